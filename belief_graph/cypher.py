@@ -1,0 +1,46 @@
+"""Loads the Cypher statements shipped in ``cypher/`` (one statement per file).
+
+Queries are fixed text plus ``$params``: no label, type or clause is ever built from input.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from .errors import ConfigError
+
+
+@cache
+def cypher_dir() -> Path:
+    """The folder of ``.cypher`` files: inside an installed wheel, or the repository's own."""
+    packaged = Path(__file__).parent / "_resources" / "cypher"
+    if packaged.is_dir():
+        return packaged
+    repo = Path(__file__).resolve().parents[1] / "cypher"
+    if repo.is_dir():
+        return repo
+    raise ConfigError("the cypher/ statements are missing from this installation")
+
+
+@cache
+def load(name: str) -> str:
+    """The statement ``name`` (``"current_claims"``, ``"schema/01_claim_id_unique"``)."""
+    path = cypher_dir() / f"{name}.cypher"
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise ConfigError(f"no Cypher statement named {name!r}") from exc
+
+
+def names(folder: str = "") -> list[str]:
+    """Every statement name under ``folder`` (recursively), sorted."""
+    root = cypher_dir()
+    return sorted(
+        str(p.relative_to(root).with_suffix("")) for p in (root / folder).rglob("*.cypher")
+    )
+
+
+def schema() -> list[str]:
+    """The schema statements in the order they apply."""
+    return names("schema")

@@ -1,0 +1,218 @@
+"""Data only: what callers send (drafts) and what the engine returns (claims, results)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+
+SourceType = Literal["human_verified", "user_stated", "observed", "tool_output", "inferred"]
+Status = Literal["active", "superseded", "retracted", "pending", "rejected", "erased"]
+Verdict = Literal["NEW", "SAME", "UPDATE", "CONFLICT"]
+Kind = Literal["evidence", "policy"]
+Cardinality = Literal["single", "multi"]
+Operation = Literal[
+    "remember", "contract", "confirm", "reject", "rollback", "rectify", "erase", "import", "dispute"
+]
+
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_ID_CHARS = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-/@]*$")
+
+
+def _storable(value: str) -> str:
+    # Lone surrogates cannot travel as UTF-8 over Bolt: refuse them here, not at the server.
+    if _SURROGATES.search(value):
+        raise ValueError("contains unpaired surrogate code points")
+    if _CONTROL.search(value):
+        raise ValueError("contains control characters")
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+def _identifier(value: str) -> str:
+    if not _ID_CHARS.match(value):
+        raise ValueError(
+            "may hold only letters, digits and _ . : - / @, starting with a letter or digit"
+        )
+    return value
+
+
+Text = Annotated[str, Field(min_length=1, max_length=10_000), AfterValidator(_storable)]
+"""A sentence: the only field that is embedded."""
+Term = Annotated[str, Field(min_length=1, max_length=1_000), AfterValidator(_storable)]
+"""A subject, predicate, object, author or origin."""
+Identifier = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_identifier)]
+"""Ids and namespaces: printable, no spaces, safe in URLs and Browser queries."""
+Confidence = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
+
+
+class ClaimDraft(BaseModel):
+    """A claim as an agent or user offers it; ``remember`` decides what becomes of it.
+
+    ``subject``/``predicate``/``object`` identify the fact; a text-only draft leaves all three out
+    and the semantic layer finds its slot. ``correction=True`` says the caller knows the old value
+    was wrong, so a different value is a CONFLICT rather than a plain UPDATE.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    namespace: Identifier
+    subject: Term | None = None
+    predicate: Term | None = None
+    object: Term | None = None
+    text: Text
+    source_type: SourceType = "user_stated"
+    confidence: Confidence = 0.8
+    author: Term | None = None
+    origin: Term | None = None
+    kind: Kind = "evidence"
+    valid_from: AwareDatetime | None = None
+    valid_to: AwareDatetime | None = None
+    recorded_at: AwareDatetime | None = None
+    episode_id: Identifier | None = None
+    episode_content: Text | None = None
+    depends_on: tuple[Identifier, ...] = Field(default=(), max_length=100)
+    supports: tuple[Identifier, ...] = Field(default=(), max_length=100)
+    correction: bool = False
+    id: Identifier | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ClaimDraft:
+        triple = (self.subject, self.predicate, self.object)
+        if any(v is not None for v in triple) and any(v is None for v in triple):
+            missing = [
+                n
+                for n, v in zip(("subject", "predicate", "object"), triple, strict=True)
+                if v is None
+            ]
+            raise ValueError(
+                f"{', '.join(missing)} missing: give subject, predicate and object together, "
+                "or none of them (a text-only claim)"
+            )
+        if self.valid_from and self.valid_to and self.valid_to <= self.valid_from:
+            raise ValueError("valid_to must be later than valid_from")
+        return self
+
+    @property
+    def text_only(self) -> bool:
+        """True when the draft carries only a sentence, no triple."""
+        return self.subject is None
+
+
+class Claim(BaseModel):
+    """A stored claim, as reads return it (the embedding is never returned)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    namespace: str
+    slot_id: str | None = None
+    subject: str | None
+    predicate: str | None
+    object: str | None
+    text: str | None
+    source_type: SourceType
+    confidence: float
+    frequency: int = 1
+    author: str | None = None
+    origin: str | None = None
+    kind: Kind = "evidence"
+    status: Status
+    version: int
+    valid_from: datetime
+    valid_to: datetime | None = None
+    recorded_at: datetime
+    accepted_at: datetime | None = None
+    superseded_at: datetime | None = None
+    retracted_at: datetime | None = None
+    erased_at: datetime | None = None
+    contradiction: bool = False
+    disputed: bool = False
+    needs_review: bool = False
+    review_reason: str | None = None
+    review_revision: str | None = None
+
+    @property
+    def current(self) -> bool:
+        """Active: the engine's belief for its slot (if its validity covers the moment asked)."""
+        return self.status == "active"
+
+
+class RevisionResult(BaseModel):
+    """What one write operation did. Replaying its revision id returns the same result."""
+
+    model_config = ConfigDict(frozen=True)
+
+    revision_id: str
+    namespace: str
+    op: Operation
+    verdict: Verdict | None = None
+    decision: str
+    reason: str = ""
+    slot_id: str | None = None
+    added: list[str] = Field(default_factory=list)
+    retired: list[str] = Field(default_factory=list)
+    reinforced: list[str] = Field(default_factory=list)
+    flagged: list[str] = Field(default_factory=list)
+    restored: list[str] = Field(default_factory=list)
+    replayed: bool = False
+
+    @property
+    def claim_id(self) -> str | None:
+        """The claim this operation added or reinforced, if any."""
+        return (self.added or self.reinforced or [None])[0]
+
+
+class Conflict(BaseModel):
+    """A CONTRADICTS edge: a contradiction the engine recorded rather than resolved silently."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim: Claim
+    rival: Claim
+    score: float | None = None
+    revision_id: str | None = None
+    resolution: str | None = None
+
+
+class Episode(BaseModel):
+    """A provenance record: where a claim came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    occurred_at: datetime | None = None
+    source: str | None = None
+    content: str | None = None
+
+
+class RevisionRecord(BaseModel):
+    """A Revision node, as the audit log shows it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    op: str
+    at: datetime
+    actor: str | None = None
+    verdict: str | None = None
+    decision: str | None = None
+    reason: str | None = None
+
+
+class Lineage(BaseModel):
+    """Everything known about one claim: its slot's chain, provenance, revisions, dependents."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim: Claim
+    chain: list[Claim]
+    supersedes: list[dict[str, Any]]
+    episodes: list[Episode]
+    revisions: list[RevisionRecord]
+    dependents: list[Claim]
+    premises: list[Claim]

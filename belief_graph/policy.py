@@ -1,0 +1,185 @@
+"""Resolution policy and the pure ``decide``: (current claims, draft, scores, policy) → a plan.
+
+No I/O here: the store reads, the models score, and this module only decides, so every rule is a
+unit test away from being checked.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import ConfigError
+from .models import Cardinality, Claim, SourceType, Verdict
+
+Preset = Literal["recency", "conservative", "freshness"]
+Action = Literal["expand", "reinforce", "supersede", "hold_pending", "reject"]
+
+DEFAULT_TRUST: dict[str, int] = {
+    "human_verified": 4,
+    "user_stated": 3,
+    "observed": 2,
+    "tool_output": 2,
+    "inferred": 1,
+}
+
+
+class PredicateRule(BaseModel):
+    """A per-predicate override of the namespace-wide preset."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    preset: Preset
+
+
+class Policy(BaseModel):
+    """How conflicts are resolved. Presets:
+
+    - ``recency`` (default): the newest claim wins and nothing is deleted, except that a belief
+      reinforced ``pending_after_reinforcements`` times or more is not overturned by a single new
+      mention: the newcomer waits as ``pending`` and the old belief is marked ``disputed``.
+    - ``conservative``: every change to a single-valued fact waits for confirmation.
+    - ``freshness``: the newest claim always wins (no pending rule).
+
+    A lower-trust source never supersedes a higher-trust one; ``human_verified`` outranks all.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    preset: Preset = "recency"
+    trust: dict[str, int] = Field(default_factory=lambda: dict(DEFAULT_TRUST))
+    pending_after_reinforcements: int = Field(default=3, ge=1)
+    same_similarity: float = Field(default=0.92, ge=0.0, le=1.0)
+    contradiction_threshold: float = Field(default=0.9, ge=0.0, le=1.0)
+    predicates: dict[str, PredicateRule] = Field(default_factory=dict)
+
+    def preset_for(self, predicate: str | None) -> Preset:
+        """The preset in force for ``predicate`` (its override, else the policy's own)."""
+        rule = self.predicates.get(predicate or "")
+        return rule.preset if rule else self.preset
+
+    def rank(self, source_type: SourceType) -> int:
+        """The trust rank of a source type (higher wins)."""
+        return self.trust.get(source_type, 0)
+
+    @classmethod
+    def load(cls, spec: str | Path) -> Policy:
+        """A preset name (``recency``, ``conservative``, ``freshness``) or a TOML file path."""
+        if str(spec) in ("recency", "conservative", "freshness"):
+            return cls(preset=str(spec))  # type: ignore[arg-type]
+        path = Path(spec)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"policy file {path}: {exc}") from exc
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            raise ConfigError(f"policy file {path}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class PairScores:
+    """How a draft relates to one existing claim, as detect measured it."""
+
+    same_object: bool = False
+    similarity: float | None = None
+    contradiction: float | None = None
+    entailment: float | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What ``remember`` will do, decided before any transaction opens."""
+
+    verdict: Verdict
+    action: Action
+    reason: str
+    target: str | None = None
+    contradiction: bool = False
+
+
+def decide(
+    draft_source: SourceType,
+    draft_confidence: float,
+    correction: bool,
+    predicate: str | None,
+    cardinality: Cardinality,
+    current: Sequence[Claim],
+    scores: Mapping[str, PairScores],
+    policy: Policy,
+) -> Plan:
+    """Decide what a new claim does to its slot. ``current`` holds the slot's active claims."""
+    same = next((c for c in current if _is_same(scores.get(c.id), policy)), None)
+    if same is not None:
+        return Plan("SAME", "reinforce", "same value: reinforced, no new version", target=same.id)
+    if cardinality == "multi" or not current:
+        return Plan("NEW", "expand", "new value" if current else "empty slot")
+
+    old = max(current, key=lambda c: c.recorded_at)
+    score = scores.get(old.id)
+    contradicts = correction or (
+        score is not None
+        and score.contradiction is not None
+        and score.contradiction >= policy.contradiction_threshold
+    )
+    verdict: Verdict = "CONFLICT" if contradicts else "UPDATE"
+    new_rank, old_rank = policy.rank(draft_source), policy.rank(old.source_type)
+    if new_rank < old_rank:
+        return Plan(
+            verdict,
+            "reject",
+            f"a {draft_source} claim cannot override a {old.source_type} belief",
+            target=old.id,
+            contradiction=True,
+        )
+    if draft_source == "human_verified":
+        return Plan(
+            verdict, "supersede", "human-verified claim", target=old.id, contradiction=contradicts
+        )
+    preset = policy.preset_for(predicate)
+    if preset == "conservative":
+        return Plan(
+            verdict,
+            "hold_pending",
+            "conservative policy: waits for confirmation",
+            target=old.id,
+            contradiction=contradicts,
+        )
+    if (
+        preset == "recency"
+        and new_rank == old_rank
+        and old.frequency >= policy.pending_after_reinforcements
+    ):
+        return Plan(
+            verdict,
+            "hold_pending",
+            f"belief reinforced {old.frequency} times against a single new mention: "
+            "waits for confirmation",
+            target=old.id,
+            contradiction=contradicts,
+        )
+    if old.frequency == 1 and draft_confidence > old.confidence:
+        reason = "more confident claim replaces a once-seen belief"
+    elif new_rank > old_rank:
+        reason = "higher-trust source replaces the belief"
+    else:
+        reason = "newest claim wins"
+    return Plan(verdict, "supersede", reason, target=old.id, contradiction=contradicts)
+
+
+def _is_same(score: PairScores | None, policy: Policy) -> bool:
+    if score is None:
+        return False
+    if score.same_object:
+        return True
+    paraphrase = score.similarity is not None and score.similarity >= policy.same_similarity
+    contradicts = (
+        score.contradiction is not None and score.contradiction >= policy.contradiction_threshold
+    )
+    return paraphrase and not contradicts

@@ -1,0 +1,144 @@
+"""The only module that talks to Neo4j: driver, managed transactions, and error mapping."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, LiteralString, TypeVar, cast
+
+import neo4j
+from neo4j import exceptions as neo4j_errors
+from neo4j.time import Date, DateTime, Duration, Time
+
+from . import cypher
+from .errors import BeliefGraphError, ConfigError, ConflictError, StoreUnavailable
+
+T = TypeVar("T")
+Row = dict[str, Any]
+
+
+class StaleSlot(Exception):
+    """A slot changed between detect and apply: the caller re-detects and tries again."""
+
+
+def _native(value: Any) -> Any:
+    if isinstance(value, DateTime | Date | Time):
+        return value.to_native()
+    if isinstance(value, Duration):
+        return value
+    if isinstance(value, list):
+        return [_native(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _native(v) for k, v in value.items()}
+    return value
+
+
+def _query(name: str) -> neo4j.Query:
+    # The text is one of our shipped files, never input: that is what makes the cast honest.
+    return neo4j.Query(cast(LiteralString, cypher.load(name)))
+
+
+@contextmanager
+def _mapped() -> Iterator[None]:
+    """Neo4j's errors become ours, here and nowhere else."""
+    try:
+        yield
+    except neo4j_errors.AuthError as exc:
+        raise ConfigError(f"Neo4j refused the credentials: {exc.message}") from exc
+    except (neo4j_errors.ServiceUnavailable, neo4j_errors.SessionExpired) as exc:
+        raise StoreUnavailable(f"Neo4j is unavailable: {exc}") from exc
+    except neo4j_errors.ConstraintError as exc:
+        raise ConflictError(f"already exists: {exc.message}") from exc
+    except neo4j_errors.TransientError as exc:
+        raise StoreUnavailable(f"Neo4j kept failing transiently: {exc.message}") from exc
+    except neo4j_errors.DriverError as exc:
+        raise StoreUnavailable(f"Neo4j driver error: {exc}") from exc
+    except neo4j_errors.Neo4jError as exc:
+        raise BeliefGraphError(f"Neo4j error {exc.code}: {exc.message}") from exc
+
+
+class Tx:
+    """One managed transaction: run named statements, rows back as plain dicts."""
+
+    def __init__(self, tx: neo4j.ManagedTransaction) -> None:
+        self._tx = tx
+
+    def run(self, name: str, **params: Any) -> list[Row]:
+        """Run the statement ``name`` with ``params``; every row as a dict of Python values."""
+        result = self._tx.run(_query(name), params)
+        return [_native(record.data()) for record in result]
+
+    def one(self, name: str, **params: Any) -> Row | None:
+        """The first row, or ``None``."""
+        rows = self.run(name, **params)
+        return rows[0] if rows else None
+
+
+class Store:
+    """A Neo4j connection with bounded retries. Reads go to readers, writes to the leader."""
+
+    def __init__(
+        self,
+        uri: str,
+        auth: tuple[str, str] | None,
+        database: str = "neo4j",
+        *,
+        retry_seconds: float = 15.0,
+        connect_timeout: float = 5.0,
+    ) -> None:
+        self.uri = uri
+        self.database = database
+        with _mapped():
+            self._driver = neo4j.GraphDatabase.driver(
+                uri,
+                auth=auth,
+                max_transaction_retry_time=retry_seconds,
+                connection_timeout=connect_timeout,
+                connection_acquisition_timeout=retry_seconds,
+            )
+
+    def close(self) -> None:
+        """Close the driver and its pooled connections."""
+        self._driver.close()
+
+    def verify(self) -> dict[str, str]:
+        """Connectivity check; the server's address, agent and protocol version."""
+        with _mapped():
+            info = self._driver.get_server_info()
+        return {
+            "address": str(info.address),
+            "agent": info.agent,
+            "protocol": str(info.protocol_version),
+        }
+
+    def read(self, name: str, **params: Any) -> list[Row]:
+        """One read statement in its own auto-retried read transaction."""
+        with _mapped():
+            records, _, _ = self._driver.execute_query(
+                _query(name), params, database_=self.database, routing_=neo4j.RoutingControl.READ
+            )
+        return [_native(r.data()) for r in records]
+
+    def write(self, name: str, **params: Any) -> list[Row]:
+        """One write statement in its own auto-retried write transaction."""
+        with _mapped():
+            records, _, _ = self._driver.execute_query(
+                _query(name), params, database_=self.database, routing_=neo4j.RoutingControl.WRITE
+            )
+        return [_native(r.data()) for r in records]
+
+    def transaction(self, work: Callable[[Tx], T]) -> T:
+        """Run ``work`` as one write transaction, retried by the driver on transient errors.
+
+        Any exception ``work`` raises (``StaleSlot`` among them) rolls the transaction back.
+        """
+        with _mapped(), self._driver.session(database=self.database) as session:
+            return session.execute_write(lambda tx: work(Tx(tx)))
+
+    def explain(self, name: str) -> None:
+        """EXPLAIN a shipped statement (plans it without running it): catches syntax errors."""
+        text = "EXPLAIN " + cypher.load(name)
+        with _mapped():
+            self._driver.execute_query(
+                neo4j.Query(cast(LiteralString, text)), database_=self.database
+            )

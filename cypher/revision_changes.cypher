@@ -1,0 +1,7 @@
+// What one revision did, edge by edge (the input of a rollback).
+// Params: $namespace, $revision_id   Returns: op, slot_ids, changes
+MATCH (r:Revision {namespace: $namespace, id: $revision_id})
+OPTIONAL MATCH (r)-[e]->(c:Claim)
+RETURN r.op AS op, r.slot_ids AS slot_ids,
+       collect(CASE WHEN c IS NOT NULL THEN {kind: type(e), id: c.id,
+               previous_valid_to: e.previous_valid_to, flag: e.flag} END) AS changes

@@ -1,0 +1,6 @@
+// A slot's every claim, oldest first (versions, then pending and rejected by record time).
+// Params: $namespace, $subject_key, $predicate   Returns: claim
+MATCH (:Slot {namespace: $namespace, subject_key: $subject_key, predicate: $predicate})
+      <-[:IN_SLOT]-(c:Claim)
+RETURN c {.*, embedding: null} AS claim
+ORDER BY c.recorded_at, c.version
