@@ -33,9 +33,9 @@ def _native(value: Any) -> Any:
     return value
 
 
-def _query(name: str) -> neo4j.Query:
+def _query(name: str) -> LiteralString:
     # The text is one of our shipped files, never input: that is what makes the cast honest.
-    return neo4j.Query(cast(LiteralString, cypher.load(name)))
+    return cast(LiteralString, cypher.load(name))
 
 
 @contextmanager
@@ -95,6 +95,8 @@ class Store:
                 max_transaction_retry_time=retry_seconds,
                 connection_timeout=connect_timeout,
                 connection_acquisition_timeout=retry_seconds,
+                # Schema hints ("property does not exist yet") are noise on a young database.
+                notifications_min_severity="OFF",
             )
 
     def close(self) -> None:

@@ -1,0 +1,1075 @@
+"""``BeliefGraph``: the public API. Detect → decide → apply, and the reads.
+
+Every write is one Neo4j transaction that locks the slot(s) it touches first, checks that nothing
+changed since detect read them (else detect runs again), and writes exactly one Revision. Models
+never run inside a transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import partial
+from typing import Any
+
+from .detect import Detector
+from .errors import ConflictError, NotFound
+from .models import (
+    Cardinality,
+    Claim,
+    ClaimDraft,
+    Conflict,
+    Episode,
+    Lineage,
+    RevisionRecord,
+    RevisionResult,
+    Verdict,
+)
+from .policy import Plan, Policy, decide
+from .store import Row, StaleSlot, Store, Tx
+from .vocabulary import Vocabulary, normalize_key
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_MAX_ATTEMPTS = 100
+
+
+def new_id() -> str:
+    """A ULID: 48 bits of milliseconds then 80 random bits, Crockford base32 (sorts by time)."""
+    value = (time.time_ns() // 1_000_000) << 80 | int.from_bytes(os.urandom(10), "big")
+    return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
+
+
+def utcnow() -> datetime:
+    """Now, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+class _Replayed(Exception):
+    """The revision id already ran: roll back and hand the stored result to the caller."""
+
+    def __init__(self, result: str) -> None:
+        self.result = result
+
+
+@dataclass
+class _Changes:
+    """What one transaction did, gathered as it goes, written into its Revision at the end."""
+
+    added: list[str] = field(default_factory=list)
+    retired: list[dict[str, Any]] = field(default_factory=list)
+    reinforced: list[str] = field(default_factory=list)
+    flagged: list[dict[str, str]] = field(default_factory=list)
+    restored: list[dict[str, str]] = field(default_factory=list)
+
+    def flag_dependents(
+        self, tx: Tx, namespace: str, premises: list[str], rid: str, why: str
+    ) -> None:
+        if not premises:
+            return
+        row = tx.one(
+            "dependents_flag",
+            namespace=namespace,
+            premise_ids=premises,
+            revision_id=rid,
+            why=why,
+        )
+        for claim_id in (row or {}).get("flagged", []):
+            self.flagged.append({"id": claim_id, "flag": "needs_review"})
+
+
+@dataclass(frozen=True)
+class _Slot:
+    namespace: str
+    subject: str
+    subject_key: str
+    predicate: str
+    cardinality: Cardinality
+
+
+class BeliefGraph:
+    """A belief store on Neo4j. Use ``BeliefGraph.connect()`` and close it (or use ``with``)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        vocabulary: Vocabulary | None = None,
+        policy: Policy | None = None,
+        detector: Detector | None = None,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> None:
+        self.store = store
+        self.vocabulary = vocabulary or Vocabulary.default()
+        self.policy = policy or Policy()
+        self.detector = detector or Detector()
+        self.clock = clock
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    @classmethod
+    def connect(
+        cls,
+        uri: str | None = None,
+        *,
+        auth: tuple[str, str] | None = None,
+        database: str | None = None,
+        policy: Policy | str | None = None,
+        models: bool | None = None,
+        start: bool = True,
+    ) -> BeliefGraph:
+        """Connect to ``uri``, else to ``NEO4J_URI``, else to (and if ``start``, start) a local one.
+
+        ``models`` loads the embedding and contradiction models (default: the
+        ``BELIEF_GRAPH_MODELS`` setting); without them detection is structural only.
+        """
+        from .database import provide
+        from .settings import EngineSettings, Neo4jSettings
+
+        engine = EngineSettings()
+        if uri is None:
+            info = provide(start=start)
+            uri, database = info.uri, database or info.database
+            auth = auth or ((info.user, info.password) if info.password else None)
+        else:
+            neo = Neo4jSettings()
+            database = database or neo.database
+            password = neo.password.get_secret_value()
+            auth = auth or ((neo.user, password) if password else None)
+        store = Store(uri, auth, database or "neo4j")
+        vocabulary = (
+            Vocabulary.load(engine.vocabulary) if engine.vocabulary else Vocabulary.default()
+        )
+        chosen = policy if isinstance(policy, Policy) else Policy.load(policy or engine.policy)
+        use_models = engine.models if models is None else models
+        detector = Detector()
+        if use_models:
+            from .contradiction import CrossEncoderScorer
+            from .embeddings import SentenceTransformerEmbedder
+
+            detector = Detector(
+                SentenceTransformerEmbedder(engine.embedding_model),
+                CrossEncoderScorer(engine.contradiction_model),
+            )
+        return cls(store, vocabulary=vocabulary, policy=chosen, detector=detector)
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.store.close()
+
+    def __enter__(self) -> BeliefGraph:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def init_schema(self, timeout_seconds: int = 120) -> list[str]:
+        """Create constraints and indexes (idempotent) and wait until they are online."""
+        from . import cypher
+
+        applied = cypher.schema()
+        for name in applied:
+            self.store.write(name)
+        self.store.write("schema_await", timeout=timeout_seconds)
+        return applied
+
+    # -- identity ----------------------------------------------------------------------------
+
+    def _slot(self, namespace: str, subject: str, predicate: str) -> _Slot:
+        canonical = self.vocabulary.canonical(predicate)
+        return _Slot(
+            namespace=namespace,
+            subject=subject,
+            subject_key=normalize_key(subject),
+            predicate=canonical,
+            cardinality=self.vocabulary.cardinality(canonical),
+        )
+
+    # -- remember: detect → decide → apply ----------------------------------------------------
+
+    def remember(
+        self, draft: ClaimDraft, *, revision_id: str | None = None, actor: str | None = None
+    ) -> RevisionResult:
+        """Take a claim in: NEW, SAME (reinforce), UPDATE or CONFLICT, decided by the policy.
+
+        A replayed ``revision_id`` changes nothing and returns the original result.
+        """
+        if draft.text_only:
+            raise NotImplementedError("text-only claims need the semantic layer")
+        assert draft.subject is not None and draft.predicate is not None
+        rid = revision_id or new_id()
+        slot = self._slot(draft.namespace, draft.subject, draft.predicate)
+        self._check_references(draft)
+        embedding = self.detector.embed(draft.text)
+        for _ in range(_MAX_ATTEMPTS):
+            state = self.store.read(
+                "slot_state",
+                namespace=slot.namespace,
+                subject_key=slot.subject_key,
+                predicate=slot.predicate,
+                revision_id=rid,
+            )[0]
+            if state["replay"]:
+                return _replayed(state["replay"])
+            now = self.clock()
+            recorded_at = draft.recorded_at or now
+            last = state["last_recorded_at"]
+            if last is not None and recorded_at < last:
+                raise ConflictError(
+                    f"recorded_at {recorded_at.isoformat()} is earlier than this fact's last "
+                    f"recorded change ({last.isoformat()})"
+                )
+            rows = state["claims"]
+            active = [Claim.model_validate(r) for r in rows if r["status"] == "active"]
+            active_rows = [r for r in rows if r["status"] == "active"]
+            scores = self.detector.score(draft.object, draft.text, embedding, active_rows)
+            plan = decide(
+                draft.source_type,
+                draft.confidence,
+                draft.correction,
+                slot.predicate,
+                slot.cardinality,
+                active,
+                scores,
+                self.policy,
+            )
+            valid_from = draft.valid_from or recorded_at
+            if plan.action == "supersede" and plan.target is not None:
+                old = next(c for c in active if c.id == plan.target)
+                if valid_from < old.valid_from:
+                    raise ConflictError(
+                        f"valid_from {valid_from.isoformat()} is earlier than the current "
+                        f"belief's valid_from ({old.valid_from.isoformat()}): backfilling "
+                        "history behind the current belief is not supported"
+                    )
+            try:
+                work = partial(
+                    self._apply_remember,
+                    rid=rid,
+                    actor=actor,
+                    draft=draft,
+                    slot=slot,
+                    expected_seq=state["seq"] or 0,
+                    plan=plan,
+                    now=now,
+                    recorded_at=recorded_at,
+                    valid_from=valid_from,
+                    embedding=embedding,
+                    scores=scores,
+                )
+                return self.store.transaction(work)
+            except StaleSlot:
+                continue
+            except _Replayed as replay:
+                return _replayed(replay.result)
+        raise ConflictError(f"the fact kept changing under {_MAX_ATTEMPTS} attempts; try again")
+
+    def _check_references(self, draft: ClaimDraft) -> None:
+        refs = [*draft.depends_on, *draft.supports]
+        ids = [*refs, *([draft.id] if draft.id else [])]
+        if not ids:
+            return
+        row = self.store.read("claims_exist", namespace=draft.namespace, ids=ids)[0]
+        for name, values in (("depends_on", draft.depends_on), ("supports", draft.supports)):
+            missing = [v for v in values if v not in row["here"]]
+            if missing:
+                raise NotFound(f"{name}: no claim {missing[0]!r} in namespace {draft.namespace!r}")
+        if draft.id and draft.id in row["anywhere"]:
+            raise ConflictError(f"id: a claim {draft.id!r} already exists")
+
+    def _lock_slot(
+        self, tx: Tx, slot: _Slot, rid: str, expected_seq: int, recorded_at: datetime
+    ) -> str:
+        row = tx.one(
+            "slot_lock",
+            namespace=slot.namespace,
+            subject_key=slot.subject_key,
+            predicate=slot.predicate,
+            subject=slot.subject,
+            cardinality=slot.cardinality,
+            slot_id=new_id(),
+            revision_id=rid,
+            recorded_at=recorded_at,
+        )
+        assert row is not None
+        if row["replay"]:
+            raise _Replayed(row["replay"])
+        if row["seq_before"] != expected_seq:
+            raise StaleSlot()
+        return str(row["slot_id"])
+
+    def _apply_remember(
+        self,
+        tx: Tx,
+        rid: str,
+        actor: str | None,
+        draft: ClaimDraft,
+        slot: _Slot,
+        expected_seq: int,
+        plan: Plan,
+        now: datetime,
+        recorded_at: datetime,
+        valid_from: datetime,
+        embedding: list[float] | None,
+        scores: dict[str, Any],
+    ) -> RevisionResult:
+        slot_id = self._lock_slot(tx, slot, rid, expected_seq, recorded_at)
+        changes = _Changes()
+        if plan.action == "reinforce":
+            assert plan.target is not None
+            tx.run(
+                "claim_reinforce",
+                namespace=slot.namespace,
+                id=plan.target,
+                at=recorded_at,
+                confidence=draft.confidence,
+                episode_id=draft.episode_id,
+                episode_content=draft.episode_content,
+                occurred_at=recorded_at,
+                origin=draft.origin,
+            )
+            changes.reinforced.append(plan.target)
+        else:
+            status = {"expand": "active", "supersede": "active", "hold_pending": "pending"}.get(
+                plan.action, "rejected"
+            )
+            claim_id = draft.id or new_id()
+            self._create_claim(
+                tx,
+                draft,
+                slot,
+                slot_id,
+                claim_id,
+                status,
+                plan.contradiction,
+                recorded_at,
+                valid_from,
+                embedding,
+            )
+            changes.added.append(claim_id)
+            if plan.action == "supersede" and plan.target is not None:
+                row = tx.one(
+                    "claim_close",
+                    namespace=slot.namespace,
+                    id=plan.target,
+                    valid_to=valid_from,
+                    at=recorded_at,
+                )
+                assert row is not None
+                changes.retired.append(
+                    {"id": plan.target, "previous_valid_to": row["previous_valid_to"]}
+                )
+            if status == "active" and slot.cardinality == "single":
+                tx.run(
+                    "chain_append",
+                    namespace=slot.namespace,
+                    id=claim_id,
+                    revision_id=rid,
+                    verdict=plan.verdict,
+                )
+            if plan.action in ("hold_pending", "reject") and plan.target is not None:
+                score = scores.get(plan.target)
+                tx.run(
+                    "claims_contradict",
+                    namespace=slot.namespace,
+                    id=claim_id,
+                    rival_id=plan.target,
+                    score=getattr(score, "contradiction", None),
+                    revision_id=rid,
+                    dispute=plan.action == "hold_pending",
+                    resolution=None if plan.action == "hold_pending" else "rejected: lower trust",
+                )
+                if plan.action == "hold_pending":
+                    changes.flagged.append({"id": plan.target, "flag": "disputed"})
+            changes.flag_dependents(
+                tx, slot.namespace, [r["id"] for r in changes.retired], rid, "superseded"
+            )
+        return self._finish(
+            tx,
+            rid,
+            slot.namespace,
+            "remember",
+            plan.verdict,
+            plan.action,
+            plan.reason,
+            [slot_id],
+            slot_id,
+            changes,
+            now,
+            actor,
+        )
+
+    def _create_claim(
+        self,
+        tx: Tx,
+        draft: ClaimDraft,
+        slot: _Slot,
+        slot_id: str,
+        claim_id: str,
+        status: str,
+        contradiction: bool,
+        recorded_at: datetime,
+        valid_from: datetime,
+        embedding: list[float] | None,
+    ) -> None:
+        props: dict[str, Any] = {
+            "id": claim_id,
+            "namespace": slot.namespace,
+            "subject": draft.subject,
+            "subject_key": slot.subject_key,
+            "predicate": slot.predicate,
+            "predicate_text": draft.predicate,
+            "object": draft.object,
+            "object_key": normalize_key(draft.object) if draft.object is not None else None,
+            "text": draft.text,
+            "source_type": draft.source_type,
+            "confidence": draft.confidence,
+            "frequency": 1,
+            "author": draft.author,
+            "origin": draft.origin,
+            "kind": draft.kind,
+            "status": status,
+            "version": 1 if slot.cardinality == "multi" and status == "active" else None,
+            "valid_from": valid_from,
+            "valid_to": draft.valid_to,
+            "recorded_at": recorded_at,
+            "accepted_at": recorded_at if status == "active" else None,
+            "contradiction": contradiction,
+            "disputed": False,
+            "needs_review": False,
+            "embedding": embedding,
+        }
+        tx.run(
+            "claim_create",
+            namespace=slot.namespace,
+            slot_id=slot_id,
+            props={k: v for k, v in props.items() if v is not None},
+            episode_id=draft.episode_id,
+            episode_content=draft.episode_content,
+            occurred_at=recorded_at,
+            depends_on=list(draft.depends_on),
+            supports=list(draft.supports),
+        )
+
+    def _finish(
+        self,
+        tx: Tx,
+        rid: str,
+        namespace: str,
+        op: str,
+        verdict: Verdict | None,
+        decision: str,
+        reason: str,
+        slot_ids: list[str],
+        slot_id: str | None,
+        changes: _Changes,
+        now: datetime,
+        actor: str | None,
+    ) -> RevisionResult:
+        result = RevisionResult(
+            revision_id=rid,
+            namespace=namespace,
+            op=op,  # type: ignore[arg-type]
+            verdict=verdict,
+            decision=decision,
+            reason=reason,
+            slot_id=slot_id,
+            added=changes.added,
+            retired=[r["id"] for r in changes.retired],
+            reinforced=changes.reinforced,
+            flagged=[f["id"] for f in changes.flagged],
+            restored=[r["id"] for r in changes.restored],
+        )
+        props = {
+            "id": rid,
+            "op": op,
+            "at": now,
+            "actor": actor,
+            "verdict": verdict,
+            "decision": decision,
+            "reason": reason,
+            "slot_ids": slot_ids,
+            "result": result.model_dump_json(),
+        }
+        tx.run(
+            "revision_create",
+            namespace=namespace,
+            props={k: v for k, v in props.items() if v is not None},
+            added=changes.added,
+            retired=changes.retired,
+            reinforced=changes.reinforced,
+            flagged=changes.flagged,
+            restored=changes.restored,
+        )
+        return result
+
+    # -- operations on existing claims ----------------------------------------------------------
+
+    def _claim(self, namespace: str, claim_id: str) -> Claim:
+        rows = self.store.read("claims_get", namespace=namespace, ids=[claim_id])
+        if not rows:
+            raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
+        return Claim.model_validate(rows[0]["claim"])
+
+    @contextmanager
+    def _locked(
+        self, tx: Tx, namespace: str, slot_ids: Sequence[str], rid: str
+    ) -> Iterator[list[Row]]:
+        rows = tx.run(
+            "slots_lock", namespace=namespace, slot_ids=sorted(set(slot_ids)), revision_id=rid
+        )
+        if rows and rows[0]["replay"]:
+            raise _Replayed(rows[0]["replay"])
+        yield rows
+
+    def _operate(
+        self,
+        namespace: str,
+        revision_id: str | None,
+        work: Callable[[Tx, str], RevisionResult],
+    ) -> RevisionResult:
+        rid = revision_id or new_id()
+        stored = self.store.read("revision_get", namespace=namespace, revision_id=rid)
+        if stored:
+            return _replayed(stored[0]["result"])
+        try:
+            return self.store.transaction(lambda tx: work(tx, rid))
+        except _Replayed as replay:
+            return _replayed(replay.result)
+
+    def contract(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        retract: bool = True,
+        valid_to: datetime | None = None,
+        reason: str = "",
+        revision_id: str | None = None,
+        actor: str | None = None,
+    ) -> RevisionResult:
+        """Retire a belief: ``retract`` (it was wrong) or close its validity at ``valid_to``
+        (it was true until then). Direct dependents are flagged ``needs_review``.
+        """
+        claim = self._claim(namespace, claim_id)
+        if claim.status != "active":
+            raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not active")
+        if valid_to is not None and valid_to.tzinfo is None:
+            raise ValueError("valid_to: must be timezone-aware")
+        assert claim.slot_id is not None
+
+        def work(tx: Tx, rid: str) -> RevisionResult:
+            now = self.clock()
+            with self._locked(tx, namespace, [claim.slot_id or ""], rid):
+                current = tx.one("claims_get", namespace=namespace, ids=[claim_id])
+                if current is None or current["claim"]["status"] != "active":
+                    raise ConflictError(
+                        f"claim_id: claim {claim_id!r} changed; it is no longer active"
+                    )
+                changes = _Changes()
+                if retract:
+                    row = tx.one("claim_retract", namespace=namespace, id=claim_id, at=now)
+                    why, decision = "retracted", "retract"
+                else:
+                    end = valid_to or now
+                    if end <= claim.valid_from:
+                        raise ValueError("valid_to: must be later than the claim's valid_from")
+                    row = tx.one(
+                        "claim_close", namespace=namespace, id=claim_id, valid_to=end, at=now
+                    )
+                    why, decision = "closed", "close"
+                assert row is not None
+                changes.retired.append(
+                    {"id": claim_id, "previous_valid_to": row["previous_valid_to"]}
+                )
+                changes.flag_dependents(tx, namespace, [claim_id], rid, why)
+                return self._finish(
+                    tx,
+                    rid,
+                    namespace,
+                    "contract",
+                    None,
+                    decision,
+                    reason,
+                    [claim.slot_id or ""],
+                    claim.slot_id,
+                    changes,
+                    now,
+                    actor,
+                )
+
+        return self._operate(namespace, revision_id, work)
+
+    def confirm(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        revision_id: str | None = None,
+        actor: str | None = None,
+    ) -> RevisionResult:
+        """A human accepts a pending claim: it becomes the belief, its rival is superseded."""
+        return self._settle(namespace, claim_id, accept=True, revision_id=revision_id, actor=actor)
+
+    def reject(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        revision_id: str | None = None,
+        actor: str | None = None,
+    ) -> RevisionResult:
+        """A human rejects a pending claim: it is kept as ``rejected``; the belief stands."""
+        return self._settle(namespace, claim_id, accept=False, revision_id=revision_id, actor=actor)
+
+    def _settle(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        accept: bool,
+        revision_id: str | None,
+        actor: str | None,
+    ) -> RevisionResult:
+        claim = self._claim(namespace, claim_id)
+        if claim.status != "pending":
+            raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not pending")
+        slot_id = claim.slot_id or ""
+
+        def work(tx: Tx, rid: str) -> RevisionResult:
+            now = self.clock()
+            with self._locked(tx, namespace, [slot_id], rid):
+                rows = tx.run("slot_claims", namespace=namespace, slot_id=slot_id)
+                claims = [Claim.model_validate(r["claim"]) for r in rows]
+                me = next((c for c in claims if c.id == claim_id), None)
+                if me is None or me.status != "pending":
+                    raise ConflictError(f"claim_id: claim {claim_id!r} is no longer pending")
+                changes = _Changes()
+                verdict: Verdict = "CONFLICT" if me.contradiction else "UPDATE"
+                if accept:
+                    single = self.vocabulary.cardinality(me.predicate or "") == "single"
+                    rivals = [c for c in claims if c.status == "active"] if single else []
+                    for old in rivals:
+                        row = tx.one(
+                            "claim_close",
+                            namespace=namespace,
+                            id=old.id,
+                            valid_to=max(me.valid_from, old.valid_from),
+                            at=now,
+                        )
+                        assert row is not None
+                        changes.retired.append(
+                            {"id": old.id, "previous_valid_to": row["previous_valid_to"]}
+                        )
+                    tx.run(
+                        "claim_activate",
+                        namespace=namespace,
+                        id=claim_id,
+                        at=now,
+                        contradiction=me.contradiction,
+                    )
+                    if single:
+                        tx.run(
+                            "chain_append",
+                            namespace=namespace,
+                            id=claim_id,
+                            revision_id=rid,
+                            verdict=verdict,
+                        )
+                    tx.run(
+                        "conflicts_resolve",
+                        namespace=namespace,
+                        id=claim_id,
+                        resolution="confirmed",
+                    )
+                    changes.added.append(claim_id)
+                    changes.flag_dependents(
+                        tx, namespace, [r["id"] for r in changes.retired], rid, "superseded"
+                    )
+                    decision, op = "confirm", "confirm"
+                else:
+                    tx.run("claim_set_status", namespace=namespace, id=claim_id, status="rejected")
+                    tx.run(
+                        "conflicts_resolve", namespace=namespace, id=claim_id, resolution="rejected"
+                    )
+                    changes.retired.append({"id": claim_id, "previous_valid_to": me.valid_to})
+                    decision, op = "reject", "reject"
+                return self._finish(
+                    tx,
+                    rid,
+                    namespace,
+                    op,
+                    verdict,
+                    decision,
+                    "confirmed by a human" if accept else "rejected by a human",
+                    [slot_id],
+                    slot_id,
+                    changes,
+                    now,
+                    actor or "human",
+                )
+
+        return self._operate(namespace, revision_id, work)
+
+    def rectify(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        object: str,
+        text: str,
+        actor: str,
+        revision_id: str | None = None,
+    ) -> RevisionResult:
+        """GDPR Art. 16: a human corrects a belief. The old claim is retracted (it was never true)
+        and the corrected one takes its place over the same validity, as ``human_verified``.
+        """
+        claim = self._claim(namespace, claim_id)
+        if claim.status != "active":
+            raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not active")
+        draft = ClaimDraft(
+            namespace=namespace,
+            subject=claim.subject,
+            predicate=claim.predicate,
+            object=object,
+            text=text,
+            source_type="human_verified",
+            confidence=1.0,
+            author=actor,
+            origin="rectification",
+            kind=claim.kind,
+            valid_from=claim.valid_from,
+            valid_to=claim.valid_to,
+        )
+        assert draft.subject is not None and draft.predicate is not None
+        slot = self._slot(namespace, draft.subject, draft.predicate)
+        embedding = self.detector.embed(text)
+
+        def work(tx: Tx, rid: str) -> RevisionResult:
+            now = self.clock()
+            with self._locked(tx, namespace, [claim.slot_id or ""], rid):
+                current = tx.one("claims_get", namespace=namespace, ids=[claim_id])
+                if current is None or current["claim"]["status"] != "active":
+                    raise ConflictError(f"claim_id: claim {claim_id!r} is no longer active")
+                changes = _Changes()
+                row = tx.one("claim_retract", namespace=namespace, id=claim_id, at=now)
+                assert row is not None
+                changes.retired.append(
+                    {"id": claim_id, "previous_valid_to": row["previous_valid_to"]}
+                )
+                new = new_id()
+                self._create_claim(
+                    tx,
+                    draft,
+                    slot,
+                    claim.slot_id or "",
+                    new,
+                    "active",
+                    True,
+                    now,
+                    claim.valid_from,
+                    embedding,
+                )
+                if slot.cardinality == "single":
+                    tx.run(
+                        "chain_append",
+                        namespace=namespace,
+                        id=new,
+                        revision_id=rid,
+                        verdict="CONFLICT",
+                    )
+                changes.added.append(new)
+                changes.flag_dependents(tx, namespace, [claim_id], rid, "rectified")
+                return self._finish(
+                    tx,
+                    rid,
+                    namespace,
+                    "rectify",
+                    "CONFLICT",
+                    "rectify",
+                    "rectified by a human (GDPR Art. 16)",
+                    [claim.slot_id or ""],
+                    claim.slot_id,
+                    changes,
+                    now,
+                    actor,
+                )
+
+        return self._operate(namespace, revision_id, work)
+
+    def rollback(
+        self,
+        namespace: str,
+        revision_id: str,
+        *,
+        new_revision_id: str | None = None,
+        actor: str | None = None,
+    ) -> RevisionResult:
+        """Reverse an earlier revision with a new one. Claims it added are retracted; claims it
+        retired come back as new versions (history is never rewritten); reinforcements and flags
+        are undone. Refused when a later revision touched the same fact.
+        """
+        rows = self.store.read("revision_changes", namespace=namespace, revision_id=revision_id)
+        if not rows:
+            raise NotFound(f"revision_id: no revision {revision_id!r} in namespace {namespace!r}")
+        target = rows[0]
+        if target["op"] == "erase":
+            raise ConflictError("revision_id: an erase cannot be rolled back (the content is gone)")
+        slot_ids: list[str] = target["slot_ids"] or []
+        changes_in: list[dict[str, Any]] = target["changes"]
+
+        def work(tx: Tx, rid: str) -> RevisionResult:
+            now = self.clock()
+            with self._locked(tx, namespace, slot_ids, rid) as locks:
+                later = [r for r in locks if r["last_revision"] != revision_id]
+                if later:
+                    raise ConflictError(
+                        f"revision_id: revision {later[0]['last_revision']!r} changed the same "
+                        "fact "
+                        f"after {revision_id!r}; roll that back first"
+                    )
+                changes = _Changes()
+                for change in changes_in:
+                    kind, claim_id = change["kind"], change["id"]
+                    if kind == "ADDED":
+                        row = tx.one("claims_get", namespace=namespace, ids=[claim_id])
+                        if row and row["claim"]["status"] in ("active", "pending", "rejected"):
+                            tx.run("claim_retract", namespace=namespace, id=claim_id, at=now)
+                            tx.run(
+                                "conflicts_resolve",
+                                namespace=namespace,
+                                id=claim_id,
+                                resolution="rolled back",
+                            )
+                            changes.retired.append({"id": claim_id, "previous_valid_to": None})
+                    elif kind == "REINFORCED":
+                        tx.run("claim_unreinforce", namespace=namespace, id=claim_id)
+                        changes.reinforced.append(claim_id)
+                    elif kind == "FLAGGED" and change["flag"] == "needs_review":
+                        tx.run(
+                            "flags_clear",
+                            namespace=namespace,
+                            ids=[claim_id],
+                            revision_id=revision_id,
+                        )
+                for change in changes_in:
+                    if change["kind"] == "RETIRED":
+                        copy = new_id()
+                        row = tx.one(
+                            "claim_restore",
+                            namespace=namespace,
+                            id=change["id"],
+                            new_id=copy,
+                            valid_to=change["previous_valid_to"],
+                            at=now,
+                        )
+                        if row is None:
+                            continue
+                        if row["cardinality"] == "single":
+                            tx.run(
+                                "chain_append",
+                                namespace=namespace,
+                                id=copy,
+                                revision_id=rid,
+                                verdict="ROLLBACK",
+                            )
+                        changes.added.append(copy)
+                        changes.restored.append({"id": copy, "from": change["id"]})
+                return self._finish(
+                    tx,
+                    rid,
+                    namespace,
+                    "rollback",
+                    None,
+                    "rollback",
+                    f"reverses revision {revision_id}",
+                    slot_ids,
+                    slot_ids[0] if slot_ids else None,
+                    changes,
+                    now,
+                    actor,
+                )
+
+        return self._operate(namespace, new_revision_id, work)
+
+    def erase(
+        self,
+        namespace: str,
+        *,
+        subject: str | None = None,
+        claim_ids: Sequence[str] | None = None,
+        revision_id: str | None = None,
+        actor: str | None = None,
+    ) -> RevisionResult:
+        """GDPR Art. 17: remove the content (text, triple, embedding, episodes) of a whole
+        namespace, one subject, or listed claims. Content-free tombstones keep the history
+        consistent; afterwards no erased string or vector remains in the database.
+        """
+        subject_key = normalize_key(subject) if subject is not None else None
+        ids = list(claim_ids) if claim_ids is not None else None
+        targets = self.store.read(
+            "erase_targets", namespace=namespace, subject_key=subject_key, ids=ids
+        )
+        erased = sorted({r["id"] for r in targets})
+        slot_ids = sorted({r["slot_id"] for r in targets if r["slot_id"]})
+
+        def work(tx: Tx, rid: str) -> RevisionResult:
+            now = self.clock()
+            with self._locked(tx, namespace, slot_ids, rid):
+                tx.run("erase_claims", namespace=namespace, ids=erased, at=now)
+                if ids is None:
+                    tx.run("erase_slots", namespace=namespace, slot_ids=slot_ids)
+                changes = _Changes(retired=[{"id": i, "previous_valid_to": None} for i in erased])
+                scope = (
+                    "namespace"
+                    if subject is None and ids is None
+                    else ("subject" if ids is None else "claims")
+                )
+                return self._finish(
+                    tx,
+                    rid,
+                    namespace,
+                    "erase",
+                    None,
+                    "erase",
+                    f"erased a {scope} (GDPR Art. 17)",
+                    slot_ids,
+                    None,
+                    changes,
+                    now,
+                    actor,
+                )
+
+        return self._operate(namespace, revision_id, work)
+
+    # -- reads ---------------------------------------------------------------------------------
+
+    def current(self, namespace: str, subject: str, predicate: str) -> Claim | list[Claim] | None:
+        """The current belief: a claim or ``None`` (single-valued), a list (multi-valued).
+
+        ``None`` means unknown: the engine never guesses.
+        """
+        slot = self._slot(namespace, subject, predicate)
+        rows = self.store.read(
+            "current_claims",
+            namespace=namespace,
+            subject_key=slot.subject_key,
+            predicate=slot.predicate,
+            now=self.clock(),
+        )
+        return self._shape(slot, rows)
+
+    def as_of(
+        self,
+        namespace: str,
+        subject: str,
+        predicate: str,
+        valid_at: datetime | None = None,
+        known_at: datetime | None = None,
+    ) -> Claim | list[Claim] | None:
+        """What held at world time ``valid_at`` as known at transaction time ``known_at``.
+
+        Both default to now; given only ``known_at``, ``valid_at`` is the same moment.
+        """
+        for name, value in (("valid_at", valid_at), ("known_at", known_at)):
+            if value is not None and value.tzinfo is None:
+                raise ValueError(f"{name}: must be timezone-aware")
+        now = self.clock()
+        known = known_at or now
+        valid = valid_at or (known_at if known_at is not None else now)
+        slot = self._slot(namespace, subject, predicate)
+        rows = self.store.read(
+            "as_of_claims",
+            namespace=namespace,
+            subject_key=slot.subject_key,
+            predicate=slot.predicate,
+            valid_at=valid,
+            known_at=known,
+        )
+        return self._shape(slot, rows)
+
+    @staticmethod
+    def _shape(slot: _Slot, rows: list[Row]) -> Claim | list[Claim] | None:
+        claims = [Claim.model_validate(r["claim"]) for r in rows]
+        if slot.cardinality == "multi":
+            return claims
+        return claims[0] if claims else None
+
+    def beliefs(self, namespace: str, subject: str) -> list[Claim]:
+        """Every current belief about ``subject``."""
+        rows = self.store.read(
+            "beliefs_subject",
+            namespace=namespace,
+            subject_key=normalize_key(subject),
+            now=self.clock(),
+        )
+        return [Claim.model_validate(r["claim"]) for r in rows]
+
+    def history(self, namespace: str, subject: str, predicate: str) -> list[Claim]:
+        """Every claim ever made about one fact, oldest first."""
+        slot = self._slot(namespace, subject, predicate)
+        rows = self.store.read(
+            "slot_history",
+            namespace=namespace,
+            subject_key=slot.subject_key,
+            predicate=slot.predicate,
+        )
+        return [Claim.model_validate(r["claim"]) for r in rows]
+
+    def get(self, namespace: str, claim_id: str) -> Claim:
+        """One claim by id (``NotFound`` if it is not in the namespace)."""
+        return self._claim(namespace, claim_id)
+
+    def lineage(self, namespace: str, claim_id: str) -> Lineage:
+        """The claim's version chain, SUPERSEDES verdicts, provenance, revisions, dependents."""
+        rows = self.store.read("claim_lineage", namespace=namespace, id=claim_id)
+        if not rows:
+            raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
+        row = rows[0]
+        return Lineage(
+            claim=Claim.model_validate(row["claim"]),
+            chain=[Claim.model_validate(c) for c in row["chain"]],
+            supersedes=row["supersedes"],
+            episodes=[Episode.model_validate(e) for e in row["episodes"]],
+            revisions=[RevisionRecord.model_validate(r) for r in row["revisions"]],
+            dependents=[Claim.model_validate(c) for c in row["dependents"]],
+            premises=[Claim.model_validate(c) for c in row["premises"]],
+        )
+
+    def conflicts(self, namespace: str, *, open_only: bool = False) -> list[Conflict]:
+        """Recorded contradictions, newest first (``open_only``: those still unresolved)."""
+        rows = self.store.read("conflicts_list", namespace=namespace, open_only=open_only)
+        return [
+            Conflict(
+                claim=Claim.model_validate(r["claim"]),
+                rival=Claim.model_validate(r["rival"]),
+                score=r["score"],
+                revision_id=r["revision_id"],
+                resolution=r["resolution"],
+            )
+            for r in rows
+        ]
+
+    def pending(self, namespace: str) -> list[Claim]:
+        """Claims waiting for a human to confirm or reject them."""
+        return [
+            Claim.model_validate(r["claim"])
+            for r in self.store.read("pending_list", namespace=namespace)
+        ]
+
+    def needs_review(self, namespace: str) -> list[Claim]:
+        """Claims whose premise was retired, with ``review_reason``."""
+        return [
+            Claim.model_validate(r["claim"])
+            for r in self.store.read("review_list", namespace=namespace)
+        ]
+
+
+def _replayed(result: str) -> RevisionResult:
+    data = json.loads(result)
+    data["replayed"] = True
+    return RevisionResult.model_validate(data)
