@@ -122,7 +122,7 @@ class Claim(BaseModel):
     origin: str | None = None
     kind: Kind = "evidence"
     status: Status
-    version: int
+    version: int | None = None
     valid_from: datetime
     valid_to: datetime | None = None
     recorded_at: datetime
@@ -185,6 +185,7 @@ class Episode(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     id: str
+    claim_id: str | None = None
     occurred_at: datetime | None = None
     source: str | None = None
     content: str | None = None

@@ -1,5 +1,5 @@
-// Everything about one claim: its slot's versions, the SUPERSEDES edges between them, provenance
-// episodes, the revisions that touched it, its dependents and its premises.
+// Everything about one claim: its slot's versions, the SUPERSEDES edges between them, the
+// provenance episodes of every version, the revisions that touched it, its dependents and its premises.
 // Params: $namespace, $id
 // Returns: claim, chain, supersedes, episodes, revisions, dependents, premises
 MATCH (c:Claim {id: $id, namespace: $namespace})
@@ -15,10 +15,11 @@ CALL (s) {
   RETURN collect(CASE WHEN e IS NOT NULL THEN
     {from: a.id, to: b.id, verdict: e.verdict, revision_id: e.revision_id} END) AS supersedes
 }
-CALL (c) {
-  OPTIONAL MATCH (c)-[:DERIVED_FROM]->(e:Episode)
-  WITH e ORDER BY e.occurred_at
-  RETURN collect(e {.id, .occurred_at, .source, .content}) AS episodes
+CALL (s) {
+  OPTIONAL MATCH (s)<-[:IN_SLOT]-(v:Claim)-[:DERIVED_FROM]->(e:Episode)
+  WITH v, e ORDER BY e.occurred_at
+  RETURN collect(CASE WHEN e IS NOT NULL THEN
+    e {.id, .occurred_at, .source, .content, claim_id: v.id} END) AS episodes
 }
 CALL (c) {
   OPTIONAL MATCH (r:Revision {namespace: $namespace})-->(c)
