@@ -1,0 +1,490 @@
+"""Run Neo4j Community on this machine without Docker: Java 17 plus Maven is all it takes.
+
+Maven resolves the Neo4j server and the Neo4j Browser jars once into the cache directory; the
+server then runs as a detached ``java`` process bound to 127.0.0.1 only, with its data kept in
+the cache so it survives restarts. ``ComposeNeo4j`` drives ``docker/compose.yaml`` for machines
+that do have a Docker engine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from belief_graph.errors import ConfigError, StoreUnavailable
+from belief_graph.settings import EngineSettings
+
+_HOST = "127.0.0.1"
+_ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+_HEAP_INITIAL = "1g"
+_HEAP_MAX = "2g"
+_PAGECACHE = "1g"
+_JAVA_FLAGS = (
+    "--add-opens=java.base/java.nio=ALL-UNNAMED",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+    "--enable-native-access=ALL-UNNAMED",
+    "-Dio.netty.tryReflectionSetAccessible=true",
+    "-XX:+ExitOnOutOfMemoryError",
+)
+
+# Popen handles of servers started by this process. Keeping them referenced lets stop() reap
+# the child (no zombie that would still look alive to os.kill(pid, 0)).
+_CHILDREN: dict[int, subprocess.Popen[bytes]] = {}
+
+
+@dataclass(frozen=True)
+class ServerStatus:
+    """What ``status()`` reports about a local Neo4j server."""
+
+    running: bool
+    pid: int | None
+    bolt_uri: str
+    browser_url: str
+    version: str | None
+    source: str = "launcher"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The status as a JSON-ready dict."""
+        return asdict(self)
+
+
+def resource_path(*parts: str) -> Path:
+    """A file under ``docker/``: from the source checkout, else from the installed wheel."""
+    package_dir = Path(__file__).resolve().parent
+    for base in (package_dir.parent / "docker", package_dir / "_resources" / "docker"):
+        candidate = base.joinpath(*parts)
+        if candidate.exists():
+            return candidate
+    raise ConfigError(f"docker/{'/'.join(parts)} is missing from the belief-graph installation")
+
+
+def port_open(port: int, host: str = _HOST, timeout: float = 0.5) -> bool:
+    """Whether something accepts TCP connections on ``host:port``."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def http_root(port: int, host: str = _HOST, timeout: float = 2.0) -> dict[str, Any] | None:
+    """The JSON discovery document Neo4j serves at ``/``, or None if nothing sensible answers."""
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}/", timeout=timeout) as response:
+            body = json.loads(response.read().decode("utf-8"))
+    except (OSError, ValueError, urllib.error.URLError):
+        return None
+    return body if isinstance(body, dict) else None
+
+
+def _pid_alive(pid: int) -> bool:
+    # Reap first: a zombie child of ours still passes os.kill(pid, 0).
+    with contextlib.suppress(ChildProcessError, OSError):
+        os.waitpid(pid, os.WNOHANG)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _require_tool(name: str, hint: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise ConfigError(f"`{name}` not found on PATH: install {hint} to use the local launcher")
+    return path
+
+
+def _java_executable() -> str:
+    java_home = os.environ.get("JAVA_HOME")
+    if java_home:
+        candidate = Path(java_home) / "bin" / "java"
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    return _require_tool("java", "Java 17 (a JDK or JRE)")
+
+
+def _java_major(java: str) -> int | None:
+    try:
+        out = subprocess.run(
+            [java, "-version"], capture_output=True, text=True, timeout=30, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
+    if match is None:
+        return None
+    major = int(match.group(1))
+    # Java 8 and older report "1.8".
+    return int(match.group(2) or 0) if major == 1 else major
+
+
+def _log(message: str) -> None:
+    print(f"belief-graph: {message}", file=sys.stderr, flush=True)
+
+
+class LocalNeo4j:
+    """A Neo4j Community server run from jars in the cache directory (no Docker).
+
+    Layout under ``EngineSettings.cache_dir``: ``neo4j-<version>/lib`` (the jars, shared by
+    every server of that version) and ``server-<version>/`` (conf, data, logs, pid file).
+    """
+
+    def __init__(self, settings: EngineSettings | None = None) -> None:
+        self.settings = settings or EngineSettings()
+        cache = self.settings.cache_dir.expanduser()
+        version = self.settings.neo4j_version
+        self.lib_dir = cache / f"neo4j-{version}" / "lib"
+        self.home = cache / f"server-{version}"
+        self.conf_dir = self.home / "conf"
+        self.pid_file = self.home / "run" / "neo4j.pid"
+        self.log_file = self.home / "logs" / "console.log"
+
+    @property
+    def bolt_uri(self) -> str:
+        """The Bolt URI clients connect to."""
+        return f"bolt://{_HOST}:{self.settings.bolt_port}"
+
+    @property
+    def browser_url(self) -> str:
+        """The Neo4j Browser URL."""
+        return f"http://{_HOST}:{self.settings.http_port}/browser/"
+
+    def missing_tools(self) -> list[str]:
+        """Tools the launcher needs but cannot find (``mvn`` only until the jars are resolved)."""
+        missing = []
+        try:
+            _java_executable()
+        except ConfigError:
+            missing.append("java")
+        if not self._resolved() and shutil.which("mvn") is None:
+            missing.append("mvn")
+        return missing
+
+    def _resolved(self) -> bool:
+        names = (
+            f"neo4j-{self.settings.neo4j_version}.jar",
+            f"neo4j-server-{self.settings.neo4j_version}.jar",
+            f"neo4j-browser-{self.settings.neo4j_browser_version}.jar",
+        )
+        return all((self.lib_dir / name).is_file() for name in names)
+
+    def resolve(self) -> Path:
+        """Download the Neo4j and Neo4j Browser jars with Maven, once; return the lib dir."""
+        if self._resolved():
+            return self.lib_dir
+        mvn = _require_tool("mvn", "Maven (and Java 17)")
+        _java_executable()
+        pom = resource_path("launcher", "pom.xml")
+        # Resolve into a scratch dir and rename: an interrupted download never looks complete,
+        # and a changed Browser version does not leave two Browser jars on the class path.
+        partial = self.lib_dir.with_name(f"lib.partial-{os.getpid()}")
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.parent.mkdir(parents=True, exist_ok=True)
+        _log(
+            f"resolving Neo4j {self.settings.neo4j_version} and Neo4j Browser "
+            f"{self.settings.neo4j_browser_version} with Maven (once, about 135 MB) ..."
+        )
+        started = time.monotonic()
+        cmd = [
+            mvn,
+            "-q",
+            "-B",
+            "-f",
+            str(pom),
+            "dependency:copy-dependencies",
+            f"-DoutputDirectory={partial}",
+            "-DincludeScope=runtime",
+            f"-Dneo4j.version={self.settings.neo4j_version}",
+            f"-Dneo4j.browser.version={self.settings.neo4j_browser_version}",
+        ]
+        result = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            shutil.rmtree(partial, ignore_errors=True)
+            output = (result.stdout + result.stderr).strip().splitlines()
+            errors = [line for line in output if "ERROR" in line] or output or ["(no output)"]
+            tail = "\n".join(output[-15:])
+            raise ConfigError(
+                f"Maven could not resolve Neo4j (exit {result.returncode}): {errors[0]}\n{tail}"
+            )
+        shutil.rmtree(self.lib_dir, ignore_errors=True)
+        partial.rename(self.lib_dir)
+        if not self._resolved():
+            raise ConfigError(f"Maven finished but the Neo4j jars are not in {self.lib_dir}")
+        jars = len(list(self.lib_dir.glob("*.jar")))
+        _log(f"resolved {jars} jars in {time.monotonic() - started:.0f} s into {self.lib_dir}")
+        return self.lib_dir
+
+    def _read_pid(self) -> int | None:
+        try:
+            return int(self.pid_file.read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def _is_ours(self, pid: int) -> bool:
+        """Whether ``pid`` is a live Neo4j server running from this server home."""
+        if not _pid_alive(pid):
+            return False
+        try:
+            raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            # No procfs (macOS): trust the pid file as long as the process lives.
+            return True
+        args = raw.decode("utf-8", "replace").split("\0")
+        return _ENTRY_POINT in args and f"--home-dir={self.home}" in args
+
+    def _server_pid(self) -> int | None:
+        pid = self._read_pid()
+        return pid if pid is not None and self._is_ours(pid) else None
+
+    def is_running(self) -> bool:
+        """Whether our server process is alive and accepting Bolt connections."""
+        return self._server_pid() is not None and port_open(self.settings.bolt_port)
+
+    def _write_conf(self) -> None:
+        for sub in ("conf", "data", "logs", "run", "import", "plugins"):
+            (self.home / sub).mkdir(parents=True, exist_ok=True)
+        # Auth is off because the server binds 127.0.0.1 only: it is a single-user dev database
+        # on this machine. Anything reachable from a network uses docker/compose.yaml (auth on).
+        lines = [
+            f"server.default_listen_address={_HOST}",
+            f"server.bolt.listen_address={_HOST}:{self.settings.bolt_port}",
+            f"server.http.listen_address={_HOST}:{self.settings.http_port}",
+            "server.http.enabled=true",
+            "server.https.enabled=false",
+            "dbms.security.auth_enabled=false",
+            "dbms.usage_report.enabled=false",
+            f"server.memory.heap.initial_size={_HEAP_INITIAL}",
+            f"server.memory.heap.max_size={_HEAP_MAX}",
+            f"server.memory.pagecache.size={_PAGECACHE}",
+            "server.directories.data=data",
+            "server.directories.logs=logs",
+            "server.directories.import=import",
+            "server.directories.plugins=plugins",
+            "server.directories.run=run",
+        ]
+        (self.conf_dir / "neo4j.conf").write_text(
+            "# Written by belief-graph's launcher on every start; edits are overwritten.\n"
+            + "\n".join(lines)
+            + "\n"
+        )
+
+    def _command(self, java: str) -> list[str]:
+        return [
+            java,
+            f"-Xms{_HEAP_INITIAL}",
+            f"-Xmx{_HEAP_MAX}",
+            *_JAVA_FLAGS,
+            "-cp",
+            f"{self.lib_dir}{os.sep}*",
+            _ENTRY_POINT,
+            f"--home-dir={self.home}",
+            f"--config-dir={self.conf_dir}",
+            "--console-mode",
+        ]
+
+    def _log_tail(self, lines: int = 20) -> str:
+        try:
+            text = self.log_file.read_text(errors="replace")
+        except OSError:
+            return "(no log)"
+        return "\n".join(text.strip().splitlines()[-lines:])
+
+    def _ready(self) -> bool:
+        return port_open(self.settings.bolt_port) and http_root(self.settings.http_port) is not None
+
+    def _wait_ready(self, pid: int, wait_seconds: float) -> None:
+        deadline = time.monotonic() + wait_seconds
+        while time.monotonic() < deadline:
+            if not _pid_alive(pid):
+                self.pid_file.unlink(missing_ok=True)
+                raise StoreUnavailable(
+                    f"Neo4j exited during start-up; see {self.log_file}:\n{self._log_tail()}"
+                )
+            if self._ready():
+                return
+            time.sleep(0.25)
+        self.stop()
+        raise StoreUnavailable(
+            f"Neo4j did not answer on Bolt and HTTP within {wait_seconds:.0f} s; "
+            f"see {self.log_file}:\n{self._log_tail()}"
+        )
+
+    def start(self, wait_seconds: float = 120) -> ServerStatus:
+        """Start the server (resolving it first if needed) and wait until Bolt and HTTP answer.
+
+        Returns at once if our server is already running. Raises ``ConfigError`` if Java or Maven
+        is missing or another process holds the Bolt or HTTP port, ``StoreUnavailable`` if the
+        server does not come up within ``wait_seconds``.
+        """
+        pid = self._server_pid()
+        if pid is not None:
+            # Running, or still starting (perhaps launched by another process): wait for it.
+            self._wait_ready(pid, wait_seconds)
+            return self.status()
+        self.pid_file.unlink(missing_ok=True)
+        for name, port in (("Bolt", self.settings.bolt_port), ("HTTP", self.settings.http_port)):
+            if port_open(port):
+                raise ConfigError(
+                    f"{_HOST}:{port} ({name}) is in use by another process; stop it or set "
+                    f"BELIEF_GRAPH_{name.upper()}_PORT to a free port"
+                )
+        java = _java_executable()
+        major = _java_major(java)
+        if major is not None and major < 17:
+            raise ConfigError(f"Neo4j 5 needs Java 17 or newer; `{java}` is Java {major}")
+        self.resolve()
+        self._write_conf()
+        _log(f"starting Neo4j {self.settings.neo4j_version} on {self.bolt_uri} ...")
+        started = time.monotonic()
+        with self.log_file.open("ab") as log:
+            log.write(f"\n--- belief-graph launcher start {time.ctime()} ---\n".encode())
+            log.flush()
+            proc = subprocess.Popen(
+                self._command(java),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                cwd=self.home,
+                start_new_session=True,
+            )
+        _CHILDREN[proc.pid] = proc
+        self.pid_file.write_text(f"{proc.pid}\n")
+        self._wait_ready(proc.pid, wait_seconds)
+        _log(f"Neo4j is up after {time.monotonic() - started:.1f} s (pid {proc.pid})")
+        return self.status()
+
+    def _signal_group(self, pid: int, sig: signal.Signals) -> None:
+        try:
+            os.killpg(pid, sig)
+        except ProcessLookupError:
+            return
+        except PermissionError:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+
+    def _wait_exit(self, pid: int, timeout: float) -> bool:
+        child = _CHILDREN.get(pid)
+        if child is not None:
+            try:
+                child.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                return False
+            _CHILDREN.pop(pid, None)
+            return True
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not _pid_alive(pid):
+                return True
+            time.sleep(0.1)
+        return not _pid_alive(pid)
+
+    def stop(self, timeout: float = 30) -> bool:
+        """Stop the server: SIGTERM its process group, SIGKILL after ``timeout`` seconds.
+
+        Returns True if a server was running. Only a process started from this server home is
+        ever signalled.
+        """
+        pid = self._server_pid()
+        if pid is None:
+            self.pid_file.unlink(missing_ok=True)
+            return False
+        self._signal_group(pid, signal.SIGTERM)
+        if not self._wait_exit(pid, timeout):
+            self._signal_group(pid, signal.SIGKILL)
+            if not self._wait_exit(pid, 10):
+                raise StoreUnavailable(f"Neo4j (pid {pid}) survived SIGKILL")
+        self.pid_file.unlink(missing_ok=True)
+        return True
+
+    def kill(self) -> bool:
+        """SIGKILL the server without a clean shutdown (for fault-injection tests)."""
+        pid = self._server_pid()
+        if pid is None:
+            return False
+        self._signal_group(pid, signal.SIGKILL)
+        if not self._wait_exit(pid, 10):
+            raise StoreUnavailable(f"Neo4j (pid {pid}) survived SIGKILL")
+        self.pid_file.unlink(missing_ok=True)
+        return True
+
+    def status(self) -> ServerStatus:
+        """Whether the server runs, its pid, Bolt URI, Browser URL and version."""
+        pid = self._server_pid()
+        running = pid is not None and port_open(self.settings.bolt_port)
+        version = None
+        if running:
+            root = http_root(self.settings.http_port)
+            version = str(root["neo4j_version"]) if root and "neo4j_version" in root else None
+        return ServerStatus(
+            running=running,
+            pid=pid,
+            bolt_uri=self.bolt_uri,
+            browser_url=self.browser_url,
+            version=version,
+        )
+
+
+class ComposeNeo4j:
+    """Neo4j from ``docker/compose.yaml`` (auth on; password from ``docker/.env``)."""
+
+    def __init__(self, settings: EngineSettings | None = None) -> None:
+        self.settings = settings or EngineSettings()
+
+    def _run(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+        docker = _require_tool("docker", "Docker")
+        env = {
+            **os.environ,
+            "NEO4J_BOLT_PORT": str(self.settings.bolt_port),
+            "NEO4J_HTTP_PORT": str(self.settings.http_port),
+        }
+        cmd = [docker, "compose", "-f", str(resource_path("compose.yaml")), *args]
+        try:
+            result = subprocess.run(
+                cmd, capture_output=True, text=True, env=env, timeout=timeout, check=False
+            )
+        except subprocess.TimeoutExpired as exc:
+            raise StoreUnavailable(f"`docker compose {' '.join(args)}` timed out") from exc
+        if result.returncode != 0:
+            lines = result.stderr.strip().splitlines() or ["(no output)"]
+            raise ConfigError(f"docker compose {args[0]} failed: {lines[-1]}")
+        return result
+
+    def start(self, wait_seconds: float = 120) -> ServerStatus:
+        """``docker compose up`` and wait for the container's health check."""
+        self._run("up", "-d", "--wait", "--wait-timeout", str(int(wait_seconds)))
+        return self.status()
+
+    def stop(self) -> bool:
+        """``docker compose stop`` (the data volume is kept)."""
+        self._run("stop")
+        return True
+
+    def status(self) -> ServerStatus:
+        """Whether the compose service answers, with its URIs and version."""
+        root = http_root(self.settings.http_port)
+        running = root is not None and port_open(self.settings.bolt_port)
+        return ServerStatus(
+            running=running,
+            pid=None,
+            bolt_uri=f"bolt://{_HOST}:{self.settings.bolt_port}",
+            browser_url=f"http://{_HOST}:{self.settings.http_port}/browser/",
+            version=str(root["neo4j_version"]) if root and "neo4j_version" in root else None,
+            source="docker",
+        )
