@@ -7,18 +7,16 @@ never run inside a transaction.
 
 from __future__ import annotations
 
-import json
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import partial
 from typing import Any
 
 from .detect import Detector
-from .errors import ConflictError, NotFound
+from .errors import BeliefGraphError, ConflictError, NotFound
 from .models import (
     Cardinality,
     Claim,
@@ -26,16 +24,17 @@ from .models import (
     Conflict,
     Episode,
     Lineage,
+    Operation,
     RevisionRecord,
     RevisionResult,
     Verdict,
 )
-from .policy import Plan, Policy, decide
-from .store import Row, StaleSlot, Store, Tx
+from .policy import Policy
+from .store import Row, Store, Tx
 from .vocabulary import Vocabulary, normalize_key
+from .writer import Request, Writer, replayed
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-_MAX_ATTEMPTS = 100
 
 
 def new_id() -> str:
@@ -108,6 +107,9 @@ class BeliefGraph:
         self.policy = policy or Policy()
         self.detector = detector or Detector()
         self.clock = clock
+        self._writer = Writer(
+            self.store, self.vocabulary, self.policy, self.detector, clock, new_id
+        )
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -198,210 +200,47 @@ class BeliefGraph:
 
         A replayed ``revision_id`` changes nothing and returns the original result.
         """
-        if draft.text_only:
-            raise NotImplementedError("text-only claims need the semantic layer")
-        assert draft.subject is not None and draft.predicate is not None
-        rid = revision_id or new_id()
-        slot = self._slot(draft.namespace, draft.subject, draft.predicate)
-        self._check_references(draft)
-        embedding = self.detector.embed(draft.text)
-        for _ in range(_MAX_ATTEMPTS):
-            state = self.store.read(
-                "slot_state",
-                namespace=slot.namespace,
-                subject_key=slot.subject_key,
-                predicate=slot.predicate,
-                revision_id=rid,
-            )[0]
-            if state["replay"]:
-                return _replayed(state["replay"])
-            now = self.clock()
-            recorded_at = draft.recorded_at or now
-            last = state["last_recorded_at"]
-            if last is not None and recorded_at < last:
-                raise ConflictError(
-                    f"recorded_at {recorded_at.isoformat()} is earlier than this fact's last "
-                    f"recorded change ({last.isoformat()})"
-                )
-            rows = state["claims"]
-            active = [Claim.model_validate(r) for r in rows if r["status"] == "active"]
-            active_rows = [r for r in rows if r["status"] == "active"]
-            scores = self.detector.score(draft.object, draft.text, embedding, active_rows)
-            plan = decide(
-                draft.source_type,
-                draft.confidence,
-                draft.correction,
-                slot.predicate,
-                slot.cardinality,
-                active,
-                scores,
-                self.policy,
-            )
-            valid_from = draft.valid_from or recorded_at
-            if plan.action == "supersede" and plan.target is not None:
-                old = next(c for c in active if c.id == plan.target)
-                if valid_from < old.valid_from:
-                    raise ConflictError(
-                        f"valid_from {valid_from.isoformat()} is earlier than the current "
-                        f"belief's valid_from ({old.valid_from.isoformat()}): backfilling "
-                        "history behind the current belief is not supported"
-                    )
-            try:
-                work = partial(
-                    self._apply_remember,
-                    rid=rid,
-                    actor=actor,
-                    draft=draft,
-                    slot=slot,
-                    expected_seq=state["seq"] or 0,
-                    plan=plan,
-                    now=now,
-                    recorded_at=recorded_at,
-                    valid_from=valid_from,
-                    embedding=embedding,
-                    scores=scores,
-                )
-                return self.store.transaction(work)
-            except StaleSlot:
-                continue
-            except _Replayed as replay:
-                return _replayed(replay.result)
-        raise ConflictError(f"the fact kept changing under {_MAX_ATTEMPTS} attempts; try again")
+        return self._writer.write([Request(draft, revision_id or new_id(), actor)])[0]
 
-    def _check_references(self, draft: ClaimDraft) -> None:
-        refs = [*draft.depends_on, *draft.supports]
-        ids = [*refs, *([draft.id] if draft.id else [])]
-        if not ids:
-            return
-        row = self.store.read("claims_exist", namespace=draft.namespace, ids=ids)[0]
-        for name, values in (("depends_on", draft.depends_on), ("supports", draft.supports)):
-            missing = [v for v in values if v not in row["here"]]
-            if missing:
-                raise NotFound(f"{name}: no claim {missing[0]!r} in namespace {draft.namespace!r}")
-        if draft.id and draft.id in row["anywhere"]:
-            raise ConflictError(f"id: a claim {draft.id!r} already exists")
-
-    def _lock_slot(
-        self, tx: Tx, slot: _Slot, rid: str, expected_seq: int, recorded_at: datetime
-    ) -> str:
-        row = tx.one(
-            "slot_lock",
-            namespace=slot.namespace,
-            subject_key=slot.subject_key,
-            predicate=slot.predicate,
-            subject=slot.subject,
-            cardinality=slot.cardinality,
-            slot_id=new_id(),
-            revision_id=rid,
-            recorded_at=recorded_at,
-        )
-        assert row is not None
-        if row["replay"]:
-            raise _Replayed(row["replay"])
-        if row["seq_before"] != expected_seq:
-            raise StaleSlot()
-        return str(row["slot_id"])
-
-    def _apply_remember(
+    def ingest(
         self,
-        tx: Tx,
-        rid: str,
-        actor: str | None,
-        draft: ClaimDraft,
-        slot: _Slot,
-        expected_seq: int,
-        plan: Plan,
-        now: datetime,
-        recorded_at: datetime,
-        valid_from: datetime,
-        embedding: list[float] | None,
-        scores: dict[str, Any],
-    ) -> RevisionResult:
-        slot_id = self._lock_slot(tx, slot, rid, expected_seq, recorded_at)
-        changes = _Changes()
-        if plan.action == "reinforce":
-            assert plan.target is not None
-            tx.run(
-                "claim_reinforce",
-                namespace=slot.namespace,
-                id=plan.target,
-                at=recorded_at,
-                confidence=draft.confidence,
-                episode_id=draft.episode_id,
-                episode_content=draft.episode_content,
-                occurred_at=recorded_at,
-                origin=draft.origin,
-            )
-            changes.reinforced.append(plan.target)
-        else:
-            status = {"expand": "active", "supersede": "active", "hold_pending": "pending"}.get(
-                plan.action, "rejected"
-            )
-            claim_id = draft.id or new_id()
-            self._create_claim(
-                tx,
-                draft,
-                slot,
-                slot_id,
-                claim_id,
-                status,
-                plan.contradiction,
-                recorded_at,
-                valid_from,
-                embedding,
-            )
-            changes.added.append(claim_id)
-            if plan.action == "supersede" and plan.target is not None:
-                row = tx.one(
-                    "claim_close",
-                    namespace=slot.namespace,
-                    id=plan.target,
-                    valid_to=valid_from,
-                    at=recorded_at,
-                )
-                assert row is not None
-                changes.retired.append(
-                    {"id": plan.target, "previous_valid_to": row["previous_valid_to"]}
-                )
-            if status == "active" and slot.cardinality == "single":
-                tx.run(
-                    "chain_append",
-                    namespace=slot.namespace,
-                    id=claim_id,
-                    revision_id=rid,
-                    verdict=plan.verdict,
-                )
-            if plan.action in ("hold_pending", "reject") and plan.target is not None:
-                score = scores.get(plan.target)
-                tx.run(
-                    "claims_contradict",
-                    namespace=slot.namespace,
-                    id=claim_id,
-                    rival_id=plan.target,
-                    score=getattr(score, "contradiction", None),
-                    revision_id=rid,
-                    dispute=plan.action == "hold_pending",
-                    resolution=None if plan.action == "hold_pending" else "rejected: lower trust",
-                )
-                if plan.action == "hold_pending":
-                    changes.flagged.append({"id": plan.target, "flag": "disputed"})
-            changes.flag_dependents(
-                tx, slot.namespace, [r["id"] for r in changes.retired], rid, "superseded"
-            )
-        return self._finish(
-            tx,
-            rid,
-            slot.namespace,
-            "remember",
-            plan.verdict,
-            plan.action,
-            plan.reason,
-            [slot_id],
-            slot_id,
-            changes,
-            now,
-            actor,
-        )
+        drafts: Iterable[ClaimDraft],
+        *,
+        batch_size: int = 500,
+        revision_ids: Iterable[str] | None = None,
+        actor: str | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[RevisionResult]:
+        """Remember many drafts in order, ``batch_size`` per transaction (same rules as
+        ``remember``; embeddings, when a model is loaded, are computed a batch at a time).
+
+        Give ``revision_ids`` (one per draft) to make a re-run after a failure idempotent: drafts
+        that already ran are replays. ``progress`` is called with the count done after each batch.
+        If a draft is refused, the batches before it are kept and the error names its index.
+        """
+        if batch_size < 1:
+            raise ValueError("batch_size: must be at least 1")
+        ids = iter(revision_ids) if revision_ids is not None else None
+        results: list[RevisionResult] = []
+        pending: list[Request] = []
+
+        def flush() -> None:
+            try:
+                results.extend(self._writer.write(pending))
+            except BeliefGraphError as exc:
+                index = len(results)
+                raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
+            pending.clear()
+            if progress is not None:
+                progress(len(results))
+
+        for draft in drafts:
+            pending.append(Request(draft, next(ids) if ids is not None else new_id(), actor))
+            if len(pending) >= batch_size:
+                flush()
+        if pending:
+            flush()
+        return results
 
     def _create_claim(
         self,
@@ -460,7 +299,7 @@ class BeliefGraph:
         tx: Tx,
         rid: str,
         namespace: str,
-        op: str,
+        op: Operation,
         verdict: Verdict | None,
         decision: str,
         reason: str,
@@ -473,7 +312,7 @@ class BeliefGraph:
         result = RevisionResult(
             revision_id=rid,
             namespace=namespace,
-            op=op,  # type: ignore[arg-type]
+            op=op,
             verdict=verdict,
             decision=decision,
             reason=reason,
@@ -535,11 +374,11 @@ class BeliefGraph:
         rid = revision_id or new_id()
         stored = self.store.read("revision_get", namespace=namespace, revision_id=rid)
         if stored:
-            return _replayed(stored[0]["result"])
+            return replayed(stored[0]["result"])
         try:
             return self.store.transaction(lambda tx: work(tx, rid))
         except _Replayed as replay:
-            return _replayed(replay.result)
+            return replayed(replay.result)
 
     def contract(
         self,
@@ -1067,9 +906,3 @@ class BeliefGraph:
             Claim.model_validate(r["claim"])
             for r in self.store.read("review_list", namespace=namespace)
         ]
-
-
-def _replayed(result: str) -> RevisionResult:
-    data = json.loads(result)
-    data["replayed"] = True
-    return RevisionResult.model_validate(data)

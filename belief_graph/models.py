@@ -164,7 +164,8 @@ class RevisionResult(BaseModel):
     @property
     def claim_id(self) -> str | None:
         """The claim this operation added or reinforced, if any."""
-        return (self.added or self.reinforced or [None])[0]
+        ids = self.added or self.reinforced
+        return ids[0] if ids else None
 
 
 class Conflict(BaseModel):

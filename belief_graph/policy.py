@@ -71,7 +71,7 @@ class Policy(BaseModel):
     def load(cls, spec: str | Path) -> Policy:
         """A preset name (``recency``, ``conservative``, ``freshness``) or a TOML file path."""
         if str(spec) in ("recency", "conservative", "freshness"):
-            return cls(preset=str(spec))  # type: ignore[arg-type]
+            return cls.model_validate({"preset": str(spec)})
         path = Path(spec)
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))

@@ -1,0 +1,494 @@
+"""The write path of ``remember``: detect → decide → apply, for one draft or a batch of them.
+
+``remember`` is a batch of one, so single writes and bulk ingest share every rule. A batch is
+planned in memory in order (later drafts see the effects of earlier ones), then applied in one
+transaction that locks every slot it touches, checks that none changed since it was read (else
+the batch is planned again), and writes one Revision per draft.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from .detect import Detector
+from .errors import ConflictError, NotFound
+from .models import Cardinality, Claim, ClaimDraft, RevisionResult
+from .policy import PairScores, Plan, Policy, decide
+from .store import StaleSlot, Store, Tx
+from .vocabulary import Vocabulary, normalize_key
+
+MAX_ATTEMPTS = 100
+
+SlotKey = tuple[str, str, str]  # (namespace, subject_key, predicate)
+
+
+class _Replayed(Exception):
+    """Some of the batch's revision ids ran meanwhile: plan again (they become replays)."""
+
+
+@dataclass
+class Request:
+    """One draft to remember, with its revision id (the idempotency key) and actor."""
+
+    draft: ClaimDraft
+    revision_id: str
+    actor: str | None = None
+
+
+@dataclass
+class _SlotState:
+    key: SlotKey
+    subject: str
+    cardinality: Cardinality
+    slot_id: str
+    seq: int
+    versions: int
+    head: str | None
+    last_recorded_at: datetime | None
+    active: list[dict[str, Any]]
+    new: bool
+    touched_by: str | None = None
+
+    def claims(self) -> list[Claim]:
+        return [Claim.model_validate(row) for row in self.active]
+
+
+@dataclass
+class _Batch:
+    """Everything one transaction writes, gathered while planning."""
+
+    claims: list[dict[str, Any]] = field(default_factory=list)
+    closes: list[dict[str, Any]] = field(default_factory=list)
+    supersedes: list[dict[str, Any]] = field(default_factory=list)
+    reinforcements: list[dict[str, Any]] = field(default_factory=list)
+    contradictions: list[dict[str, Any]] = field(default_factory=list)
+    references: list[dict[str, Any]] = field(default_factory=list)
+    retired: list[dict[str, Any]] = field(default_factory=list)
+    revisions: list[dict[str, Any]] = field(default_factory=list)
+    results: list[RevisionResult] = field(default_factory=list)
+
+
+class Writer:
+    """Plans and applies ``remember`` for batches of drafts."""
+
+    def __init__(
+        self,
+        store: Store,
+        vocabulary: Vocabulary,
+        policy: Policy,
+        detector: Detector,
+        clock: Callable[[], datetime],
+        new_id: Callable[[], str],
+    ) -> None:
+        self.store = store
+        self.vocabulary = vocabulary
+        self.policy = policy
+        self.detector = detector
+        self.clock = clock
+        self.new_id = new_id
+
+    def slot_key(self, namespace: str, subject: str, predicate: str) -> tuple[SlotKey, Cardinality]:
+        """The slot a (subject, predicate) belongs to, and its cardinality."""
+        canonical = self.vocabulary.canonical(predicate)
+        key = (namespace, normalize_key(subject), canonical)
+        return key, self.vocabulary.cardinality(canonical)
+
+    def write(self, requests: Sequence[Request]) -> list[RevisionResult]:
+        """Remember every request in order, in one transaction; results in the same order."""
+        for request in requests:
+            if request.draft.text_only:
+                raise NotImplementedError("text-only claims need the semantic layer")
+        texts = [r.draft.text for r in requests]
+        embeddings: list[list[float] | None] = (
+            list(self.detector.embedder.embed(texts))
+            if self.detector.embedder and texts
+            else [None] * len(requests)
+        )
+        for _ in range(MAX_ATTEMPTS):
+            state = self._read(requests)
+            batch = self._plan(requests, embeddings, state)
+            if not batch.revisions:
+                return batch.results
+            try:
+                return self.store.transaction(partial(self._apply, state=state, batch=batch))
+            except (StaleSlot, _Replayed):
+                continue
+        raise ConflictError(f"the facts kept changing under {MAX_ATTEMPTS} attempts; try again")
+
+    # -- detect --------------------------------------------------------------------------------
+
+    def _read(self, requests: Sequence[Request]) -> dict[str, Any]:
+        keys: dict[SlotKey, tuple[str, Cardinality]] = {}
+        for r in requests:
+            assert r.draft.subject is not None and r.draft.predicate is not None
+            key, cardinality = self.slot_key(r.draft.namespace, r.draft.subject, r.draft.predicate)
+            keys.setdefault(key, (r.draft.subject, cardinality))
+        claim_ids = [
+            {"namespace": r.draft.namespace, "id": i}
+            for r in requests
+            for i in (*r.draft.depends_on, *r.draft.supports, *([r.draft.id] if r.draft.id else []))
+        ]
+        row = self.store.read(
+            "write/state",
+            slots=[{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys],
+            revisions=[{"namespace": r.draft.namespace, "id": r.revision_id} for r in requests],
+            claim_ids=claim_ids,
+        )[0]
+        slots: dict[SlotKey, _SlotState] = {}
+        for s in row["slots"]:
+            key = (s["namespace"], s["subject_key"], s["predicate"])
+            subject, cardinality = keys[key]
+            slots[key] = _SlotState(
+                key=key,
+                subject=subject,
+                cardinality=cardinality,
+                slot_id=s["slot_id"] or self.new_id(),
+                seq=s["seq"] or 0,
+                versions=s["versions"] or 0,
+                head=s["head"],
+                last_recorded_at=s["last_recorded_at"],
+                active=s["claims"],
+                new=s["slot_id"] is None,
+            )
+        return {
+            "slots": slots,
+            "replays": {(r["namespace"], r["id"]): r["result"] for r in row["replays"]},
+            "existing": {(c["namespace"], c["id"]) for c in row["existing"]},
+            "existing_ids": {c["id"] for c in row["existing"]},
+        }
+
+    # -- decide --------------------------------------------------------------------------------
+
+    def _plan(
+        self,
+        requests: Sequence[Request],
+        embeddings: Sequence[list[float] | None],
+        state: dict[str, Any],
+    ) -> _Batch:
+        batch = _Batch()
+        slots: dict[SlotKey, _SlotState] = state["slots"]
+        created: set[tuple[str, str]] = set()
+        for request, embedding in zip(requests, embeddings, strict=True):
+            draft, rid = request.draft, request.revision_id
+            replay = state["replays"].get((draft.namespace, rid))
+            if replay is not None:
+                batch.results.append(replayed(replay))
+                continue
+            assert draft.subject is not None and draft.predicate is not None
+            key, _ = self.slot_key(draft.namespace, draft.subject, draft.predicate)
+            slot = slots[key]
+            now = self.clock()
+            recorded_at = draft.recorded_at or now
+            self._check(draft, recorded_at, slot, state, created)
+            valid_from = draft.valid_from or recorded_at
+            active = slot.claims()
+            scores = self.detector.score(draft.object, draft.text, embedding, slot.active)
+            plan = decide(
+                draft.source_type,
+                draft.confidence,
+                draft.correction,
+                key[2],
+                slot.cardinality,
+                active,
+                scores,
+                self.policy,
+            )
+            if plan.action == "supersede" and plan.target is not None:
+                old = next(c for c in active if c.id == plan.target)
+                if valid_from < old.valid_from:
+                    raise ConflictError(
+                        f"valid_from {valid_from.isoformat()} is earlier than the current belief's "
+                        f"valid_from ({old.valid_from.isoformat()}): backfilling history behind "
+                        "the current belief is not supported"
+                    )
+            result = self._stage(
+                batch, request, slot, plan, scores, now, recorded_at, valid_from, embedding
+            )
+            if result.added:
+                created.add((draft.namespace, result.added[0]))
+            batch.results.append(result)
+        return batch
+
+    def _check(
+        self,
+        draft: ClaimDraft,
+        recorded_at: datetime,
+        slot: _SlotState,
+        state: dict[str, Any],
+        created: set[tuple[str, str]],
+    ) -> None:
+        if slot.last_recorded_at is not None and recorded_at < slot.last_recorded_at:
+            raise ConflictError(
+                f"recorded_at {recorded_at.isoformat()} is earlier than this fact's last recorded "
+                f"change ({slot.last_recorded_at.isoformat()})"
+            )
+        known = state["existing"] | created
+        for name, values in (("depends_on", draft.depends_on), ("supports", draft.supports)):
+            for value in values:
+                if (draft.namespace, value) not in known:
+                    raise NotFound(f"{name}: no claim {value!r} in namespace {draft.namespace!r}")
+        if draft.id and (
+            draft.id in state["existing_ids"] or any(draft.id == c for _, c in created)
+        ):
+            raise ConflictError(f"id: a claim {draft.id!r} already exists")
+
+    def _stage(
+        self,
+        batch: _Batch,
+        request: Request,
+        slot: _SlotState,
+        plan: Plan,
+        scores: dict[str, PairScores],
+        now: datetime,
+        recorded_at: datetime,
+        valid_from: datetime,
+        embedding: list[float] | None,
+    ) -> RevisionResult:
+        """Add one draft's changes to the batch and to the in-memory slot state."""
+        draft, rid, ns = request.draft, request.revision_id, request.draft.namespace
+        added: list[str] = []
+        retired: list[dict[str, Any]] = []
+        reinforced: list[str] = []
+        flagged: list[dict[str, str]] = []
+        slot.touched_by = rid
+        slot.last_recorded_at = max(filter(None, [slot.last_recorded_at, recorded_at]))
+        if plan.action == "reinforce":
+            assert plan.target is not None
+            batch.reinforcements.append(
+                {
+                    "namespace": ns,
+                    "id": plan.target,
+                    "at": recorded_at,
+                    "confidence": draft.confidence,
+                    "episode_id": draft.episode_id,
+                    "episode_content": draft.episode_content,
+                    "origin": draft.origin,
+                }
+            )
+            reinforced.append(plan.target)
+            for row in slot.active:
+                if row["id"] == plan.target:
+                    row["frequency"] = row.get("frequency", 1) + 1
+                    row["confidence"] = max(row["confidence"], draft.confidence)
+        else:
+            status = {"expand": "active", "supersede": "active", "hold_pending": "pending"}.get(
+                plan.action, "rejected"
+            )
+            claim_id = draft.id or self.new_id()
+            joins_chain = status == "active" and slot.cardinality == "single"
+            version: int | None = 1 if status == "active" and not joins_chain else None
+            if joins_chain:
+                slot.versions += 1
+                version = slot.versions
+                if slot.head is not None:
+                    batch.supersedes.append(
+                        {
+                            "namespace": ns,
+                            "from": claim_id,
+                            "to": slot.head,
+                            "revision_id": rid,
+                            "verdict": plan.verdict,
+                        }
+                    )
+                slot.head = claim_id
+            props: dict[str, Any] = {
+                "id": claim_id,
+                "namespace": ns,
+                "subject": draft.subject,
+                "subject_key": slot.key[1],
+                "predicate": slot.key[2],
+                "predicate_text": draft.predicate,
+                "object": draft.object,
+                "object_key": normalize_key(draft.object) if draft.object is not None else None,
+                "text": draft.text,
+                "source_type": draft.source_type,
+                "confidence": draft.confidence,
+                "frequency": 1,
+                "author": draft.author,
+                "origin": draft.origin,
+                "kind": draft.kind,
+                "status": status,
+                "version": version,
+                "valid_from": valid_from,
+                "valid_to": draft.valid_to,
+                "recorded_at": recorded_at,
+                "accepted_at": recorded_at if status == "active" else None,
+                "contradiction": plan.contradiction,
+                "disputed": plan.action == "hold_pending",
+                "needs_review": False,
+                "embedding": embedding,
+            }
+            props = {k: v for k, v in props.items() if v is not None}
+            batch.claims.append(
+                {
+                    "slot_id": slot.slot_id,
+                    "props": props,
+                    "episode_id": draft.episode_id,
+                    "episode_content": draft.episode_content,
+                }
+            )
+            added.append(claim_id)
+            for target, kind in (
+                *((t, "DEPENDS_ON") for t in draft.depends_on),
+                *((t, "SUPPORTS") for t in draft.supports),
+            ):
+                batch.references.append(
+                    {"namespace": ns, "from": claim_id, "to": target, "kind": kind}
+                )
+            if plan.action == "supersede" and plan.target is not None:
+                old = next(r for r in slot.active if r["id"] == plan.target)
+                batch.closes.append(
+                    {
+                        "namespace": ns,
+                        "id": plan.target,
+                        "valid_to": valid_from,
+                        "at": recorded_at,
+                    }
+                )
+                retired.append({"id": plan.target, "previous_valid_to": old.get("valid_to")})
+                batch.retired.append(
+                    {"namespace": ns, "id": plan.target, "revision_id": rid, "why": "superseded"}
+                )
+                slot.active = [r for r in slot.active if r["id"] != plan.target]
+            if plan.action in ("hold_pending", "reject") and plan.target is not None:
+                score = scores.get(plan.target)
+                batch.contradictions.append(
+                    {
+                        "namespace": ns,
+                        "from": claim_id,
+                        "to": plan.target,
+                        "score": score.contradiction if score else None,
+                        "revision_id": rid,
+                        "dispute": plan.action == "hold_pending",
+                        "resolution": None
+                        if plan.action == "hold_pending"
+                        else "rejected: lower trust",
+                    }
+                )
+                if plan.action == "hold_pending":
+                    flagged.append({"id": plan.target, "flag": "disputed"})
+            if status == "active":
+                slot.active.append(props)
+        result = RevisionResult(
+            revision_id=rid,
+            namespace=ns,
+            op="remember",
+            verdict=plan.verdict,
+            decision=plan.action,
+            reason=plan.reason,
+            slot_id=slot.slot_id,
+            added=added,
+            retired=[r["id"] for r in retired],
+            reinforced=reinforced,
+            flagged=[f["id"] for f in flagged],
+        )
+        batch.revisions.append(
+            {
+                "props": {
+                    "id": rid,
+                    "namespace": ns,
+                    "op": "remember",
+                    "at": now,
+                    "actor": request.actor,
+                    "verdict": plan.verdict,
+                    "decision": plan.action,
+                    "reason": plan.reason,
+                    "slot_ids": [slot.slot_id],
+                },
+                "added": added,
+                "retired": retired,
+                "reinforced": reinforced,
+                "flagged": flagged,
+                "restored": [],
+            }
+        )
+        return result
+
+    # -- apply ---------------------------------------------------------------------------------
+
+    def _apply(self, tx: Tx, state: dict[str, Any], batch: _Batch) -> list[RevisionResult]:
+        slots: dict[SlotKey, _SlotState] = state["slots"]
+        touched = sorted((s for s in slots.values() if s.touched_by), key=lambda s: s.key)
+        lock = tx.one(
+            "write/lock",
+            slots=[
+                {
+                    "namespace": s.key[0],
+                    "subject_key": s.key[1],
+                    "predicate": s.key[2],
+                    "id": s.slot_id,
+                    "subject": s.subject,
+                    "cardinality": s.cardinality,
+                }
+                for s in touched
+            ],
+            revisions=[
+                {"namespace": rv["props"]["namespace"], "id": rv["props"]["id"]}
+                for rv in batch.revisions
+            ],
+        )
+        assert lock is not None
+        if lock["replayed"]:
+            raise _Replayed()
+        for row in lock["slots"]:
+            s = slots[(row["namespace"], row["subject_key"], row["predicate"])]
+            if row["seq_before"] != s.seq or row["slot_id"] != s.slot_id:
+                raise StaleSlot()
+        for name, param, rows in (
+            ("write/claims", "claims", batch.claims),
+            ("write/close", "closes", batch.closes),
+            ("write/supersedes", "edges", batch.supersedes),
+            ("write/reinforce", "reinforcements", batch.reinforcements),
+            ("write/contradicts", "contradictions", batch.contradictions),
+            ("write/references", "references", batch.references),
+        ):
+            if rows:
+                tx.run(name, **{param: rows})
+        flagged_by: dict[str, list[str]] = {}
+        if batch.retired:
+            for row in tx.run("write/flags", retired=batch.retired):
+                flagged_by[row["revision_id"]] = row["flagged"]
+        results: list[RevisionResult] = []
+        for result in batch.results:
+            extra = flagged_by.get(result.revision_id, []) if not result.replayed else []
+            results.append(
+                result.model_copy(update={"flagged": [*result.flagged, *extra]})
+                if extra
+                else result
+            )
+        by_rid = {r.revision_id: r for r in results}
+        for rv in batch.revisions:
+            rid = rv["props"]["id"]
+            rv["flagged"] = [
+                *rv["flagged"],
+                *({"id": i, "flag": "needs_review"} for i in flagged_by.get(rid, [])),
+            ]
+            rv["props"]["result"] = by_rid[rid].model_dump_json()
+        tx.run(
+            "write/slots",
+            slots=[
+                {
+                    "namespace": s.key[0],
+                    "id": s.slot_id,
+                    "versions": s.versions,
+                    "head": s.head,
+                    "last_recorded_at": s.last_recorded_at,
+                    "last_revision": s.touched_by,
+                }
+                for s in touched
+            ],
+        )
+        tx.run("write/revisions", revisions=batch.revisions)
+        return results
+
+
+def replayed(result: str) -> RevisionResult:
+    """The stored result of a revision that already ran, marked as a replay."""
+    data = json.loads(result)
+    data["replayed"] = True
+    return RevisionResult.model_validate(data)

@@ -1,0 +1,6 @@
+// Restore, a batch of :Claim nodes from a snapshot, every property as exported.
+// Params: $rows (list of property maps)   Returns: created (count)
+UNWIND $rows AS row
+CREATE (n:Claim)
+SET n = row
+RETURN count(n) AS created

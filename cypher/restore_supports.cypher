@@ -1,0 +1,9 @@
+// Restore, a batch of (:Claim)-[:SUPPORTS]->(:Claim) relationships from a snapshot, with their
+// properties as exported.
+// Params: $namespace, $rows (list of {start, end, props})   Returns: created (count)
+UNWIND $rows AS row
+MATCH (a:Claim {namespace: $namespace, id: row.start})
+MATCH (b:Claim {namespace: $namespace, id: row.end})
+CREATE (a)-[r:SUPPORTS]->(b)
+SET r = row.props
+RETURN count(r) AS created

@@ -1,0 +1,34 @@
+// One Revision per operation, linked to every claim it touched.
+// Params: $revisions (list of {props, added, retired: [{id, previous_valid_to}], reinforced,
+//         flagged: [{id, flag}], restored: [{id, from}]})
+// Returns: created (count)
+UNWIND $revisions AS rv
+CREATE (r:Revision)
+SET r = rv.props
+WITH r, rv
+CALL (r, rv) {
+  UNWIND rv.added AS id
+  MATCH (c:Claim {id: id, namespace: r.namespace})
+  CREATE (r)-[:ADDED]->(c)
+}
+CALL (r, rv) {
+  UNWIND rv.retired AS item
+  MATCH (c:Claim {id: item.id, namespace: r.namespace})
+  CREATE (r)-[:RETIRED {previous_valid_to: item.previous_valid_to}]->(c)
+}
+CALL (r, rv) {
+  UNWIND rv.reinforced AS id
+  MATCH (c:Claim {id: id, namespace: r.namespace})
+  CREATE (r)-[:REINFORCED]->(c)
+}
+CALL (r, rv) {
+  UNWIND rv.flagged AS item
+  MATCH (c:Claim {id: item.id, namespace: r.namespace})
+  CREATE (r)-[:FLAGGED {flag: item.flag}]->(c)
+}
+CALL (r, rv) {
+  UNWIND rv.restored AS item
+  MATCH (c:Claim {id: item.id, namespace: r.namespace})
+  CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
+}
+RETURN count(r) AS created
