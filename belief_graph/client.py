@@ -529,21 +529,21 @@ class BeliefGraph:
                     changes.flag_dependents(
                         tx, namespace, [r["id"] for r in changes.retired], rid, "superseded"
                     )
-                    decision, op = "confirm", "confirm"
+                    op: Operation = "confirm"
                 else:
                     tx.run("claim_set_status", namespace=namespace, id=claim_id, status="rejected")
                     tx.run(
                         "conflicts_resolve", namespace=namespace, id=claim_id, resolution="rejected"
                     )
                     changes.retired.append({"id": claim_id, "previous_valid_to": me.valid_to})
-                    decision, op = "reject", "reject"
+                    op = "reject"
                 return self._finish(
                     tx,
                     rid,
                     namespace,
                     op,
                     verdict,
-                    decision,
+                    op,
                     "confirmed by a human" if accept else "rejected by a human",
                     [slot_id],
                     slot_id,
