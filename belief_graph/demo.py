@@ -1,0 +1,184 @@
+"""``belief-graph demo``: the seed stories on a real Neo4j, narrated for a person."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.panel import Panel
+
+from .models import Claim, ClaimDraft
+
+if TYPE_CHECKING:
+    from .client import BeliefGraph
+
+
+def _day(month: int, day: int) -> datetime:
+    return datetime(2026, month, day, 12, 0, tzinfo=UTC)
+
+
+def _one(value: Claim | list[Claim] | None) -> str:
+    if value is None:
+        return "unknown (no belief: the engine does not guess)"
+    if isinstance(value, list):
+        return ", ".join(c.object or "" for c in value) or "nothing"
+    return f"{value.object}  (version {value.version}, {value.status})"
+
+
+def run(bg: BeliefGraph, console: Console, browser_url: str | None = None) -> str:
+    """Run the stories in a fresh namespace; return that namespace."""
+    stamp = datetime.now(UTC).strftime("%Y%m%d%H%M%S")
+    ns = f"demo:{stamp}"
+    say = console.print
+    say(Panel.fit(f"belief-graph demo in namespace [bold]{ns}[/]", style="cyan"))
+
+    say("\n[bold]1. Priya changes her mind about risk[/]")
+    first = bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="priya",
+            predicate="risk tolerance",
+            object="cautious",
+            text="Priya is cautious with money and dislikes individual stocks.",
+            episode_id="session-1",
+            episode_content="I keep my savings in a deposit account.",
+        )
+    )
+    say(
+        f"  session 1 → {first.verdict}: risk tolerance is "
+        f"{_one(bg.current(ns, 'priya', 'risk_tolerance'))}"
+    )
+    flip = bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="priya",
+            predicate="risk_tolerance",
+            object="aggressive",
+            text="Priya now wants an aggressive, high-risk portfolio.",
+            episode_id="session-2",
+            correction=True,
+        )
+    )
+    now = bg.current(ns, "priya", "risk_tolerance")
+    say(f"  session 2 → {flip.verdict} ({flip.decision}): risk tolerance is {_one(now)}")
+    assert isinstance(now, Claim)
+    chain = bg.lineage(ns, now.id)
+    say(
+        f"  lineage: {len(chain.chain)} versions, contradiction flag={now.contradiction}, "
+        f"provenance: {', '.join(e.id for e in chain.episodes)}"
+    )
+
+    say("\n[bold]2. The project moves from Express.js to Go[/]")
+    bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="atlas",
+            predicate="uses",
+            object="Express.js",
+            text="The Atlas backend uses Express.js.",
+            valid_from=_day(3, 1),
+            recorded_at=_day(3, 3),
+        )
+    )
+    bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="atlas",
+            predicate="is built with",
+            object="Go",
+            text="We switched the Atlas backend to Go.",
+            valid_from=_day(5, 15),
+            recorded_at=_day(5, 16),
+        )
+    )
+    say(f"  what does Atlas use now?            {_one(bg.current(ns, 'atlas', 'uses_framework'))}")
+    march = bg.as_of(ns, "atlas", "uses_framework", valid_at=_day(3, 20))
+    say(f"  what did it use in March?          {_one(march)}")
+    may10 = bg.as_of(ns, "atlas", "uses_framework", known_at=_day(5, 10))
+    say(f"  what did we believe on May 10?     {_one(may10)}")
+    say(
+        f"  what did it use in February?       "
+        f"{_one(bg.as_of(ns, 'atlas', 'uses_framework', valid_at=_day(2, 1)))}"
+    )
+
+    say("\n[bold]3. Goals are multi-valued: a second goal does not overwrite the first[/]")
+    bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="priya",
+            predicate="goal",
+            object="buy a house",
+            text="Priya wants to buy a house.",
+        )
+    )
+    bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="priya",
+            predicate="wants to",
+            object="retire early",
+            text="Priya wants to retire early.",
+        )
+    )
+    say(f"  goals: {_one(bg.current(ns, 'priya', 'has_goal'))}")
+
+    say("\n[bold]4. Retiring a premise flags what depends on it[/]")
+    db = bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="atlas",
+            predicate="uses database",
+            object="PostgreSQL",
+            text="Atlas stores its data in PostgreSQL.",
+        )
+    )
+    bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="atlas",
+            predicate="migration tool",
+            object="Alembic",
+            text="Atlas runs its migrations with Alembic.",
+            depends_on=(db.added[0],),
+        )
+    )
+    bg.contract(ns, db.added[0], reason="the database choice was wrong")
+    for claim in bg.needs_review(ns):
+        say(f"  needs review: {claim.text!r} because {claim.review_reason}")
+
+    say("\n[bold]5. Rollback[/]")
+    bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="priya",
+            predicate="city",
+            object="Berlin",
+            text="Priya lives in Berlin.",
+        )
+    )
+    moved = bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="priya",
+            predicate="city",
+            object="Lisbon",
+            text="Priya moved to Lisbon.",
+        )
+    )
+    say(f"  city after the move: {_one(bg.current(ns, 'priya', 'lives_in'))}")
+    bg.rollback(ns, moved.revision_id)
+    say(f"  after rolling back revision {moved.revision_id}: {_one(bg.current(ns, 'priya', 'lives_in'))}")
+
+    url = browser_url or "http://127.0.0.1:7474/browser/"
+    say(
+        Panel.fit(
+            f"Open Neo4j Browser at [link={url}]{url}[/link] and run:\n\n"
+            f":param ns => '{ns}'\n"
+            "MATCH p = (:Claim {namespace: $ns, predicate: 'risk_tolerance'})"
+            "-[:SUPERSEDES|DERIVED_FROM*0..3]-() RETURN p",
+            title="audit the lineage",
+            style="green",
+        )
+    )
+    return ns
