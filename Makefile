@@ -1,0 +1,32 @@
+# The two commands of the README: `make demo` (the main job) and `make test` (the whole suite).
+# Both install the project into .venv first; the venv sees the system's site-packages, so a torch
+# that is already installed is reused instead of downloaded again.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint install clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv --system-site-packages $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test,dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/belief-graph demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check belief_graph tests bench
+	$(BIN)/ruff format --check belief_graph tests bench
+	$(BIN)/mypy belief_graph
+
+clean:
+	rm -rf $(VENV)
