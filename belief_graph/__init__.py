@@ -1,6 +1,10 @@
 """belief-graph: a belief revision engine for AI-agent memory on Neo4j."""
 
-from .client import BeliefGraph
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .errors import (
     BeliefGraphError,
     ConfigError,
@@ -9,8 +13,22 @@ from .errors import (
     NotFound,
     StoreUnavailable,
 )
-from .models import Claim, ClaimDraft, Conflict, Lineage, RevisionResult
-from .policy import Policy
+
+if TYPE_CHECKING:
+    from .client import BeliefGraph
+    from .models import Claim, ClaimDraft, Conflict, Lineage, RevisionResult
+    from .policy import Policy
+
+# Resolved on first use, so that `belief-graph --help` does not pay for importing neo4j.
+_LAZY = {
+    "BeliefGraph": "client",
+    "Claim": "models",
+    "ClaimDraft": "models",
+    "Conflict": "models",
+    "Lineage": "models",
+    "RevisionResult": "models",
+    "Policy": "policy",
+}
 
 __all__ = [
     "BeliefGraph",
@@ -29,3 +47,12 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

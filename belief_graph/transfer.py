@@ -1,0 +1,508 @@
+"""Moving claims in and out: JSONL claim import, and namespace snapshots (export / restore).
+
+A snapshot is JSON Lines: a header, one line per node (``Slot``, ``Claim`` with its embedding,
+``Episode``, ``Revision``), one line per relationship between nodes of the namespace, and a footer
+with the counts (so a truncated file is refused rather than half restored). Values that JSON
+cannot carry are tagged: ``{"$datetime": "<ISO-8601>"}`` and ``{"$date": "<ISO-8601>"}``.
+Restore writes through fixed statements only: the node label and relationship type of each line
+pick a statement from a whitelist, they are never put into query text.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from .errors import BeliefGraphError, ConflictError
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from .client import BeliefGraph
+    from .models import ClaimDraft, RevisionResult
+    from .store import Store
+
+SNAPSHOT_FORMAT = "belief-graph-snapshot"
+SNAPSHOT_VERSION = 1
+
+NODE_LABELS = ("Slot", "Claim", "Episode", "Revision")
+_EXPORT_NODES = {
+    "Slot": "export_slots",
+    "Claim": "export_claims",
+    "Episode": "export_episodes",
+    "Revision": "export_revisions",
+}
+_RESTORE_NODES = {
+    "Slot": "restore_slots",
+    "Claim": "restore_claims",
+    "Episode": "restore_episodes",
+    "Revision": "restore_revisions",
+}
+# (type, start label, end label) -> statement: the whole vocabulary of relationships in DESIGN §2.
+_RESTORE_EDGES = {
+    ("IN_SLOT", "Claim", "Slot"): "restore_in_slot",
+    ("DERIVED_FROM", "Claim", "Episode"): "restore_derived_from",
+    ("SUPERSEDES", "Claim", "Claim"): "restore_supersedes",
+    ("SUPPORTS", "Claim", "Claim"): "restore_supports",
+    ("DEPENDS_ON", "Claim", "Claim"): "restore_depends_on",
+    ("CONTRADICTS", "Claim", "Claim"): "restore_contradicts",
+    ("ADDED", "Revision", "Claim"): "restore_added",
+    ("RETIRED", "Revision", "Claim"): "restore_retired",
+    ("REINFORCED", "Revision", "Claim"): "restore_reinforced",
+    ("FLAGGED", "Revision", "Claim"): "restore_flagged",
+    ("RESTORED", "Revision", "Claim"): "restore_restored",
+}
+
+
+class SnapshotError(BeliefGraphError):
+    """A snapshot file that cannot be restored as it stands (nothing was written)."""
+
+
+class ImportLineError(BeliefGraphError):
+    """One line of a claim import failed; the lines before it are stored, nothing of it is."""
+
+    def __init__(self, line: int, message: str, done: int) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.done = done
+
+
+def describe_validation(exc: ValidationError) -> str:
+    """The first problem of a pydantic error as ``field: message`` (one line)."""
+    errors = exc.errors()
+    if not errors:
+        return str(exc).splitlines()[0]
+    first = errors[0]
+    where = ".".join(str(p) for p in first["loc"]) or exc.title
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first['msg']}{more}"
+
+
+# -- values ------------------------------------------------------------------------------------
+
+
+def encode_value(value: Any) -> Any:
+    """A property value as JSON: datetimes and dates tagged, lists element-wise."""
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    if isinstance(value, datetime):
+        return {"$datetime": value.isoformat()}
+    if isinstance(value, date):
+        return {"$date": value.isoformat()}
+    if isinstance(value, list | tuple):
+        return [encode_value(v) for v in value]
+    raise SnapshotError(f"cannot export a property of type {type(value).__name__}")
+
+
+def decode_value(value: Any) -> Any:
+    """The inverse of ``encode_value``."""
+    if isinstance(value, dict):
+        if set(value) == {"$datetime"}:
+            return datetime.fromisoformat(value["$datetime"])
+        if set(value) == {"$date"}:
+            return date.fromisoformat(value["$date"])
+        raise SnapshotError(f"unknown tagged value {sorted(value)}")
+    if isinstance(value, list):
+        return [decode_value(v) for v in value]
+    return value
+
+
+def _encode_props(props: dict[str, Any]) -> dict[str, Any]:
+    return {k: encode_value(v) for k, v in sorted(props.items())}
+
+
+def _decode_props(props: Any) -> dict[str, Any]:
+    if not isinstance(props, dict):
+        raise SnapshotError("props must be a JSON object")
+    return {k: decode_value(v) for k, v in props.items()}
+
+
+# -- export ------------------------------------------------------------------------------------
+
+
+def export_namespace(
+    store: Store, namespace: str, out: IO[str], *, page_size: int = 1_000
+) -> dict[str, int]:
+    """Write the namespace's whole graph to ``out`` as a snapshot; the counts written.
+
+    Reads page by page; a consistent snapshot needs a namespace nobody writes meanwhile.
+    """
+    counts: Counter[str] = Counter()
+    header = {
+        "kind": "header",
+        "format": SNAPSHOT_FORMAT,
+        "version": SNAPSHOT_VERSION,
+        "namespace": namespace,
+        "exported_at": datetime.now().astimezone().isoformat(),
+    }
+    out.write(json.dumps(header) + "\n")
+    # Relationships follow all nodes, so they are spooled to disk rather than held in memory.
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as edges:
+        for label in NODE_LABELS:
+            after = ""
+            while True:
+                rows = store.read(
+                    _EXPORT_NODES[label], namespace=namespace, after=after, limit=page_size
+                )
+                for row in rows:
+                    props = row["props"]
+                    node = {"kind": "node", "label": label, "props": _encode_props(props)}
+                    out.write(json.dumps(node) + "\n")
+                    counts[label] += 1
+                    for edge in row["edges"]:
+                        line = {
+                            "kind": "edge",
+                            "type": edge["type"],
+                            "start": [label, props["id"]],
+                            "end": [edge["end_label"], edge["end_id"]],
+                            "props": _encode_props(edge["props"]),
+                        }
+                        edges.write(json.dumps(line) + "\n")
+                        counts["edges"] += 1
+                if len(rows) < page_size:
+                    break
+                after = rows[-1]["props"]["id"]
+        edges.seek(0)
+        shutil.copyfileobj(edges, out)
+    footer = {
+        "kind": "footer",
+        "nodes": {k: counts[k] for k in NODE_LABELS},
+        "edges": counts["edges"],
+    }
+    out.write(json.dumps(footer) + "\n")
+    return dict(counts)
+
+
+# -- restore -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Plan:
+    namespace: str = ""
+    nodes: Counter[str] = field(default_factory=Counter)
+    edges: int = 0
+    claim_ids: list[str] = field(default_factory=list)
+    slot_ids: list[str] = field(default_factory=list)
+
+
+def _snapshot_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise SnapshotError(f"line {number}: not valid JSON ({exc.msg})") from exc
+            if not isinstance(record, dict):
+                raise SnapshotError(f"line {number}: expected a JSON object")
+            yield number, record
+
+
+def _is_endpoint(value: Any) -> bool:
+    return isinstance(value, list) and len(value) == 2 and all(isinstance(x, str) for x in value)
+
+
+def _check(path: Path) -> _Plan:
+    """Validate the whole file before anything is written."""
+    plan = _Plan()
+    keys: set[tuple[str, str]] = set()
+    footer: dict[str, Any] | None = None
+    for number, record in _snapshot_lines(path):
+        kind = record.get("kind")
+        where = f"line {number}"
+        if footer is not None:
+            raise SnapshotError(f"{where}: content after the footer")
+        if number == 1 or not plan.namespace:
+            if kind != "header" or record.get("format") != SNAPSHOT_FORMAT:
+                raise SnapshotError(f"{where}: not a {SNAPSHOT_FORMAT} file (no header)")
+            if record.get("version") != SNAPSHOT_VERSION:
+                raise SnapshotError(f"{where}: unsupported version {record.get('version')!r}")
+            if not isinstance(record.get("namespace"), str) or not record["namespace"]:
+                raise SnapshotError(f"{where}: the header names no namespace")
+            plan.namespace = record["namespace"]
+            continue
+        if kind == "node":
+            label, props = record.get("label"), record.get("props")
+            if label not in _RESTORE_NODES:
+                raise SnapshotError(f"{where}: unknown node label {label!r}")
+            if not isinstance(props, dict) or not isinstance(props.get("id"), str):
+                raise SnapshotError(f"{where}: a node needs props with a string id")
+            if props.get("namespace") != plan.namespace:
+                raise SnapshotError(f"{where}: node outside namespace {plan.namespace!r}")
+            key = (str(label), props["id"])
+            if key in keys:
+                raise SnapshotError(f"{where}: duplicate {label} {props['id']!r}")
+            keys.add(key)
+            plan.nodes[str(label)] += 1
+            if label == "Claim":
+                plan.claim_ids.append(props["id"])
+            elif label == "Slot":
+                plan.slot_ids.append(props["id"])
+        elif kind == "edge":
+            start: list[str] = record.get("start") or []
+            end: list[str] = record.get("end") or []
+            if not (_is_endpoint(start) and _is_endpoint(end)):
+                raise SnapshotError(f"{where}: an edge needs start and end [label, id]")
+            if (record.get("type"), start[0], end[0]) not in _RESTORE_EDGES:
+                raise SnapshotError(
+                    f"{where}: unknown relationship (:{start[0]})-[:{record.get('type')}]->"
+                    f"(:{end[0]})"
+                )
+            for point in (start, end):
+                if (point[0], point[1]) not in keys:
+                    raise SnapshotError(f"{where}: edge to a node not in the snapshot {point}")
+            plan.edges += 1
+        elif kind == "footer":
+            footer = record
+        else:
+            raise SnapshotError(f"{where}: unknown line kind {kind!r}")
+    if not plan.namespace:
+        raise SnapshotError("empty file: not a snapshot")
+    if footer is None:
+        raise SnapshotError("no footer: the snapshot is truncated")
+    expected = {k: footer.get("nodes", {}).get(k, 0) for k in NODE_LABELS}
+    if expected != {k: plan.nodes[k] for k in NODE_LABELS} or footer.get("edges") != plan.edges:
+        raise SnapshotError("the footer's counts do not match the file: it is incomplete")
+    return plan
+
+
+def restore_snapshot(
+    store: Store,
+    path: Path,
+    *,
+    batch_size: int = 1_000,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Restore a snapshot into a database that does not hold its namespace yet.
+
+    The file is checked whole first (format, whitelist, every edge's end points, counts), then
+    the database (the namespace is empty and no claim or slot id collides), and only then
+    written, in batches of ``batch_size`` rows. ``progress`` is called with each batch's size.
+    """
+    plan = _check(path)
+    step = 20_000
+    for i in range(0, max(len(plan.claim_ids), len(plan.slot_ids), 1), step):
+        row = store.read(
+            "restore_collisions",
+            namespace=plan.namespace,
+            claim_ids=plan.claim_ids[i : i + step],
+            slot_ids=plan.slot_ids[i : i + step],
+        )[0]
+        if row["nodes"]:
+            raise ConflictError(
+                f"namespace {plan.namespace!r} already holds {row['nodes']} nodes; restore "
+                "needs it empty"
+            )
+        taken = row["claims"] or row["slots"]
+        if taken:
+            raise ConflictError(f"id {taken[0]!r} already exists in another namespace")
+
+    def flush(statement: str, rows: list[Any]) -> None:
+        if rows:
+            store.transaction(lambda tx: tx.run(statement, namespace=plan.namespace, rows=rows))
+            if progress is not None:
+                progress(len(rows))
+
+    for wanted in ("node", "edge"):
+        buffers: dict[str, list[Any]] = {}
+        for _, record in _snapshot_lines(path):
+            if record["kind"] != wanted:
+                continue
+            if wanted == "node":
+                statement = _RESTORE_NODES[record["label"]]
+                item: Any = _decode_props(record["props"])
+            else:
+                statement = _RESTORE_EDGES[(record["type"], record["start"][0], record["end"][0])]
+                item = {
+                    "start": record["start"][1],
+                    "end": record["end"][1],
+                    "props": _decode_props(record.get("props", {})),
+                }
+            buffer = buffers.setdefault(statement, [])
+            buffer.append(item)
+            if len(buffer) >= batch_size:
+                flush(statement, buffer)
+                buffers[statement] = []
+        for statement, rows in buffers.items():
+            flush(statement, rows)
+    return {"namespace": plan.namespace, "nodes": dict(plan.nodes), "edges": plan.edges}
+
+
+def snapshot_size(path: Path) -> int:
+    """Nodes plus relationships in a snapshot file (for a progress total), from its footer."""
+    last = ""
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                last = line
+    try:
+        footer = json.loads(last)
+        return int(sum(footer["nodes"].values()) + footer["edges"])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return 0
+
+
+# -- claim import ------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportStats:
+    """What a claim import did."""
+
+    lines: int = 0
+    verdicts: Counter[str] = field(default_factory=Counter)
+    decisions: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    batched: bool = False
+
+    @property
+    def rate(self) -> float:
+        """Claims per second."""
+        return self.lines / self.seconds if self.seconds > 0 else 0.0
+
+    def count(self, result: RevisionResult) -> None:
+        """Tally one result."""
+        self.verdicts[result.verdict or "none"] += 1
+        self.decisions[result.decision] += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly summary."""
+        return {
+            "claims": self.lines,
+            "verdicts": dict(self.verdicts),
+            "decisions": dict(self.decisions),
+            "seconds": round(self.seconds, 3),
+            "claims_per_second": round(self.rate, 1),
+            "batched": self.batched,
+        }
+
+
+def parse_draft(line: str, number: int, namespace: str | None, done: int) -> ClaimDraft:
+    """One JSONL line as a ``ClaimDraft`` (``namespace`` fills in a missing one)."""
+    from pydantic import ValidationError
+
+    from .models import ClaimDraft
+
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ImportLineError(number, f"not valid JSON ({exc.msg})", done) from exc
+    if not isinstance(data, dict):
+        raise ImportLineError(number, "expected a JSON object (one claim)", done)
+    if namespace is not None:
+        data.setdefault("namespace", namespace)
+    try:
+        return ClaimDraft.model_validate(data)
+    except ValidationError as exc:
+        raise ImportLineError(number, describe_validation(exc), done) from exc
+
+
+def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            yield number, line
+
+
+def import_claims(
+    bg: BeliefGraph,
+    lines: Iterable[str],
+    *,
+    namespace: str | None = None,
+    batch_size: int = 500,
+    progress: Callable[[int], None] | None = None,
+    use_ingest: bool = True,
+) -> ImportStats:
+    """Remember every JSONL line in order; stop at the first bad line with its number.
+
+    Lines before a bad one stay stored; nothing of the bad line is. ``bg.ingest`` (one
+    transaction per batch) is used when the engine has it and ``use_ingest``: the file is parsed
+    one batch ahead, and a batch the engine refuses is replayed a claim at a time, so the error
+    still names its line and keeps the lines before it. ``progress`` gets increments.
+    """
+    stats = ImportStats()
+    started = time.perf_counter()
+    ingest = getattr(bg, "ingest", None) if use_ingest else None
+    try:
+        if ingest is not None:
+            stats.batched = True
+            _import_batched(bg, ingest, lines, namespace, batch_size, progress, stats)
+        else:
+            for number, line in _numbered(lines):
+                draft = parse_draft(line, number, namespace, stats.lines)
+                _remember_each(bg, [(number, draft)], progress, stats)
+    finally:
+        stats.seconds = time.perf_counter() - started
+    return stats
+
+
+def _import_batched(
+    bg: BeliefGraph,
+    ingest: Callable[..., Any],
+    lines: Iterable[str],
+    namespace: str | None,
+    batch_size: int,
+    progress: Callable[[int], None] | None,
+    stats: ImportStats,
+) -> None:
+    numbered = _numbered(lines)
+    while True:
+        chunk: list[tuple[int, ClaimDraft]] = []
+        bad: ImportLineError | None = None
+        for number, line in numbered:
+            try:
+                chunk.append((number, parse_draft(line, number, namespace, stats.lines)))
+            except ImportLineError as exc:
+                bad = exc
+                break
+            if len(chunk) >= batch_size:
+                break
+        if chunk:
+            reported = 0
+
+            def advance(done: int) -> None:
+                nonlocal reported
+                if progress is not None:
+                    progress(done - reported)
+                reported = done
+
+            try:
+                # One chunk is one batch, hence one transaction: a refusal leaves none of it.
+                results = ingest([d for _, d in chunk], batch_size=batch_size, progress=advance)
+            except (BeliefGraphError, ValueError, NotImplementedError):
+                # Replay the chunk a claim at a time to keep its good prefix and name the line.
+                _remember_each(bg, chunk, progress, stats)
+            else:
+                for result in results:
+                    stats.count(result)
+                stats.lines += len(chunk)
+        if bad is not None:
+            bad.done = stats.lines
+            raise bad
+        if not chunk:
+            return
+
+
+def _remember_each(
+    bg: BeliefGraph,
+    chunk: Iterable[tuple[int, ClaimDraft]],
+    progress: Callable[[int], None] | None,
+    stats: ImportStats,
+) -> None:
+    for number, draft in chunk:
+        try:
+            result = bg.remember(draft)
+        except (BeliefGraphError, ValueError, NotImplementedError) as exc:
+            raise ImportLineError(number, str(exc), stats.lines) from exc
+        stats.count(result)
+        stats.lines += 1
+        if progress is not None:
+            progress(1)

@@ -1,0 +1,473 @@
+"""The ``belief-graph`` command line against the real database (typer's CliRunner, in process)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from belief_graph import BeliefGraph
+from belief_graph.cli import app
+from belief_graph.database import ConnectionInfo
+from belief_graph.store import Store
+from tests.conftest import wipe
+
+NS = "project:atlas"
+
+
+@pytest.fixture
+def cli(neo4j_info: ConnectionInfo, bg: BeliefGraph, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Run a command on the clean test database; returns the click Result."""
+    monkeypatch.setenv("NEO4J_URI", neo4j_info.uri)
+    monkeypatch.setenv("NEO4J_USER", neo4j_info.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_info.password)
+    monkeypatch.setenv("NEO4J_DATABASE", neo4j_info.database)
+    monkeypatch.setenv("BELIEF_GRAPH_MODELS", "false")
+    runner = CliRunner()
+
+    def run(*args: str, input: str | None = None) -> Any:
+        return runner.invoke(app, list(args), input=input)
+
+    return run
+
+
+def ok(result: Any) -> Any:
+    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
+    return result
+
+
+def as_json(result: Any) -> Any:
+    return json.loads(ok(result).stdout)
+
+
+def failed(result: Any, *needles: str) -> str:
+    """Exit 1, one line on stderr, no traceback; the line contains every needle."""
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.output
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return str(lines[0])
+
+
+def remember(cli: Any, obj: str, *extra: str, predicate: str = "uses") -> dict[str, Any]:
+    result: dict[str, Any] = as_json(
+        cli(
+            "remember",
+            "--namespace",
+            NS,
+            "--subject",
+            "atlas",
+            "--predicate",
+            predicate,
+            "--object",
+            obj,
+            "--text",
+            f"Atlas {predicate} {obj}.",
+            "--json",
+            *extra,
+        )
+    )
+    return result
+
+
+def write_lines(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def claim_line(obj: str, **extra: Any) -> str:
+    data = {"subject": "atlas", "predicate": "uses", "object": obj, "text": f"Atlas uses {obj}."}
+    data.update(extra)
+    return json.dumps(data)
+
+
+# -- writes ------------------------------------------------------------------------------------
+
+
+def test_init_is_idempotent(cli: Any) -> None:
+    first = as_json(cli("init", "--json"))
+    assert first["applied"] and as_json(cli("init", "--json")) == first
+    assert "schema ready" in ok(cli("init")).stdout
+
+
+def test_remember_flags_and_json_claim(cli: Any) -> None:
+    first = remember(
+        cli,
+        "Express.js",
+        "--valid-from",
+        "2026-03-01",
+        "--episode",
+        "S1",
+        "--episode-content",
+        "we picked express",
+    )
+    assert first["verdict"] == "NEW" and first["decision"] == "expand"
+    claim = {
+        "namespace": NS,
+        "subject": "atlas",
+        "predicate": "runs on",
+        "object": "Go",
+        "text": "Atlas runs on Go.",
+        "valid_from": "2026-05-15T00:00:00Z",
+    }
+    second = as_json(cli("remember", "--json-claim", json.dumps(claim), "--correction", "--json"))
+    assert second["verdict"] == "CONFLICT" and second["retired"] == first["added"]
+    text = ok(cli("remember", "--json-claim", json.dumps(claim))).stdout
+    assert "SAME" in text and "reinforce" in text
+
+
+def test_remember_bad_input_names_the_field_or_option(cli: Any) -> None:
+    base = [
+        "remember",
+        "--namespace",
+        NS,
+        "--subject",
+        "atlas",
+        "--predicate",
+        "uses",
+        "--object",
+        "Go",
+        "--text",
+        "Atlas uses Go.",
+    ]
+    failed(cli(*base, "--valid-from", "2026-13-45"), "--valid-from", "2026-13-45")
+    failed(cli(*base, "--confidence", "3"), "confidence")
+    failed(cli(*base, "--source-type", "rumour"), "source_type")
+    failed(cli("remember", "--namespace", NS, "--subject", "atlas", "--text", "x"), "missing")
+    failed(cli("remember", "--json-claim", "{not json"), "--json-claim")
+    failed(cli(*base, "--depends-on", "NOPE"), "depends_on", "NOPE")
+
+
+def test_retract_close_and_review(cli: Any) -> None:
+    premise = remember(cli, "Postgres", "--valid-from", "2026-01-01", predicate="database")
+    premise = premise["added"][0]
+    dependent = remember(cli, "pgvector", "--depends-on", premise, predicate="vector_store")
+    closed = as_json(
+        cli(
+            "retract",
+            NS,
+            premise,
+            "--close",
+            "--valid-to",
+            "2026-06-01",
+            "--reason",
+            "migrated",
+            "--json",
+        )
+    )
+    assert closed["decision"] == "close" and closed["flagged"] == dependent["added"]
+    review = as_json(cli("review", NS, "--json"))
+    assert [c["id"] for c in review] == dependent["added"] and review[0]["needs_review"]
+    assert "closed" in ok(cli("review", NS)).stdout
+    failed(cli("retract", NS, premise), "not active")
+    failed(cli("retract", NS, dependent["added"][0], "--valid-to", "June"), "--valid-to")
+    retracted = as_json(cli("retract", NS, dependent["added"][0], "--json"))
+    assert retracted["decision"] == "retract"
+
+
+def test_pending_confirm_reject_conflicts(cli: Any) -> None:
+    for _ in range(3):
+        remember(cli, "Express.js")
+    held = remember(cli, "Go", "--correction")
+    assert held["decision"] == "hold_pending"
+    pending = as_json(cli("pending", NS, "--json"))
+    assert [c["id"] for c in pending] == held["added"]
+    assert held["added"][0] in ok(cli("pending", NS)).stdout
+    opened = as_json(cli("conflicts", NS, "--open", "--json"))
+    assert len(opened) == 1 and opened[0]["claim"]["id"] == held["added"][0]
+    assert "open" in ok(cli("conflicts", NS, "--open")).stdout
+    confirmed = as_json(cli("confirm", NS, held["added"][0], "--actor", "ana", "--json"))
+    assert confirmed["op"] == "confirm" and confirmed["added"] == held["added"]
+    assert as_json(cli("conflicts", NS, "--open", "--json")) == []
+    assert "no conflicts" in ok(cli("conflicts", NS, "--open")).stdout
+    assert as_json(cli("conflicts", NS, "--json"))[0]["resolution"] == "confirmed"
+
+    for _ in range(3):
+        remember(cli, "Go")
+    again = remember(cli, "Rust", "--correction")
+    rejected = as_json(cli("reject", NS, again["added"][0], "--json"))
+    assert rejected["op"] == "reject"
+    assert as_json(cli("current", NS, "atlas", "uses", "--json"))["object"] == "Go"
+    failed(cli("confirm", NS, again["added"][0]), "not pending")
+
+
+def test_rollback(cli: Any) -> None:
+    remember(cli, "Express.js")
+    moved = remember(cli, "Go")
+    back = as_json(cli("rollback", NS, moved["revision_id"], "--json"))
+    assert back["op"] == "rollback" and back["retired"] == moved["added"]
+    assert as_json(cli("current", NS, "atlas", "uses", "--json"))["object"] == "Express.js"
+    failed(cli("rollback", NS, "NO-SUCH-REVISION"), "revision_id", "NO-SUCH-REVISION")
+
+
+def test_erase_needs_confirmation(cli: Any) -> None:
+    first = remember(cli, "Express.js")
+    failed(cli("erase", NS), "refusing", "--yes")
+    failed(cli("erase", NS, "--subject", "atlas", input="n\n"), "cancelled")
+    assert as_json(cli("current", NS, "atlas", "uses", "--json"))["object"] == "Express.js"
+    erased = as_json(cli("erase", NS, "--claim", first["added"][0], "--yes", "--json"))
+    assert erased["op"] == "erase" and erased["retired"] == first["added"]
+    assert as_json(cli("current", NS, "atlas", "uses", "--json")) is None
+    remember(cli, "Go")
+    ok(cli("erase", NS, "--subject", "atlas", input="y\n"))
+    assert as_json(cli("history", NS, "atlas", "uses", "--json")) == []
+    assert as_json(cli("current", NS, "atlas", "uses", "--json")) is None
+
+
+# -- reads -------------------------------------------------------------------------------------
+
+
+def test_reads_print_tables_and_json(cli: Any) -> None:
+    unknown = ok(cli("current", NS, "atlas", "uses"))
+    assert "unknown" in unknown.stdout
+    assert as_json(cli("current", NS, "atlas", "uses", "--json")) is None
+    old = remember(cli, "Express.js", "--valid-from", "2026-03-01", "--recorded-at", "2026-03-03")
+    new = remember(cli, "Go", "--valid-from", "2026-05-15", "--recorded-at", "2026-05-16")
+    remember(cli, "hiking", "--valid-from", "2026-01-01", predicate="likes")
+
+    current = as_json(cli("current", NS, "atlas", "uses", "--json"))
+    assert current["id"] == new["added"][0] and current["version"] == 2
+    assert "Go" in ok(cli("current", NS, "atlas", "uses")).stdout
+    likes = as_json(cli("current", NS, "atlas", "likes", "--json"))
+    assert isinstance(likes, list) and likes[0]["object"] == "hiking"
+    beliefs = as_json(cli("beliefs", NS, "atlas", "--json"))
+    assert sorted(c["object"] for c in beliefs) == ["Go", "hiking"]
+    assert "hiking" in ok(cli("beliefs", NS, "atlas")).stdout
+    history = as_json(cli("history", NS, "atlas", "uses", "--json"))
+    assert [c["object"] for c in history] == ["Express.js", "Go"]
+    assert "superseded" in ok(cli("history", NS, "atlas", "uses")).stdout
+
+    def as_of(*opts: str) -> Any:
+        return as_json(cli("as-of", NS, "atlas", "uses", *opts, "--json"))
+
+    assert as_of()["object"] == "Go"
+    assert as_of("--valid-at", "2026-04-01")["object"] == "Express.js"
+    assert as_of("--known-at", "2026-05-10")["object"] == "Express.js"
+    assert as_of("--valid-at", "2026-05-20", "--known-at", "2026-05-10")["id"] == old["added"][0]
+    assert as_of("--valid-at", "2026-02-01") is None
+    assert "Express.js" in ok(cli("as-of", NS, "atlas", "uses", "--valid-at", "2026-04-01")).stdout
+    failed(cli("as-of", NS, "atlas", "uses", "--known-at", "yesterday"), "--known-at")
+    failed(cli("as-of", NS, "atlas", "uses", "--valid-at", "2026-02-30"), "--valid-at")
+    assert (
+        as_json(cli("pending", NS, "--json")) == [] and as_json(cli("review", NS, "--json")) == []
+    )
+
+
+def test_lineage_tree_and_json(cli: Any) -> None:
+    first = remember(cli, "Express.js", "--episode", "S1", "--episode-content", "we use express")
+    second = remember(cli, "Go", "--correction", "--episode", "S2")
+    head = second["added"][0]
+    dependent = remember(cli, "k8s", "--depends-on", head, predicate="deploy_target")
+    as_json(cli("retract", NS, head, "--json"))
+    lineage = as_json(cli("lineage", NS, head, "--json"))
+    assert [c["version"] for c in lineage["chain"]] == [1, 2]
+    assert lineage["supersedes"][0]["verdict"] == "CONFLICT"
+    assert [d["id"] for d in lineage["dependents"]] == dependent["added"]
+    tree = ok(cli("lineage", NS, head)).stdout
+    for needle in (
+        "version chain",
+        "supersedes " + first["added"][0],
+        "CONFLICT",
+        "contradiction",
+        "world time",
+        "transaction time",
+        "retracted",
+        "provenance",
+        "S1",
+        "we use express",
+        "revisions",
+        second["revision_id"],
+        "dependents",
+        "needs review",
+        "retracted by revision",
+    ):
+        assert needle in tree, needle
+
+
+def test_unknown_claim_id_is_one_line_exit_1(cli: Any) -> None:
+    remember(cli, "Go")
+    for command in ("lineage", "confirm", "reject", "retract"):
+        line = failed(cli(command, NS, "NO-SUCH-CLAIM"), "NO-SUCH-CLAIM")
+        assert line.startswith("error: claim_id:")
+
+
+# -- import ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["batched", "one-by-one"])
+def test_import_in_order_with_counts(cli: Any, tmp_path: Path, mode: str) -> None:
+    # NEW and its SAME sit in different batches of 2 (see the engine note in docs/cli.md).
+    lines = [
+        claim_line("Express.js", valid_from="2026-03-01T00:00:00Z"),
+        claim_line("hiking", namespace="user:priya", subject="priya", predicate="likes"),
+        "",
+        claim_line("Express.js"),
+        claim_line("Go", valid_from="2026-05-15T00:00:00Z"),
+    ]
+    path = write_lines(tmp_path / "claims.jsonl", lines)
+    extra = ["--one-by-one"] if mode == "one-by-one" else ["--batch-size", "2"]
+    stats = as_json(cli("import", str(path), "--namespace", NS, *extra, "--json"))
+    assert stats["claims"] == 4 and stats["batched"] == (mode == "batched")
+    assert stats["verdicts"] == {"NEW": 2, "SAME": 1, "UPDATE": 1}
+    assert stats["claims_per_second"] > 0
+    assert as_json(cli("current", NS, "atlas", "uses", "--json"))["object"] == "Go"
+    assert (
+        as_json(cli("current", "user:priya", "priya", "likes", "--json"))[0]["object"] == "hiking"
+    )
+    history = as_json(cli("history", NS, "atlas", "uses", "--json"))
+    assert [(c["object"], c["frequency"]) for c in history] == [("Express.js", 2), ("Go", 1)]
+    again = write_lines(tmp_path / "more.jsonl", [claim_line("Go")])
+    text = ok(cli("import", str(again), "--namespace", NS, *extra)).stdout
+    assert "claims/s" in text and "SAME" in text
+
+
+@pytest.mark.parametrize("mode", ["batched", "one-by-one"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        '{"subject": "atlas", "predicate": "uses", "object": "Rust"',  # not JSON
+        claim_line("Rust", confidence=7),  # fails validation
+        claim_line("Rust", depends_on=["NO-SUCH-CLAIM"]),
+    ],  # refused by the engine
+    ids=["json", "validation", "engine"],
+)
+def test_import_stops_at_line_3(cli: Any, tmp_path: Path, mode: str, bad: str) -> None:
+    lines = [claim_line("Express.js"), claim_line("Go"), bad, claim_line("Zig")]
+    path = write_lines(tmp_path / "claims.jsonl", lines)
+    extra = ["--one-by-one"] if mode == "one-by-one" else ["--batch-size", "10"]
+    failed(cli("import", str(path), "--namespace", NS, *extra), "line 3", "2 earlier claims stored")
+    history = as_json(cli("history", NS, "atlas", "uses", "--json"))
+    assert [c["object"] for c in history] == ["Express.js", "Go"]
+
+
+def test_import_without_namespace_names_the_field(cli: Any, tmp_path: Path) -> None:
+    path = write_lines(tmp_path / "claims.jsonl", [claim_line("Go")])
+    failed(cli("import", str(path)), "line 1", "namespace")
+    failed(cli("import", str(tmp_path / "missing.jsonl")), "FILE")
+
+
+# -- export / restore --------------------------------------------------------------------------
+
+
+def dump(store: Store) -> tuple[list[Any], list[Any]]:
+    """Every node (labels, properties) and relationship (type, end points, properties)."""
+    with store._driver.session(database=store.database) as session:
+        nodes = [
+            (r["labels"], json.dumps(r["props"], sort_keys=True, default=str))
+            for r in session.run("MATCH (n) RETURN labels(n) AS labels, properties(n) AS props")
+        ]
+        rels = [
+            (r["type"], r["a"], r["b"], json.dumps(r["props"], sort_keys=True, default=str))
+            for r in session.run(
+                "MATCH (a)-[r]->(b) RETURN type(r) AS type, [labels(a), a.id] AS a, "
+                "[labels(b), b.id] AS b, properties(r) AS props"
+            )
+        ]
+    return sorted(nodes), sorted(rels)
+
+
+def test_export_then_restore_is_exact(cli: Any, store: Store, tmp_path: Path) -> None:
+    remember(
+        cli,
+        "Express.js",
+        "--episode",
+        "S1",
+        "--episode-content",
+        "we use express",
+        "--valid-from",
+        "2026-03-01T08:30:00.123456+02:00",
+    )
+    moved = remember(cli, "Go", "--correction", "--episode", "S2")
+    remember(cli, "k8s", "--depends-on", moved["added"][0], predicate="deploy_target")
+    remember(cli, "docs", "--supports", moved["added"][0], predicate="wiki")
+    for _ in range(3):
+        remember(cli, "Go")
+    held = remember(cli, "Rust", "--correction")
+    remember(cli, "PHP", "--source-type", "inferred", "--confidence", "0.1")
+    as_json(cli("reject", NS, held["added"][0], "--json"))
+    as_json(cli("retract", NS, moved["added"][0], "--json"))
+    rolled = remember(cli, "hiking", predicate="likes")
+    as_json(cli("rollback", NS, rolled["revision_id"], "--json"))
+    rng = random.Random(7)
+    with store._driver.session(database=store.database) as session:
+        ids = [r["id"] for r in session.run("MATCH (c:Claim) RETURN c.id AS id")]
+        for claim_id in ids:
+            vector = [rng.uniform(-1, 1) for _ in range(384)]
+            session.run("MATCH (c:Claim {id: $id}) SET c.embedding = $v", id=claim_id, v=vector)
+    other = as_json(
+        cli(
+            "remember",
+            "--namespace",
+            "elsewhere",
+            "--subject",
+            "x",
+            "--predicate",
+            "p",
+            "--object",
+            "o",
+            "--text",
+            "X p o.",
+            "--json",
+        )
+    )
+    assert other["verdict"] == "NEW"
+    as_json(cli("erase", "elsewhere", "--yes", "--json"))
+    before = dump(store)
+
+    snapshot = tmp_path / "atlas.jsonl"
+    ok(cli("export", "--namespace", NS, str(snapshot)))
+    other_snapshot = tmp_path / "elsewhere.jsonl"
+    ok(cli("export", "--namespace", "elsewhere", str(other_snapshot)))
+    stdout_copy = ok(cli("export", "--namespace", NS)).stdout
+    assert len(stdout_copy.splitlines()) == len(snapshot.read_text().splitlines())
+    lines = [json.loads(line) for line in snapshot.read_text().splitlines()]
+    assert lines[0]["kind"] == "header" and lines[-1]["kind"] == "footer"
+    assert all(rec["props"]["namespace"] == NS for rec in lines if rec["kind"] == "node")
+    assert len({rec["type"] for rec in lines if rec["kind"] == "edge"}) >= 9
+
+    failed(cli("import", "--snapshot", str(snapshot)), "already holds")
+    wipe(store)
+    restored = as_json(cli("import", "--snapshot", str(snapshot), "--batch-size", "3", "--json"))
+    assert restored["namespace"] == NS and restored["nodes"]["Claim"] == len(ids)
+    as_json(cli("import", "--snapshot", str(other_snapshot), "--json"))
+    assert dump(store) == before
+    as_json(cli("current", NS, "atlas", "uses", "--json"))  # the restored graph still reads
+
+
+def test_restore_refuses_a_broken_snapshot(cli: Any, tmp_path: Path) -> None:
+    remember(cli, "Go")
+    snapshot = tmp_path / "s.jsonl"
+    ok(cli("export", "--namespace", NS, str(snapshot)))
+    lines = snapshot.read_text().splitlines()
+    truncated = write_lines(tmp_path / "t.jsonl", lines[:-2])
+    failed(cli("import", "--snapshot", str(truncated)), "truncated")
+    edge = next(i for i, line in enumerate(lines) if '"kind": "edge"' in line)
+    record = json.loads(lines[edge])
+    record["type"] = "OWNS}]->(x) DETACH DELETE x //"
+    forged = write_lines(
+        tmp_path / "f.jsonl", [*lines[:edge], json.dumps(record), *lines[edge + 1 :]]
+    )
+    failed(cli("import", "--snapshot", str(forged)), "unknown relationship")
+    failed(cli("import", "--snapshot", str(write_lines(tmp_path / "n.jsonl", ["{}"]))), "header")
+
+
+def test_help_does_not_import_heavy_modules() -> None:
+    code = (
+        "import sys\n"
+        "from belief_graph.cli import app\n"
+        "from typer.testing import CliRunner\n"
+        "assert CliRunner().invoke(app, ['--help']).exit_code == 0\n"
+        "heavy = [m for m in ('neo4j', 'torch', 'sentence_transformers', 'pydantic')"
+        " if m in sys.modules]\n"
+        "print(','.join(heavy))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
