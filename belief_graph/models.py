@@ -111,10 +111,10 @@ class Claim(BaseModel):
     id: str
     namespace: str
     slot_id: str | None = None
-    subject: str | None
+    subject: str | None = None
     predicate: str | None
-    object: str | None
-    text: str | None
+    object: str | None = None
+    text: str | None = None
     source_type: SourceType
     confidence: float
     frequency: int = 1
