@@ -365,6 +365,14 @@ class BeliefGraph:
             raise _Replayed(rows[0]["replay"])
         yield rows
 
+    def _replay(self, namespace: str, revision_id: str | None) -> RevisionResult | None:
+        """The stored result when ``revision_id`` already ran (checked before any precondition,
+        so a retried call returns what the first one did instead of failing on its effects)."""
+        if revision_id is None:
+            return None
+        stored = self.store.read("revision_get", namespace=namespace, revision_id=revision_id)
+        return replayed(stored[0]["result"]) if stored else None
+
     def _operate(
         self,
         namespace: str,
@@ -372,9 +380,6 @@ class BeliefGraph:
         work: Callable[[Tx, str], RevisionResult],
     ) -> RevisionResult:
         rid = revision_id or new_id()
-        stored = self.store.read("revision_get", namespace=namespace, revision_id=rid)
-        if stored:
-            return replayed(stored[0]["result"])
         try:
             return self.store.transaction(lambda tx: work(tx, rid))
         except _Replayed as replay:
@@ -394,6 +399,8 @@ class BeliefGraph:
         """Retire a belief: ``retract`` (it was wrong) or close its validity at ``valid_to``
         (it was true until then). Direct dependents are flagged ``needs_review``.
         """
+        if (done := self._replay(namespace, revision_id)) is not None:
+            return done
         claim = self._claim(namespace, claim_id)
         if claim.status != "active":
             raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not active")
@@ -423,7 +430,11 @@ class BeliefGraph:
                     why, decision = "closed", "close"
                 assert row is not None
                 changes.retired.append(
-                    {"id": claim_id, "previous_valid_to": row["previous_valid_to"]}
+                    {
+                        "id": claim_id,
+                        "previous_valid_to": row["previous_valid_to"],
+                        "previous_status": "active",
+                    }
                 )
                 changes.flag_dependents(tx, namespace, [claim_id], rid, why)
                 return self._finish(
@@ -474,6 +485,8 @@ class BeliefGraph:
         revision_id: str | None,
         actor: str | None,
     ) -> RevisionResult:
+        if (done := self._replay(namespace, revision_id)) is not None:
+            return done
         claim = self._claim(namespace, claim_id)
         if claim.status != "pending":
             raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not pending")
@@ -502,7 +515,11 @@ class BeliefGraph:
                         )
                         assert row is not None
                         changes.retired.append(
-                            {"id": old.id, "previous_valid_to": row["previous_valid_to"]}
+                            {
+                                "id": old.id,
+                                "previous_valid_to": row["previous_valid_to"],
+                                "previous_status": "active",
+                            }
                         )
                     tx.run(
                         "claim_activate",
@@ -535,7 +552,13 @@ class BeliefGraph:
                     tx.run(
                         "conflicts_resolve", namespace=namespace, id=claim_id, resolution="rejected"
                     )
-                    changes.retired.append({"id": claim_id, "previous_valid_to": me.valid_to})
+                    changes.retired.append(
+                        {
+                            "id": claim_id,
+                            "previous_valid_to": me.valid_to,
+                            "previous_status": "pending",
+                        }
+                    )
                     op = "reject"
                 return self._finish(
                     tx,
@@ -567,6 +590,8 @@ class BeliefGraph:
         """GDPR Art. 16: a human corrects a belief. The old claim is retracted (it was never true)
         and the corrected one takes its place over the same validity, as ``human_verified``.
         """
+        if (done := self._replay(namespace, revision_id)) is not None:
+            return done
         claim = self._claim(namespace, claim_id)
         if claim.status != "active":
             raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not active")
@@ -586,7 +611,7 @@ class BeliefGraph:
         )
         assert draft.subject is not None and draft.predicate is not None
         slot = self._slot(namespace, draft.subject, draft.predicate)
-        embedding = self.detector.embed(text)
+        embedding = self.detector.embed([text])[0]
 
         def work(tx: Tx, rid: str) -> RevisionResult:
             now = self.clock()
@@ -598,7 +623,11 @@ class BeliefGraph:
                 row = tx.one("claim_retract", namespace=namespace, id=claim_id, at=now)
                 assert row is not None
                 changes.retired.append(
-                    {"id": claim_id, "previous_valid_to": row["previous_valid_to"]}
+                    {
+                        "id": claim_id,
+                        "previous_valid_to": row["previous_valid_to"],
+                        "previous_status": "active",
+                    }
                 )
                 new = new_id()
                 self._create_claim(
@@ -652,6 +681,8 @@ class BeliefGraph:
         retired come back as new versions (history is never rewritten); reinforcements and flags
         are undone. Refused when a later revision touched the same fact.
         """
+        if (done := self._replay(namespace, new_revision_id)) is not None:
+            return done
         rows = self.store.read("revision_changes", namespace=namespace, revision_id=revision_id)
         if not rows:
             raise NotFound(f"revision_id: no revision {revision_id!r} in namespace {namespace!r}")
@@ -676,7 +707,8 @@ class BeliefGraph:
                     kind, claim_id = change["kind"], change["id"]
                     if kind == "ADDED":
                         row = tx.one("claims_get", namespace=namespace, ids=[claim_id])
-                        if row and row["claim"]["status"] in ("active", "pending", "rejected"):
+                        status = row["claim"]["status"] if row else None
+                        if status in ("active", "pending", "rejected"):
                             tx.run("claim_retract", namespace=namespace, id=claim_id, at=now)
                             tx.run(
                                 "conflicts_resolve",
@@ -684,7 +716,13 @@ class BeliefGraph:
                                 id=claim_id,
                                 resolution="rolled back",
                             )
-                            changes.retired.append({"id": claim_id, "previous_valid_to": None})
+                            changes.retired.append(
+                                {
+                                    "id": claim_id,
+                                    "previous_valid_to": None,
+                                    "previous_status": status,
+                                }
+                            )
                     elif kind == "REINFORCED":
                         tx.run("claim_unreinforce", namespace=namespace, id=claim_id)
                         changes.reinforced.append(claim_id)
@@ -696,7 +734,20 @@ class BeliefGraph:
                             revision_id=revision_id,
                         )
                 for change in changes_in:
-                    if change["kind"] == "RETIRED":
+                    if change["kind"] == "RETIRED" and change["previous_status"] in (
+                        "pending",
+                        "rejected",
+                    ):
+                        # Never a belief, so no history to keep: it goes back to waiting (or
+                        # rejected) as it was.
+                        tx.run(
+                            "claim_reopen",
+                            namespace=namespace,
+                            id=change["id"],
+                            status=change["previous_status"],
+                        )
+                        changes.restored.append({"id": change["id"], "from": change["id"]})
+                    elif change["kind"] == "RETIRED":
                         copy = new_id()
                         row = tx.one(
                             "claim_restore",
@@ -748,6 +799,8 @@ class BeliefGraph:
         namespace, one subject, or listed claims. Content-free tombstones keep the history
         consistent; afterwards no erased string or vector remains in the database.
         """
+        if (done := self._replay(namespace, revision_id)) is not None:
+            return done
         subject_key = normalize_key(subject) if subject is not None else None
         ids = list(claim_ids) if claim_ids is not None else None
         targets = self.store.read(
@@ -762,7 +815,12 @@ class BeliefGraph:
                 tx.run("erase_claims", namespace=namespace, ids=erased, at=now)
                 if ids is None:
                     tx.run("erase_slots", namespace=namespace, slot_ids=slot_ids)
-                changes = _Changes(retired=[{"id": i, "previous_valid_to": None} for i in erased])
+                changes = _Changes(
+                    retired=[
+                        {"id": i, "previous_valid_to": None, "previous_status": None}
+                        for i in erased
+                    ]
+                )
                 scope = (
                     "namespace"
                     if subject is None and ids is None

@@ -168,7 +168,10 @@ def run(bg: BeliefGraph, console: Console, browser_url: str | None = None) -> st
     )
     say(f"  city after the move: {_one(bg.current(ns, 'priya', 'lives_in'))}")
     bg.rollback(ns, moved.revision_id)
-    say(f"  after rolling back revision {moved.revision_id}: {_one(bg.current(ns, 'priya', 'lives_in'))}")
+    say(
+        f"  after rolling back revision {moved.revision_id}: "
+        f"{_one(bg.current(ns, 'priya', 'lives_in'))}"
+    )
 
     url = browser_url or "http://127.0.0.1:7474/browser/"
     say(

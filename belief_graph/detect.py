@@ -1,12 +1,13 @@
-"""Detect: how a draft relates to the claims already in its slot (reads and model scores only)."""
+"""Detect: how a draft relates to existing claims (reads and model scores only, no writes)."""
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .policy import PairScores
+from .policy import Frame, PairScores
 from .vocabulary import normalize_key
 
 if TYPE_CHECKING:  # the model modules pull in numpy; import them only where models are used
@@ -21,16 +22,65 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / norm if norm else 0.0
 
 
-class Detector:
-    """Scores a draft against existing claims: structure first, models when they are loaded."""
+_WORD = re.compile(r"[\w.+#-]*\w[\w+#]*|\w")
+_NEGATION = re.compile(
+    r"\b(not|no longer|never|n't|stopped|quit|gave up|lost interest|dislikes?|hates?|"
+    r"abandoned|dropped|moved away|left|ex-|formerly|used to|anymore)\b",
+    re.IGNORECASE,
+)
 
-    def __init__(self, embedder: Embedder | None = None, scorer: ContradictionScorer | None = None):
+
+def frame(old: str, new: str) -> Frame:
+    """How two sentences differ, by their words (a model-free check on top of the NLI score).
+
+    ``value``: they share a beginning and differ in how they end (the same subject and relation,
+    another value: "X was born in London" / "X was born in Paris"). ``predicate``: they share the
+    end, so the value is the same and the relation differs ("X was born in London" / "X died in
+    London"): two facts, not one fact changed. ``negated``: like ``predicate`` but the new words
+    negate ("Mom likes gardening" / "Mom lost interest in gardening"). ``same``: the same words.
+    ``other``: no shared frame; only the models can tell.
+    """
+    a = [w.casefold() for w in _WORD.findall(old)]
+    b = [w.casefold() for w in _WORD.findall(new)]
+    if a == b:
+        return "same"
+    prefix = 0
+    while prefix < min(len(a), len(b)) and a[prefix] == b[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < min(len(a), len(b)) - prefix and a[-1 - suffix] == b[-1 - suffix]:
+        suffix += 1
+    if prefix and not suffix:
+        return "value"
+    if prefix and suffix:
+        changed = " ".join(b[prefix : len(b) - suffix])
+        if _NEGATION.search(changed):
+            return "negated"
+        return "predicate" if suffix >= prefix or not changed else "value"
+    if suffix and _NEGATION.search(" ".join(b[: len(b) - suffix])):
+        return "negated"
+    return "other"
+
+
+class Detector:
+    """Scores a draft against existing claims: structure first, models when they are loaded.
+
+    Contradiction scores are cached per (stored text, new text) pair, so a write that is planned
+    again after a concurrent change does not pay for the model twice.
+    """
+
+    def __init__(
+        self, embedder: Embedder | None = None, scorer: ContradictionScorer | None = None
+    ) -> None:
         self.embedder = embedder
         self.scorer = scorer
+        self._cache: dict[tuple[str, str], PairScores] = {}
 
-    def embed(self, text: str) -> list[float] | None:
-        """The draft's embedding, or ``None`` when no embedding model is configured."""
-        return self.embedder.embed([text])[0] if self.embedder else None
+    def embed(self, texts: Sequence[str]) -> list[list[float] | None]:
+        """Embeddings of ``texts`` (one batch), or ``None`` each when no model is configured."""
+        if self.embedder is None or not texts:
+            return [None] * len(texts)
+        return list(self.embedder.embed(list(texts)))
 
     def score(
         self,
@@ -39,26 +89,52 @@ class Detector:
         draft_embedding: Sequence[float] | None,
         existing: Sequence[Mapping[str, Any]],
     ) -> dict[str, PairScores]:
-        """Scores against each existing claim row (id, object_key, text, embedding)."""
+        """Scores against each claim row (``id``, ``object_key``, ``text``, ``embedding``).
+
+        A row with the draft's normalized object is the same value; the others get embedding
+        similarity and, with a scorer, P(contradiction) of (stored text, draft text).
+        """
         key = normalize_key(draft_object) if draft_object is not None else None
-        scores: dict[str, PairScores] = {}
-        to_score: list[tuple[str, str]] = []
-        for row in existing:
-            same = key is not None and row.get("object_key") == key
-            similarity = None
-            if draft_embedding is not None and row.get("embedding"):
-                similarity = cosine(draft_embedding, row["embedding"])
-            scores[row["id"]] = PairScores(same_object=same, similarity=similarity)
-            if not same and self.scorer is not None and row.get("text"):
-                to_score.append((row["id"], row["text"]))
-        if to_score and self.scorer is not None:
-            results = self.scorer.score([(text, draft_text) for _, text in to_score])
-            for (claim_id, _), result in zip(to_score, results, strict=True):
-                base = scores[claim_id]
-                scores[claim_id] = PairScores(
-                    same_object=base.same_object,
-                    similarity=base.similarity,
-                    contradiction=result.contradiction,
-                    entailment=result.entailment,
+        same = [r for r in existing if key is not None and r.get("object_key") == key]
+        others = [r for r in existing if r not in same]
+        scores = {r["id"]: PairScores(same_object=True) for r in same}
+        scores.update(self.relate(draft_text, draft_embedding, others))
+        return scores
+
+    def relate(
+        self,
+        draft_text: str,
+        draft_embedding: Sequence[float] | None,
+        rows: Sequence[Mapping[str, Any]],
+    ) -> dict[str, PairScores]:
+        """Similarity and contradiction scores of a draft against claim rows."""
+        similarity = {
+            r["id"]: cosine(draft_embedding, r["embedding"])
+            if draft_embedding is not None and r.get("embedding")
+            else None
+            for r in rows
+        }
+        todo = [
+            (r["text"], draft_text)
+            for r in rows
+            if self.scorer is not None
+            and r.get("text")
+            and (r["text"], draft_text) not in self._cache
+        ]
+        if todo and self.scorer is not None:
+            if len(self._cache) > 50_000:
+                self._cache.clear()
+            for pair, result in zip(todo, self.scorer.score(todo), strict=True):
+                self._cache[pair] = PairScores(
+                    contradiction=result.contradiction, entailment=result.entailment
                 )
+        scores: dict[str, PairScores] = {}
+        for r in rows:
+            cached = self._cache.get((r.get("text") or "", draft_text))
+            scores[r["id"]] = PairScores(
+                frame=frame(r["text"], draft_text) if r.get("text") else None,
+                similarity=similarity[r["id"]],
+                contradiction=cached.contradiction if cached else None,
+                entailment=cached.entailment if cached else None,
+            )
         return scores

@@ -19,6 +19,7 @@ from .models import Cardinality, Claim, SourceType, Verdict
 
 Preset = Literal["recency", "conservative", "freshness"]
 Action = Literal["expand", "reinforce", "supersede", "hold_pending", "reject"]
+Frame = Literal["same", "value", "predicate", "negated", "other"]
 
 DEFAULT_TRUST: dict[str, int] = {
     "human_verified": 4,
@@ -56,6 +57,8 @@ class Policy(BaseModel):
     pending_after_reinforcements: int = Field(default=3, ge=1)
     same_similarity: float = Field(default=0.92, ge=0.0, le=1.0)
     contradiction_threshold: float = Field(default=0.9, ge=0.0, le=1.0)
+    neighbours: int = Field(default=5, ge=1, le=100)
+    candidate_similarity: float = Field(default=0.5, ge=0.0, le=1.0)
     predicates: dict[str, PredicateRule] = Field(default_factory=dict)
 
     def preset_for(self, predicate: str | None) -> Preset:
@@ -88,6 +91,7 @@ class PairScores:
     """How a draft relates to one existing claim, as detect measured it."""
 
     same_object: bool = False
+    frame: Frame | None = None
     similarity: float | None = None
     contradiction: float | None = None
     entailment: float | None = None
@@ -171,6 +175,51 @@ def decide(
     else:
         reason = "newest claim wins"
     return Plan(verdict, "supersede", reason, target=old.id, contradiction=contradicts)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An active claim near a draft (by embedding), with how the draft relates to it."""
+
+    claim_id: str
+    slot_id: str
+    cardinality: Cardinality
+    scores: PairScores
+
+    @property
+    def similarity(self) -> float:
+        return self.scores.similarity or 0.0
+
+
+def contradicted(candidates: Sequence[Candidate], policy: Policy) -> list[Candidate]:
+    """Candidates close enough to compare whose contradiction score crosses the threshold.
+
+    A pair whose words show the same value under another relation (frame ``predicate``) is two
+    facts, whatever the score: the offline classifier flags such pairs as contradictions.
+    """
+    return [
+        c
+        for c in candidates
+        if c.similarity >= policy.candidate_similarity
+        and c.scores.frame != "predicate"
+        and c.scores.contradiction is not None
+        and c.scores.contradiction >= policy.contradiction_threshold
+    ]
+
+
+def match_text(candidates: Sequence[Candidate], policy: Policy) -> Candidate | None:
+    """The claim a text-only draft is about, whose slot it joins; ``None``: a new fact.
+
+    The nearest single-valued claim it contradicts (it updates that fact), else the nearest
+    paraphrase (it restates that fact). A contradicted value of a multi-valued fact is not a
+    match: values coexist there, so that contradiction is recorded, never resolved by
+    supersession.
+    """
+    updates = [c for c in contradicted(candidates, policy) if c.cardinality == "single"]
+    if updates:
+        return max(updates, key=lambda c: c.similarity)
+    same = [c for c in candidates if _is_same(c.scores, policy)]
+    return max(same, key=lambda c: c.similarity) if same else None
 
 
 def _is_same(score: PairScores | None, policy: Policy) -> bool:

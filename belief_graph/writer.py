@@ -15,16 +15,17 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from .detect import Detector
+from .detect import Detector, cosine
 from .errors import ConflictError, NotFound
 from .models import Cardinality, Claim, ClaimDraft, RevisionResult
-from .policy import PairScores, Plan, Policy, decide
+from .policy import Candidate, PairScores, Plan, Policy, contradicted, decide, match_text
 from .store import StaleSlot, Store, Tx
 from .vocabulary import Vocabulary, normalize_key
 
 MAX_ATTEMPTS = 100
 
 SlotKey = tuple[str, str, str]  # (namespace, subject_key, predicate)
+TEXT_PREDICATE = "statement"  # the predicate of a slot opened by a text-only claim
 
 
 class _Replayed(Exception):
@@ -43,7 +44,7 @@ class Request:
 @dataclass
 class _SlotState:
     key: SlotKey
-    subject: str
+    subject: str | None
     cardinality: Cardinality
     slot_id: str
     seq: int
@@ -100,17 +101,9 @@ class Writer:
 
     def write(self, requests: Sequence[Request]) -> list[RevisionResult]:
         """Remember every request in order, in one transaction; results in the same order."""
-        for request in requests:
-            if request.draft.text_only:
-                raise NotImplementedError("text-only claims need the semantic layer")
-        texts = [r.draft.text for r in requests]
-        embeddings: list[list[float] | None] = (
-            list(self.detector.embedder.embed(texts))
-            if self.detector.embedder and texts
-            else [None] * len(requests)
-        )
+        embeddings = self.detector.embed([r.draft.text for r in requests])
         for _ in range(MAX_ATTEMPTS):
-            state = self._read(requests)
+            state = self._read(requests, embeddings)
             batch = self._plan(requests, embeddings, state)
             if not batch.revisions:
                 return batch.results
@@ -122,12 +115,16 @@ class Writer:
 
     # -- detect --------------------------------------------------------------------------------
 
-    def _read(self, requests: Sequence[Request]) -> dict[str, Any]:
+    def _read(
+        self, requests: Sequence[Request], embeddings: Sequence[list[float] | None]
+    ) -> dict[str, Any]:
         keys: dict[SlotKey, tuple[str, Cardinality]] = {}
         for r in requests:
-            assert r.draft.subject is not None and r.draft.predicate is not None
-            key, cardinality = self.slot_key(r.draft.namespace, r.draft.subject, r.draft.predicate)
-            keys.setdefault(key, (r.draft.subject, cardinality))
+            if r.draft.subject is not None and r.draft.predicate is not None:
+                key, cardinality = self.slot_key(
+                    r.draft.namespace, r.draft.subject, r.draft.predicate
+                )
+                keys.setdefault(key, (r.draft.subject, cardinality))
         claim_ids = [
             {"namespace": r.draft.namespace, "id": i}
             for r in requests
@@ -136,31 +133,67 @@ class Writer:
         row = self.store.read(
             "write/state",
             slots=[{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys],
+            near=self._near(requests, embeddings),
             revisions=[{"namespace": r.draft.namespace, "id": r.revision_id} for r in requests],
             claim_ids=claim_ids,
         )[0]
         slots: dict[SlotKey, _SlotState] = {}
+        for s in row["near"]:
+            key = (s["namespace"], s["subject_key"], s["predicate"])
+            slots[key] = self._state(key, s["subject"], s["cardinality"], s)
         for s in row["slots"]:
             key = (s["namespace"], s["subject_key"], s["predicate"])
-            subject, cardinality = keys[key]
-            slots[key] = _SlotState(
-                key=key,
-                subject=subject,
-                cardinality=cardinality,
-                slot_id=s["slot_id"] or self.new_id(),
-                seq=s["seq"] or 0,
-                versions=s["versions"] or 0,
-                head=s["head"],
-                last_recorded_at=s["last_recorded_at"],
-                active=s["claims"],
-                new=s["slot_id"] is None,
-            )
+            if key not in slots:
+                subject, cardinality = keys[key]
+                slots[key] = self._state(key, subject, cardinality, s)
         return {
             "slots": slots,
             "replays": {(r["namespace"], r["id"]): r["result"] for r in row["replays"]},
             "existing": {(c["namespace"], c["id"]) for c in row["existing"]},
             "existing_ids": {c["id"] for c in row["existing"]},
         }
+
+    def _state(
+        self, key: SlotKey, subject: str | None, cardinality: Cardinality, row: dict[str, Any]
+    ) -> _SlotState:
+        return _SlotState(
+            key=key,
+            subject=subject,
+            cardinality=cardinality,
+            slot_id=row["slot_id"] or self.new_id(),
+            seq=row["seq"] or 0,
+            versions=row["versions"] or 0,
+            head=row["head"],
+            last_recorded_at=row["last_recorded_at"],
+            active=row["claims"],
+            new=row["slot_id"] is None,
+        )
+
+    def _near(
+        self, requests: Sequence[Request], embeddings: Sequence[list[float] | None]
+    ) -> list[dict[str, str]]:
+        """Slots of the nearest active claims, for drafts that need them: text-only drafts (to
+        find the fact they are about) and, with a contradiction model, every draft (to find
+        implicit conflicts in other slots)."""
+        queries = [
+            {
+                "index": i,
+                "namespace": r.draft.namespace,
+                "embedding": e,
+                "fetch": self.policy.neighbours * 20,
+                "k": self.policy.neighbours,
+            }
+            for i, (r, e) in enumerate(zip(requests, embeddings, strict=True))
+            if e is not None and (r.draft.text_only or self.detector.scorer is not None)
+        ]
+        if not queries:
+            return []
+        near: dict[tuple[str, str], None] = {}
+        for row in self.store.read("write/neighbours", queries=queries):
+            namespace = requests[row["index"]].draft.namespace
+            for slot_id in row["slot_ids"]:
+                near[(namespace, slot_id)] = None
+        return [{"namespace": ns, "id": slot_id} for ns, slot_id in near]
 
     # -- decide --------------------------------------------------------------------------------
 
@@ -179,9 +212,8 @@ class Writer:
             if replay is not None:
                 batch.results.append(replayed(replay))
                 continue
-            assert draft.subject is not None and draft.predicate is not None
-            key, _ = self.slot_key(draft.namespace, draft.subject, draft.predicate)
-            slot = slots[key]
+            claim_id = draft.id or self.new_id()
+            slot, rivals = self._locate(draft, claim_id, embedding, slots)
             now = self.clock()
             recorded_at = draft.recorded_at or now
             self._check(draft, recorded_at, slot, state, created)
@@ -192,7 +224,7 @@ class Writer:
                 draft.source_type,
                 draft.confidence,
                 draft.correction,
-                key[2],
+                slot.key[2],
                 slot.cardinality,
                 active,
                 scores,
@@ -207,12 +239,89 @@ class Writer:
                         "the current belief is not supported"
                     )
             result = self._stage(
-                batch, request, slot, plan, scores, now, recorded_at, valid_from, embedding
+                batch,
+                request,
+                claim_id,
+                slot,
+                plan,
+                scores,
+                rivals,
+                now,
+                recorded_at,
+                valid_from,
+                embedding,
             )
             if result.added:
                 created.add((draft.namespace, result.added[0]))
             batch.results.append(result)
         return batch
+
+    def _locate(
+        self,
+        draft: ClaimDraft,
+        claim_id: str,
+        embedding: list[float] | None,
+        slots: dict[SlotKey, _SlotState],
+    ) -> tuple[_SlotState, list[tuple[Candidate, _SlotState]]]:
+        """The draft's slot, and claims in other slots it contradicts (implicit conflicts).
+
+        A structured draft's slot is its (subject, predicate). A text-only draft joins the slot
+        of the claim it updates or restates (``match_text``); otherwise it opens a slot of its
+        own, keyed by its claim id.
+        """
+        if draft.subject is not None and draft.predicate is not None:
+            slot = slots[self.slot_key(draft.namespace, draft.subject, draft.predicate)[0]]
+        else:
+            slot = None
+        candidates = self._candidates(draft, embedding, slots, exclude=slot)
+        if slot is None:
+            match = match_text([c for c, _ in candidates], self.policy)
+            if match is not None:
+                slot = next(s for c, s in candidates if c is match)
+            else:
+                key = (draft.namespace, f"text:{claim_id}", TEXT_PREDICATE)
+                slot = slots[key] = _SlotState(
+                    key=key,
+                    subject=None,
+                    cardinality="single",
+                    slot_id=self.new_id(),
+                    seq=0,
+                    versions=0,
+                    head=None,
+                    last_recorded_at=None,
+                    active=[],
+                    new=True,
+                )
+        hits = {c.claim_id for c in contradicted([c for c, _ in candidates], self.policy)}
+        rivals = [(c, s) for c, s in candidates if c.claim_id in hits and s is not slot]
+        return slot, rivals
+
+    def _candidates(
+        self,
+        draft: ClaimDraft,
+        embedding: list[float] | None,
+        slots: dict[SlotKey, _SlotState],
+        exclude: _SlotState | None,
+    ) -> list[tuple[Candidate, _SlotState]]:
+        """The nearest active claims in the draft's namespace (outside ``exclude``), scored."""
+        if embedding is None or (not draft.text_only and self.detector.scorer is None):
+            return []
+        near: list[tuple[float, dict[str, Any], _SlotState]] = []
+        for slot in slots.values():
+            if slot.key[0] != draft.namespace or slot is exclude:
+                continue
+            for row in slot.active:
+                if row.get("embedding"):
+                    similarity = cosine(embedding, row["embedding"])
+                    if similarity >= self.policy.candidate_similarity:
+                        near.append((similarity, row, slot))
+        near.sort(key=lambda t: -t[0])
+        near = near[: self.policy.neighbours]
+        scores = self.detector.relate(draft.text, embedding, [row for _, row, _ in near])
+        return [
+            (Candidate(row["id"], slot.slot_id, slot.cardinality, scores[row["id"]]), slot)
+            for _, row, slot in near
+        ]
 
     def _check(
         self,
@@ -241,9 +350,11 @@ class Writer:
         self,
         batch: _Batch,
         request: Request,
+        claim_id: str,
         slot: _SlotState,
         plan: Plan,
         scores: dict[str, PairScores],
+        rivals: list[tuple[Candidate, _SlotState]],
         now: datetime,
         recorded_at: datetime,
         valid_from: datetime,
@@ -279,7 +390,6 @@ class Writer:
             status = {"expand": "active", "supersede": "active", "hold_pending": "pending"}.get(
                 plan.action, "rejected"
             )
-            claim_id = draft.id or self.new_id()
             joins_chain = status == "active" and slot.cardinality == "single"
             version: int | None = 1 if status == "active" and not joins_chain else None
             if joins_chain:
@@ -299,7 +409,7 @@ class Writer:
             props: dict[str, Any] = {
                 "id": claim_id,
                 "namespace": ns,
-                "subject": draft.subject,
+                "subject": slot.subject,
                 "subject_key": slot.key[1],
                 "predicate": slot.key[2],
                 "predicate_text": draft.predicate,
@@ -350,7 +460,13 @@ class Writer:
                         "at": recorded_at,
                     }
                 )
-                retired.append({"id": plan.target, "previous_valid_to": old.get("valid_to")})
+                retired.append(
+                    {
+                        "id": plan.target,
+                        "previous_valid_to": old.get("valid_to"),
+                        "previous_status": "active",
+                    }
+                )
                 batch.retired.append(
                     {"namespace": ns, "id": plan.target, "revision_id": rid, "why": "superseded"}
                 )
@@ -372,6 +488,21 @@ class Writer:
                 )
                 if plan.action == "hold_pending":
                     flagged.append({"id": plan.target, "flag": "disputed"})
+            if status in ("active", "pending"):
+                for rival, rival_slot in rivals:
+                    batch.contradictions.append(
+                        {
+                            "namespace": ns,
+                            "from": claim_id,
+                            "to": rival.claim_id,
+                            "score": rival.scores.contradiction,
+                            "revision_id": rid,
+                            "dispute": True,
+                            "resolution": None,
+                        }
+                    )
+                    flagged.append({"id": rival.claim_id, "flag": "disputed"})
+                    rival_slot.touched_by = rid
             if status == "active":
                 slot.active.append(props)
         result = RevisionResult(

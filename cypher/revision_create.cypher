@@ -1,6 +1,7 @@
 // The audit record of one write operation, linked to every claim it touched.
 // Params: $namespace, $props (id, op, at, actor, verdict, decision, reason, slot_ids, result),
-//         $added, $retired (list of {id, previous_valid_to}), $reinforced, $flagged (list of
+//         $added, $retired (list of {id, previous_valid_to,
+//         previous_status}), $reinforced, $flagged (list of
 //         {id, flag}), $restored (list of {id, from})
 // Returns: id
 CREATE (r:Revision)
@@ -14,7 +15,8 @@ CALL (r) {
 CALL (r) {
   UNWIND $retired AS item
   MATCH (c:Claim {id: item.id, namespace: $namespace})
-  CREATE (r)-[:RETIRED {previous_valid_to: item.previous_valid_to}]->(c)
+  CREATE (r)-[:RETIRED {previous_valid_to: item.previous_valid_to,
+                         previous_status: item.previous_status}]->(c)
 }
 CALL (r) {
   UNWIND $reinforced AS id

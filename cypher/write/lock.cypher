@@ -7,7 +7,12 @@ UNWIND $slots AS k
 MERGE (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
   ON CREATE SET s.id = k.id, s.subject = k.subject, s.cardinality = k.cardinality, s.seq = 0,
                 s.versions = 0
+// Writing a property first takes the slot's write lock; only then is seq read, so two writers
+// cannot both read the same seq (a read-then-write in one SET could lose an update).
+SET s.locked = true
+WITH k, s
 SET s.seq = s.seq + 1
+REMOVE s.locked
 WITH collect(k {.namespace, .subject_key, .predicate, slot_id: s.id, seq_before: s.seq - 1}) AS slots
 CALL () {
   UNWIND $revisions AS rv

@@ -1,5 +1,5 @@
 // One Revision per operation, linked to every claim it touched.
-// Params: $revisions (list of {props, added, retired: [{id, previous_valid_to}], reinforced,
+// Params: $revisions (list of {props, added, retired: [{id, previous_valid_to, previous_status}], reinforced,
 //         flagged: [{id, flag}], restored: [{id, from}]})
 // Returns: created (count)
 UNWIND $revisions AS rv
@@ -14,7 +14,8 @@ CALL (r, rv) {
 CALL (r, rv) {
   UNWIND rv.retired AS item
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
-  CREATE (r)-[:RETIRED {previous_valid_to: item.previous_valid_to}]->(c)
+  CREATE (r)-[:RETIRED {previous_valid_to: item.previous_valid_to,
+                         previous_status: item.previous_status}]->(c)
 }
 CALL (r, rv) {
   UNWIND rv.reinforced AS id

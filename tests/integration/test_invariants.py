@@ -1,10 +1,9 @@
 """DESIGN §7 invariants, checked with plain Cypher over the whole graph after random operation
 sequences (hypothesis), plus a deterministic check that revise = contract then expand.
 
-Known engine bugs are kept out of the random sequences and pinned by strict-xfail tests below:
-rolling back a ``reject`` or a ``rollback`` can restore a never-accepted claim as a second active
-claim, and retrying contract/confirm/reject/rectify with the same revision id raises instead of
-replaying.
+Every operation may be replayed with its revision id and every revision but an erase may be
+rolled back; regression tests below pin the cases that once broke (rolling back a ``reject`` or a
+``rollback``, retrying contract/confirm/reject/rectify with the same revision id).
 """
 
 from __future__ import annotations
@@ -246,7 +245,7 @@ class Run:
                 return None
             ns, cid = self.claims[op[1] % len(self.claims)]
             retract, rid = op[2], self.rid()
-            return ns, lambda: bg.contract(ns, cid, retract=retract, revision_id=rid), False
+            return ns, lambda: bg.contract(ns, cid, retract=retract, revision_id=rid), True
         if kind == "settle":
             ns = NAMESPACES[op[1]]
             pending = bg.pending(ns)
@@ -254,11 +253,9 @@ class Run:
                 return None
             cid, rid = pending[op[2] % len(pending)].id, self.rid()
             settle = bg.confirm if op[3] else bg.reject
-            return ns, lambda: settle(ns, cid, revision_id=rid), False
+            return ns, lambda: settle(ns, cid, revision_id=rid), True
         if kind == "rollback":
-            # Known bug (see the xfail tests): undoing a reject or a rollback can make a
-            # never-accepted claim active beside the belief. Those targets stay out of here.
-            targets = [d for d in self.done if d.op not in ("reject", "rollback")]
+            targets = [d for d in self.done if d.op != "erase"]
             if not targets:
                 return None
             target, rid = targets[op[1] % len(targets)], self.rid()
@@ -272,7 +269,7 @@ class Run:
             return ns, lambda: bg.rectify(
                 ns, cid, object=obj, text=f"Corrected to {obj} (#{token:04d}).",
                 actor=f"dpo-{token:04d}", revision_id=rid,
-            ), False
+            ), True
         if kind == "erase":
             ns, subject, rid = NAMESPACES[op[1]], SUBJECTS[op[2]], self.rid()
             return ns, lambda: bg.erase(ns, subject=subject, revision_id=rid), True
@@ -415,8 +412,6 @@ def two_claims(bg: BeliefGraph, ns: str) -> tuple[RevisionResult, RevisionResult
     return first, second
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: rollback of a reject restores the rejected "
-                   "claim as a second active belief")
 def test_rollback_of_a_reject_keeps_one_active_claim(
     store: Store, make_bg: Callable[..., BeliefGraph]
 ) -> None:
@@ -428,8 +423,6 @@ def test_rollback_of_a_reject_keeps_one_active_claim(
     check_one_active_per_single_slot(store)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: undoing the rollback of a held claim makes "
-                   "it active beside the belief")
 def test_rollback_of_a_rollback_keeps_one_active_claim(
     store: Store, make_bg: Callable[..., BeliefGraph]
 ) -> None:
@@ -440,8 +433,6 @@ def test_rollback_of_a_rollback_keeps_one_active_claim(
     check_one_active_per_single_slot(store)
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: contract/confirm/reject/rectify check the "
-                   "claim's status before looking for the revision id, so a retry raises")
 @pytest.mark.parametrize("op", ["contract", "rectify", "confirm", "reject"])
 def test_retrying_an_operation_with_its_revision_id_replays(
     op: str, make_bg: Callable[..., BeliefGraph]
