@@ -219,6 +219,9 @@ def test_erase_needs_confirmation(cli: Any) -> None:
     remember(cli, "Go")
     ok(cli("erase", NS, "--subject", "atlas", input="y\n"))
     assert as_json(cli("history", NS, "atlas", "uses", "--json")) == []
+    tombstone = as_json(cli("lineage", NS, first["added"][0], "--json"))["claim"]
+    assert tombstone["status"] == "erased" and tombstone["object"] is None
+    assert "erased" in ok(cli("lineage", NS, first["added"][0])).stdout
     assert as_json(cli("current", NS, "atlas", "uses", "--json")) is None
 
 
