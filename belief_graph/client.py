@@ -16,17 +16,20 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .detect import Detector
-from .errors import BeliefGraphError, ConflictError, NotFound
+from .errors import BeliefGraphError, ConflictError, ModelError, NotFound
 from .models import (
     Cardinality,
+    Check,
     Claim,
     ClaimDraft,
     Conflict,
+    DoctorReport,
     Episode,
     Lineage,
     Operation,
     RevisionRecord,
     RevisionResult,
+    SearchHit,
     Verdict,
 )
 from .policy import Policy
@@ -34,6 +37,18 @@ from .store import Row, Store, Tx
 from .vocabulary import Vocabulary, normalize_key
 from .writer import Request, Writer, replayed
 
+_SCHEMA_INDEXES = (
+    "claim_id_unique",
+    "slot_id_unique",
+    "slot_key_unique",
+    "episode_key_unique",
+    "revision_key_unique",
+    "claim_namespace_status",
+    "claim_namespace_subject",
+    "claim_recorded_at",
+    "revision_namespace_at",
+    "claim_embedding",
+)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
@@ -150,12 +165,12 @@ class BeliefGraph:
         use_models = engine.models if models is None else models
         detector = Detector()
         if use_models:
-            from .contradiction import CrossEncoderScorer
+            from .contradiction import make_scorer
             from .embeddings import SentenceTransformerEmbedder
 
             detector = Detector(
                 SentenceTransformerEmbedder(engine.embedding_model),
-                CrossEncoderScorer(engine.contradiction_model),
+                make_scorer(engine.contradiction_model),
             )
         return cls(store, vocabulary=vocabulary, policy=chosen, detector=detector)
 
@@ -964,3 +979,147 @@ class BeliefGraph:
             Claim.model_validate(r["claim"])
             for r in self.store.read("review_list", namespace=namespace)
         ]
+
+    # -- semantic retrieval and health -----------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        namespace: str,
+        k: int = 10,
+        *,
+        history: bool = False,
+        valid_at: datetime | None = None,
+        known_at: datetime | None = None,
+    ) -> list[SearchHit]:
+        """Claims whose sentence is nearest to ``query``: current beliefs only by default.
+
+        ``history=True`` searches every version (not erased); ``valid_at``/``known_at`` search
+        what held then, as ``as_of`` defines it. A hit that is disputed or has a pending rival
+        comes back with its rivals, so the contradiction is seen instead of hidden.
+        """
+        if not 1 <= k <= 1000:
+            raise ValueError("k: must be between 1 and 1000")
+        if not query.strip():
+            raise ValueError("query: must not be blank")
+        for name, value in (("valid_at", valid_at), ("known_at", known_at)):
+            if value is not None and value.tzinfo is None:
+                raise ValueError(f"{name}: must be timezone-aware")
+        if self.detector.embedder is None:
+            raise ModelError("search needs an embedding model (connect with models=True)")
+        embedding = self.detector.embed([query])[0]
+        now = self.clock()
+        mode = "history" if history else ("as_of" if valid_at or known_at else "current")
+        known = known_at or now
+        valid = valid_at or (known_at if known_at is not None else now)
+        total = self.store.read("doctor_embeddings")[0]["embedded"]
+        fetch = max(50, k * 10)
+        while True:
+            rows = self.store.read(
+                "search_claims",
+                namespace=namespace,
+                embedding=embedding,
+                fetch=fetch,
+                k=k,
+                mode=mode,
+                now=now,
+                valid_at=valid,
+                known_at=known,
+            )
+            # The vector index spans every namespace: widen until k hits or nothing is left.
+            if len(rows) >= k or fetch >= total:
+                break
+            fetch = min(fetch * 4, max(total, 1))
+        hits = []
+        for row in rows:
+            rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}
+            hits.append(
+                SearchHit(
+                    claim=Claim.model_validate(row["claim"]),
+                    score=row["score"],
+                    rivals=list(rivals.values()),
+                )
+            )
+        return hits
+
+    def doctor(self) -> DoctorReport:
+        """Connectivity, schema, vector index online and populated, the models in use, and a
+        paraphrased query that must retrieve the right belief (in the ``doctor:self-test``
+        namespace, whose fixed claims are reinforced, not duplicated, on every run)."""
+        checks: list[Check] = []
+        try:
+            info = self.store.verify()
+        except BeliefGraphError as exc:
+            return DoctorReport(checks=[Check(name="connectivity", ok=False, detail=str(exc))])
+        checks.append(
+            Check(name="connectivity", ok=True, detail=f"{info['agent']} at {info['address']}")
+        )
+        indexes = {r["name"]: r for r in self.store.read("doctor_indexes")}
+        missing = [n for n in _SCHEMA_INDEXES if n not in indexes]
+        offline = [n for n in _SCHEMA_INDEXES if n in indexes and indexes[n]["state"] != "ONLINE"]
+        checks.append(
+            Check(
+                name="schema",
+                ok=not missing and not offline,
+                detail="all constraints and indexes online"
+                if not (missing or offline)
+                else f"missing {missing}, not online {offline} (run init_schema)",
+            )
+        )
+        counts = self.store.read("doctor_embeddings")[0]
+        vector = indexes.get("claim_embedding")
+        checks.append(
+            Check(
+                name="vector index",
+                ok=vector is not None
+                and vector["state"] == "ONLINE"
+                and (self.detector.embedder is None or counts["embedded"] == counts["claims"]),
+                detail=f"{counts['embedded']} of {counts['claims']} claims (not erased) embedded",
+            )
+        )
+        embedder, scorer = self.detector.embedder, self.detector.scorer
+        checks.append(
+            Check(
+                name="models",
+                ok=True,
+                detail=f"embeddings: {embedder!r}; contradiction: {scorer!r}"
+                if embedder or scorer
+                else "none loaded: structural detection only",
+            )
+        )
+        if embedder is not None:
+            checks.append(self._paraphrase_check())
+        return DoctorReport(checks=checks)
+
+    def _paraphrase_check(self) -> Check:
+        ns = "doctor:self-test"
+        beliefs = [
+            (
+                "priya",
+                "risk_tolerance",
+                "cautious",
+                "Priya is cautious with money and dislikes individual stocks.",
+            ),
+            ("priya", "lives_in", "Lisbon", "Priya lives in Lisbon with her two cats."),
+            ("atlas", "uses_framework", "Go", "The Atlas backend is written in Go."),
+            ("priya", "has_goal", "run a marathon", "Priya wants to run a marathon next year."),
+        ]
+        for subject, predicate, obj, text in beliefs:
+            self.remember(
+                ClaimDraft(
+                    namespace=ns,
+                    subject=subject,
+                    predicate=predicate,
+                    object=obj,
+                    text=text,
+                    origin="doctor self-test",
+                )
+            )
+        query = "what is her appetite for investment risk?"
+        hits = self.search(query, ns, k=3)
+        top = hits[0].claim.text if hits else None
+        return Check(
+            name="paraphrase retrieval",
+            ok=top == beliefs[0][3],
+            detail=f"{query!r} → {top!r}",
+        )

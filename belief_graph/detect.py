@@ -36,9 +36,11 @@ def frame(old: str, new: str) -> Frame:
     ``value``: they share a beginning and differ in how they end (the same subject and relation,
     another value: "X was born in London" / "X was born in Paris"). ``predicate``: they share the
     end, so the value is the same and the relation differs ("X was born in London" / "X died in
-    London"): two facts, not one fact changed. ``negated``: like ``predicate`` but the new words
-    negate ("Mom likes gardening" / "Mom lost interest in gardening"). ``same``: the same words.
-    ``other``: no shared frame; only the models can tell.
+    London"): two facts, not one fact changed. ``subject``: only the beginning differs ("X is a
+    citizen of France" / "Y is a citizen of France"): two facts about two subjects. ``negated``:
+    like ``predicate`` or ``subject`` but the new words negate ("Mom likes gardening" / "Mom lost
+    interest in gardening"). ``same``: the same words. ``other``: no shared frame; only the
+    models can tell.
     """
     a = [w.casefold() for w in _WORD.findall(old)]
     b = [w.casefold() for w in _WORD.findall(new)]
@@ -50,16 +52,24 @@ def frame(old: str, new: str) -> Frame:
     suffix = 0
     while suffix < min(len(a), len(b)) - prefix and a[-1 - suffix] == b[-1 - suffix]:
         suffix += 1
-    if prefix and not suffix:
-        return "value"
-    if prefix and suffix:
-        changed = " ".join(b[prefix : len(b) - suffix])
-        if _NEGATION.search(changed):
-            return "negated"
-        return "predicate" if suffix >= prefix or not changed else "value"
-    if suffix and _NEGATION.search(" ".join(b[: len(b) - suffix])):
+    before, after = a[prefix : len(a) - suffix], b[prefix : len(b) - suffix]
+    if _NEGATION.search(" ".join(after)) and (prefix or suffix):
         return "negated"
+    if prefix and (not suffix or suffix < prefix):
+        # A word inside both changed spans, with changes on each side of it, means the change
+        # runs across a word the two keep ("the capital of [Germany is Berlin]" / "[Soviet Union
+        # is Moscow]"): a second subject, not a new value. At an edge it is part of the value
+        # ("Catholic Church" / "Church of Scotland").
+        return "subject" if _interior(before) & _interior(after) else "value"
+    if prefix and suffix:
+        return "predicate"
+    if suffix:
+        return "subject"
     return "other"
+
+
+def _interior(words: list[str]) -> set[str]:
+    return set(words[1:-1])
 
 
 class Detector:

@@ -218,3 +218,41 @@ class Lineage(BaseModel):
     revisions: list[RevisionRecord]
     dependents: list[Claim]
     premises: list[Claim]
+
+
+class SearchHit(BaseModel):
+    """A retrieved claim with its similarity, and the rivals a reasoning step must see."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim: Claim
+    score: float
+    rivals: list[Claim] = Field(default_factory=list)
+
+    @property
+    def contested(self) -> bool:
+        """True when the claim is disputed or has a pending rival: do not trust it alone."""
+        return bool(self.rivals) or self.claim.disputed
+
+
+class Check(BaseModel):
+    """One doctor check."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    ok: bool
+    detail: str
+
+
+class DoctorReport(BaseModel):
+    """What ``doctor()`` found."""
+
+    model_config = ConfigDict(frozen=True)
+
+    checks: list[Check]
+
+    @property
+    def ok(self) -> bool:
+        """True when every check passed."""
+        return all(c.ok for c in self.checks)

@@ -19,7 +19,7 @@ from .models import Cardinality, Claim, SourceType, Verdict
 
 Preset = Literal["recency", "conservative", "freshness"]
 Action = Literal["expand", "reinforce", "supersede", "hold_pending", "reject"]
-Frame = Literal["same", "value", "predicate", "negated", "other"]
+Frame = Literal["same", "value", "predicate", "subject", "negated", "other"]
 
 DEFAULT_TRUST: dict[str, int] = {
     "human_verified": 4,
@@ -59,6 +59,7 @@ class Policy(BaseModel):
     contradiction_threshold: float = Field(default=0.9, ge=0.0, le=1.0)
     neighbours: int = Field(default=5, ge=1, le=100)
     candidate_similarity: float = Field(default=0.5, ge=0.0, le=1.0)
+    unframed_similarity: float = Field(default=0.75, ge=0.0, le=1.0)
     predicates: dict[str, PredicateRule] = Field(default_factory=dict)
 
     def preset_for(self, predicate: str | None) -> Preset:
@@ -194,14 +195,17 @@ class Candidate:
 def contradicted(candidates: Sequence[Candidate], policy: Policy) -> list[Candidate]:
     """Candidates close enough to compare whose contradiction score crosses the threshold.
 
-    A pair whose words show the same value under another relation (frame ``predicate``) is two
-    facts, whatever the score: the offline classifier flags such pairs as contradictions.
+    A pair whose words show the same value under another relation or subject (frames
+    ``predicate``, ``subject``) is two facts, whatever the score: the offline classifier flags
+    such pairs as contradictions. Sentences with no shared frame must also be close in meaning
+    (``unframed_similarity``) before a contradiction score counts.
     """
     return [
         c
         for c in candidates
         if c.similarity >= policy.candidate_similarity
-        and c.scores.frame != "predicate"
+        and c.scores.frame not in ("predicate", "subject")
+        and (c.scores.frame != "other" or c.similarity >= policy.unframed_similarity)
         and c.scores.contradiction is not None
         and c.scores.contradiction >= policy.contradiction_threshold
     ]

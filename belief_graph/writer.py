@@ -504,7 +504,9 @@ class Writer:
                     flagged.append({"id": rival.claim_id, "flag": "disputed"})
                     rival_slot.touched_by = rid
             if status == "active":
-                slot.active.append(props)
+                # A copy: later drafts of the batch update it in memory (frequency), while
+                # props is what the claims statement writes.
+                slot.active.append(dict(props))
         result = RevisionResult(
             revision_id=rid,
             namespace=ns,
