@@ -53,7 +53,9 @@ def store(neo4j_info: ConnectionInfo) -> Iterator[Store]:
 def wipe(store: Store) -> None:
     """Empty the database (test fixture only: the engine itself never deletes)."""
     with store._driver.session(database=store.database) as session:
-        session.run("MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
+        session.run(
+            "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
+        ).consume()
 
 
 class Clock:
@@ -95,3 +97,21 @@ def make_bg(store: Store) -> Callable[..., BeliefGraph]:
 def bg(make_bg: Callable[..., BeliefGraph]) -> BeliefGraph:
     """A BeliefGraph on an empty database, real clock, structural detection."""
     return make_bg()
+
+
+@pytest.fixture(scope="session")
+def offline_models() -> tuple[object, object]:
+    """The offline embedder and contradiction classifier (loaded once; missing = failure)."""
+    from belief_graph.contradiction import offline_scorer
+    from belief_graph.embeddings import offline_embedder
+
+    return offline_embedder(), offline_scorer(dynamic_length=True)
+
+
+@pytest.fixture
+def semantic_bg(
+    make_bg: Callable[..., BeliefGraph], offline_models: tuple[object, object]
+) -> BeliefGraph:
+    """A BeliefGraph with the offline models on an empty database."""
+    embedder, scorer = offline_models
+    return make_bg(detector=Detector(embedder, scorer))  # type: ignore[arg-type]
