@@ -28,9 +28,13 @@ def drafts(ns: str, n: int, subjects: int, rng: random.Random):  # type: ignore[
         predicate = rng.choice(PREDICATES)
         value = f"value-{rng.randrange(4)}"
         yield ClaimDraft(
-            namespace=ns, subject=subject, predicate=predicate, object=value,
+            namespace=ns,
+            subject=subject,
+            predicate=predicate,
+            object=value,
             text=f"{subject} {predicate.replace('_', ' ')} {value}.",
-            valid_from=BASE + timedelta(seconds=i), recorded_at=BASE + timedelta(seconds=i),
+            valid_from=BASE + timedelta(seconds=i),
+            recorded_at=BASE + timedelta(seconds=i),
         )
 
 
@@ -54,17 +58,25 @@ def main() -> int:
             print(f"  ingested {count}/{args.claims}", file=sys.stderr)
 
     with stopwatch() as elapsed:
-        results = bg.ingest(drafts(ns, args.claims, subjects, rng), batch_size=args.batch,
-                            progress=progress)
+        results = bg.ingest(
+            drafts(ns, args.claims, subjects, rng), batch_size=args.batch, progress=progress
+        )
     verdicts: dict[str, int] = {}
     for r in results:
         verdicts[r.verdict or "-"] = verdicts.get(r.verdict or "-", 0) + 1
     stored = sum(r["claims"] for r in bg.store.read("namespace_stats", namespace=ns))
-    report("bulk ingest (batched transactions, no embeddings)", {
-        "drafts": args.claims, "batch size": args.batch, "claims stored": stored,
-        "verdicts": verdicts, "seconds": round(elapsed[0], 2),
-        "drafts/s": round(args.claims / elapsed[0]),
-    }, args.json)
+    report(
+        "bulk ingest (batched transactions, no embeddings)",
+        {
+            "drafts": args.claims,
+            "batch size": args.batch,
+            "claims stored": stored,
+            "verdicts": verdicts,
+            "seconds": round(elapsed[0], 2),
+            "drafts/s": round(args.claims / elapsed[0]),
+        },
+        args.json,
+    )
 
     clock = [BASE + timedelta(seconds=args.claims + 10)]
     samples: list[float] = []
@@ -75,22 +87,34 @@ def main() -> int:
         predicate = rng.choice(PREDICATES)
         value = f"value-{rng.randrange(4)}"
         clock[0] += timedelta(seconds=1)
-        draft = ClaimDraft(namespace=ns, subject=subject, predicate=predicate, object=value,
-                           text=f"{subject} {predicate} {value} ({i}).", valid_from=clock[0],
-                           recorded_at=clock[0])
+        draft = ClaimDraft(
+            namespace=ns,
+            subject=subject,
+            predicate=predicate,
+            object=value,
+            text=f"{subject} {predicate} {value} ({i}).",
+            valid_from=clock[0],
+            recorded_at=clock[0],
+        )
         start = time.perf_counter()
         bg.remember(draft)
         samples.append((time.perf_counter() - start) * 1000)
-    report(f"remember, one transaction each, at {stored} stored claims", summary(samples),
-           args.json)
+    report(
+        f"remember, one transaction each, at {stored} stored claims", summary(samples), args.json
+    )
 
     def read_current() -> None:
         bg.current(ns, f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES))
 
     def read_as_of() -> None:
         at = BASE + timedelta(seconds=rng.randrange(args.claims))
-        bg.as_of(ns, f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES), valid_at=at,
-                 known_at=at)
+        bg.as_of(
+            ns,
+            f"person-{rng.randrange(subjects)}",
+            rng.choice(PREDICATES),
+            valid_at=at,
+            known_at=at,
+        )
 
     report(f"current at {stored} claims", timed(read_current, args.samples), args.json)
     report(f"as_of at {stored} claims", timed(read_as_of, args.samples), args.json)

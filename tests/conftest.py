@@ -79,7 +79,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def make_bg(store: Store) -> Callable[..., BeliefGraph]:
-    """Build a BeliefGraph on the clean database (structural detection unless a detector is given)."""
+    """A BeliefGraph factory on the clean database (structural unless given a detector)."""
     wipe(store)
 
     def make(

@@ -23,8 +23,15 @@ def counts(bg: BeliefGraph) -> tuple[int, int]:
 
 
 def seed(bg: BeliefGraph) -> str:
-    result = bg.remember(ClaimDraft(namespace=NS, subject="eve", predicate="city",
-                                    object="Lisbon", text="Eve lives in Lisbon."))
+    result = bg.remember(
+        ClaimDraft(
+            namespace=NS,
+            subject="eve",
+            predicate="city",
+            object="Lisbon",
+            text="Eve lives in Lisbon.",
+        )
+    )
     return result.added[0]
 
 
@@ -68,21 +75,43 @@ def test_unknown_reference_is_not_found_naming_the_field(bg: BeliefGraph, field:
     cid = seed(bg)
     before = counts(bg)
     with pytest.raises(NotFound, match=field) as exc:
-        bg.remember(ClaimDraft(namespace=NS, subject="eve", predicate="employer", object="ACME",
-                               text="Eve works at ACME.", **{field: (cid, MISSING)}))
+        bg.remember(
+            ClaimDraft(
+                namespace=NS,
+                subject="eve",
+                predicate="employer",
+                object="ACME",
+                text="Eve works at ACME.",
+                **{field: (cid, MISSING)},
+            )
+        )
     assert MISSING in str(exc.value)
     assert counts(bg) == before
 
 
 def test_recorded_at_before_the_last_change_is_refused(bg: BeliefGraph) -> None:
-    bg.remember(ClaimDraft(namespace=NS, subject="eve", predicate="city", object="Lisbon",
-                           text="Eve lives in Lisbon.",
-                           recorded_at=datetime(2026, 5, 1, tzinfo=UTC)))
+    bg.remember(
+        ClaimDraft(
+            namespace=NS,
+            subject="eve",
+            predicate="city",
+            object="Lisbon",
+            text="Eve lives in Lisbon.",
+            recorded_at=datetime(2026, 5, 1, tzinfo=UTC),
+        )
+    )
     before = counts(bg)
     with pytest.raises(ConflictError, match="recorded_at"):
-        bg.remember(ClaimDraft(namespace=NS, subject="eve", predicate="city", object="Porto",
-                               text="Eve lives in Porto.",
-                               recorded_at=datetime(2026, 4, 1, tzinfo=UTC)))
+        bg.remember(
+            ClaimDraft(
+                namespace=NS,
+                subject="eve",
+                predicate="city",
+                object="Porto",
+                text="Eve lives in Porto.",
+                recorded_at=datetime(2026, 4, 1, tzinfo=UTC),
+            )
+        )
     assert counts(bg) == before
 
 
@@ -120,7 +149,11 @@ def test_hostile_strings_are_stored_and_read_back_byte_identical(
     for claim in (bg.get(NS, cid), bg.current(NS, value, "city"), bg.lineage(NS, cid).claim):
         assert claim is not None and not isinstance(claim, list)
         assert (claim.subject, claim.object, claim.text, claim.author, claim.origin) == (
-            value, value, value, value, value
+            value,
+            value,
+            value,
+            value,
+            value,
         )
     lineage = bg.lineage(NS, cid)
     assert [e.content for e in lineage.episodes] == [value]
@@ -134,8 +167,17 @@ def test_hostile_strings_are_stored_and_read_back_byte_identical(
 
 def test_ten_kilobyte_text_round_trips(bg: BeliefGraph) -> None:
     text = ("Eve's notes 🧠 " * 800)[:10_000]
-    cid = bg.remember(ClaimDraft(namespace=NS, subject="eve", predicate="notes", object="long",
-                                 text=text, episode_id="ep-long", episode_content=text)).added[0]
+    cid = bg.remember(
+        ClaimDraft(
+            namespace=NS,
+            subject="eve",
+            predicate="notes",
+            object="long",
+            text=text,
+            episode_id="ep-long",
+            episode_content=text,
+        )
+    ).added[0]
     assert bg.get(NS, cid).text == text
     assert bg.lineage(NS, cid).episodes[0].content == text
     current = bg.current(NS, "eve", "notes")
@@ -146,8 +188,11 @@ def test_one_megabyte_text_is_rejected_and_nothing_written(bg: BeliefGraph) -> N
     seed(bg)
     before = counts(bg)
     with pytest.raises(ValidationError) as exc:
-        bg.remember(ClaimDraft(namespace=NS, subject="eve", predicate="city", object="Oslo",
-                               text="x" * 1_000_000))
+        bg.remember(
+            ClaimDraft(
+                namespace=NS, subject="eve", predicate="city", object="Oslo", text="x" * 1_000_000
+            )
+        )
     assert exc.value.errors()[0]["loc"] == ("text",)
     with pytest.raises(ValidationError) as exc:
         bg.rectify(NS, seed_id(bg), object="Oslo", text="x" * 1_000_000, actor="dpo")

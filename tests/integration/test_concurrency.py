@@ -59,8 +59,9 @@ def test_concurrent_writers_keep_one_chain_per_slot(
     assert len(flat) == THREADS * CALLS
 
     # No revision lost: one Revision per call, every returned id present.
-    rids = [r["id"] for r in q(store, "MATCH (r:Revision {namespace: $ns}) RETURN r.id AS id",
-                                ns=NS)]
+    rids = [
+        r["id"] for r in q(store, "MATCH (r:Revision {namespace: $ns}) RETURN r.id AS id", ns=NS)
+    ]
     assert len(rids) == THREADS * CALLS == len(set(rids))
     assert set(rids) == {r.revision_id for r in flat}
     assert not any(r.replayed for r in flat)

@@ -78,8 +78,9 @@ def check_chains(store: Store) -> None:
         if slot["cardinality"] == "multi":
             assert all(not c["outs"] and not c["incoming"] for c in claims), slot
             continue
-        versioned = sorted((c for c in claims if c["version"] is not None),
-                           key=lambda c: c["version"])
+        versioned = sorted(
+            (c for c in claims if c["version"] is not None), key=lambda c: c["version"]
+        )
         assert [c["version"] for c in versioned] == list(range(1, len(versioned) + 1)), slot
         assert (slot["slot_versions"] or 0) == len(versioned), slot
         by_version = {c["version"]: c["id"] for c in versioned}
@@ -109,8 +110,9 @@ def string_values(store: Store) -> list[str]:
 
 
 def check_namespace_isolation(store: Store, bg: BeliefGraph) -> None:
-    ids = {r["id"]: r["ns"] for r in q(store, "MATCH (c:Claim) RETURN c.id AS id, "
-                                              "c.namespace AS ns")}
+    ids = {
+        r["id"]: r["ns"] for r in q(store, "MATCH (c:Claim) RETURN c.id AS id, c.namespace AS ns")
+    }
     for ns in NAMESPACES:
         seen = []
         for subject in SUBJECTS:
@@ -266,10 +268,18 @@ class Run:
                 return None
             ns, cid = self.claims[op[1] % len(self.claims)]
             obj, token, rid = OBJECTS[op[2]], next(self.counter), self.rid()
-            return ns, lambda: bg.rectify(
-                ns, cid, object=obj, text=f"Corrected to {obj} (#{token:04d}).",
-                actor=f"dpo-{token:04d}", revision_id=rid,
-            ), True
+            return (
+                ns,
+                lambda: bg.rectify(
+                    ns,
+                    cid,
+                    object=obj,
+                    text=f"Corrected to {obj} (#{token:04d}).",
+                    actor=f"dpo-{token:04d}",
+                    revision_id=rid,
+                ),
+                True,
+            )
         if kind == "erase":
             ns, subject, rid = NAMESPACES[op[1]], SUBJECTS[op[2]], self.rid()
             return ns, lambda: bg.erase(ns, subject=subject, revision_id=rid), True
@@ -301,8 +311,10 @@ class Run:
             assert not any(text in v for v in values), f"invariant 7: {text!r} survived erase"
         still_used = {
             v
-            for r in q(self.store, "MATCH (c:Claim) WHERE c.status <> 'erased' "
-                                   "RETURN c.object AS o, c.subject AS s")
+            for r in q(
+                self.store,
+                "MATCH (c:Claim) WHERE c.status <> 'erased' RETURN c.object AS o, c.subject AS s",
+            )
             for v in (r["o"], r["s"])
         }
         for value in shared - still_used:
@@ -364,9 +376,15 @@ def test_revise_equals_contract_then_expand(make_bg: Callable[..., BeliefGraph])
     story = [("Lisbon", at(2), at(3)), ("Porto", at(10), at(11)), ("Oslo", at(20), at(22))]
 
     def claim(ns: str, obj: str, valid_from: datetime, recorded_at: datetime) -> ClaimDraft:
-        return ClaimDraft(namespace=ns, subject="ana", predicate="city", object=obj,
-                          text=f"Ana lives in {obj}.", valid_from=valid_from,
-                          recorded_at=recorded_at)
+        return ClaimDraft(
+            namespace=ns,
+            subject="ana",
+            predicate="city",
+            object=obj,
+            text=f"Ana lives in {obj}.",
+            valid_from=valid_from,
+            recorded_at=recorded_at,
+        )
 
     # Way one: each new value revises the belief in one operation.
     for obj, valid_from, recorded_at in story:
@@ -393,8 +411,9 @@ def test_revise_equals_contract_then_expand(make_bg: Callable[..., BeliefGraph])
     assert revised == levi
 
     # The final graphs answer every bitemporal question the same way.
-    for valid_at, known_at in itertools.product([None, at(5), at(15), at(25)],
-                                                [None, at(4), at(12), at(23)]):
+    for valid_at, known_at in itertools.product(
+        [None, at(5), at(15), at(25)], [None, at(4), at(12), at(23)]
+    ):
         a = bg.as_of("way:revise", "ana", "city", valid_at=valid_at, known_at=known_at)
         b = bg.as_of("way:levi", "ana", "city", valid_at=valid_at, known_at=known_at)
         assert not isinstance(a, list) and not isinstance(b, list)
@@ -405,10 +424,24 @@ def test_revise_equals_contract_then_expand(make_bg: Callable[..., BeliefGraph])
 
 
 def two_claims(bg: BeliefGraph, ns: str) -> tuple[RevisionResult, RevisionResult]:
-    first = bg.remember(ClaimDraft(namespace=ns, subject="ana", predicate="city",
-                                   object="Lisbon", text="Ana lives in Lisbon."))
-    second = bg.remember(ClaimDraft(namespace=ns, subject="ana", predicate="city",
-                                    object="Porto", text="Ana lives in Porto."))
+    first = bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="ana",
+            predicate="city",
+            object="Lisbon",
+            text="Ana lives in Lisbon.",
+        )
+    )
+    second = bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="ana",
+            predicate="city",
+            object="Porto",
+            text="Ana lives in Porto.",
+        )
+    )
     return first, second
 
 
@@ -441,9 +474,14 @@ def test_retrying_an_operation_with_its_revision_id_replays(
     first, held = two_claims(bg, "user:ana")
     calls: dict[str, Callable[[], RevisionResult]] = {
         "contract": lambda: bg.contract("user:ana", first.added[0], revision_id="r-1"),
-        "rectify": lambda: bg.rectify("user:ana", first.added[0], object="Faro",
-                                      text="Ana lives in Faro.", actor="dpo",
-                                      revision_id="r-1"),
+        "rectify": lambda: bg.rectify(
+            "user:ana",
+            first.added[0],
+            object="Faro",
+            text="Ana lives in Faro.",
+            actor="dpo",
+            revision_id="r-1",
+        ),
         "confirm": lambda: bg.confirm("user:ana", held.added[0], revision_id="r-1"),
         "reject": lambda: bg.reject("user:ana", held.added[0], revision_id="r-1"),
     }

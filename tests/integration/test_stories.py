@@ -24,14 +24,23 @@ def d(month: int, day: int) -> datetime:
 
 def test_priya_risk_tolerance_flip(bg: BeliefGraph) -> None:
     first = bg.remember(
-        draft(predicate="risk tolerance", object="cautious", text="Priya is cautious with money.",
-              episode_id="S1", episode_content="I'd rather keep my savings safe.")
+        draft(
+            predicate="risk tolerance",
+            object="cautious",
+            text="Priya is cautious with money.",
+            episode_id="S1",
+            episode_content="I'd rather keep my savings safe.",
+        )
     )
     assert first.verdict == "NEW"
     flip = bg.remember(
-        draft(predicate="risk_tolerance", object="aggressive",
-              text="Priya now has an aggressive risk tolerance.", episode_id="S2",
-              correction=True)
+        draft(
+            predicate="risk_tolerance",
+            object="aggressive",
+            text="Priya now has an aggressive risk tolerance.",
+            episode_id="S2",
+            correction=True,
+        )
     )
     assert flip.verdict == "CONFLICT"
     assert flip.retired == first.added
@@ -46,23 +55,44 @@ def test_priya_risk_tolerance_flip(bg: BeliefGraph) -> None:
     lineage = bg.lineage(NS, now.id)
     assert [c.version for c in lineage.chain] == [1, 2]
     assert lineage.supersedes == [
-        {"from": now.id, "to": first.added[0], "verdict": "CONFLICT",
-         "revision_id": flip.revision_id}
+        {
+            "from": now.id,
+            "to": first.added[0],
+            "verdict": "CONFLICT",
+            "revision_id": flip.revision_id,
+        }
     ]
     assert {(e.id, e.claim_id) for e in lineage.episodes} == {
-        ("S1", first.added[0]), ("S2", now.id)
+        ("S1", first.added[0]),
+        ("S2", now.id),
     }
     assert "I'd rather keep my savings safe." in {e.content for e in lineage.episodes}
 
 
 def test_express_to_go_on_both_time_axes(bg: BeliefGraph) -> None:
     ns = "project:atlas"
-    bg.remember(ClaimDraft(namespace=ns, subject="atlas", predicate="uses", object="Express.js",
-                           text="The project uses Express.js.", valid_from=d(3, 1),
-                           recorded_at=d(3, 3)))
-    go = bg.remember(ClaimDraft(namespace=ns, subject="atlas", predicate="is built with",
-                                object="Go", text="We switched the backend to Go.",
-                                valid_from=d(5, 15), recorded_at=d(5, 16)))
+    bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="atlas",
+            predicate="uses",
+            object="Express.js",
+            text="The project uses Express.js.",
+            valid_from=d(3, 1),
+            recorded_at=d(3, 3),
+        )
+    )
+    go = bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="atlas",
+            predicate="is built with",
+            object="Go",
+            text="We switched the backend to Go.",
+            valid_from=d(5, 15),
+            recorded_at=d(5, 16),
+        )
+    )
     assert go.verdict == "UPDATE"
 
     def obj(**kw: datetime) -> str | None:
@@ -83,7 +113,9 @@ def test_express_to_go_on_both_time_axes(bg: BeliefGraph) -> None:
 
 def test_two_goals_coexist_while_risk_flip_supersedes(bg: BeliefGraph) -> None:
     bg.remember(draft(predicate="goal", object="buy a house", text="Priya wants to buy a house."))
-    bg.remember(draft(predicate="wants to", object="retire early", text="Priya wants to retire early."))
+    bg.remember(
+        draft(predicate="wants to", object="retire early", text="Priya wants to retire early.")
+    )
     bg.remember(draft(predicate="risk_tolerance", object="cautious", text="Priya is cautious."))
     bg.remember(draft(predicate="risk_tolerance", object="aggressive", text="Priya is aggressive."))
     goals = bg.current(NS, "user", "has_goal")
@@ -98,8 +130,13 @@ def test_user_stated_fact_survives_repeated_inference(bg: BeliefGraph) -> None:
     bg.remember(draft(predicate="lives in", object="Lisbon", text="Priya lives in Lisbon."))
     for _ in range(5):
         result = bg.remember(
-            draft(predicate="lives in", object="Porto", text="Priya probably lives in Porto.",
-                  source_type="inferred", confidence=0.4)
+            draft(
+                predicate="lives in",
+                object="Porto",
+                text="Priya probably lives in Porto.",
+                source_type="inferred",
+                confidence=0.4,
+            )
         )
         assert result.decision == "reject"
     city = bg.current(NS, "user", "lives_in")
@@ -110,14 +147,27 @@ def test_user_stated_fact_survives_repeated_inference(bg: BeliefGraph) -> None:
 
 
 def test_retiring_a_premise_flags_its_dependent(bg: BeliefGraph) -> None:
-    db = bg.remember(draft(subject="atlas", predicate="uses database", object="PostgreSQL",
-                           text="Atlas stores its data in PostgreSQL."))
+    db = bg.remember(
+        draft(
+            subject="atlas",
+            predicate="uses database",
+            object="PostgreSQL",
+            text="Atlas stores its data in PostgreSQL.",
+        )
+    )
     premise = db.added[0]
-    dep = bg.remember(draft(subject="atlas", predicate="migration tool", object="Alembic",
-                            text="Atlas runs its schema migrations with Alembic.",
-                            depends_on=(premise,)))
-    unrelated = bg.remember(draft(subject="atlas", predicate="license", object="MIT",
-                                  text="Atlas is MIT-licensed."))
+    dep = bg.remember(
+        draft(
+            subject="atlas",
+            predicate="migration tool",
+            object="Alembic",
+            text="Atlas runs its schema migrations with Alembic.",
+            depends_on=(premise,),
+        )
+    )
+    unrelated = bg.remember(
+        draft(subject="atlas", predicate="license", object="MIT", text="Atlas is MIT-licensed.")
+    )
     assert bg.needs_review(NS) == []
     retired = bg.contract(NS, premise, reason="moved to SQLite")
     assert retired.flagged == dep.added
@@ -141,7 +191,9 @@ def test_rollback_restores_the_previous_belief(bg: BeliefGraph) -> None:
     assert undo.restored == [city.id]
     # Nothing was deleted: both originals and the restored copy are in the history.
     assert [c.status for c in bg.history(NS, "user", "city")] == [
-        "superseded", "retracted", "active"
+        "superseded",
+        "retracted",
+        "active",
     ]
     # The chain stays linear: the restored copy supersedes the rolled-back version.
     lineage = bg.lineage(NS, city.id)
@@ -160,8 +212,14 @@ def test_rollback_refuses_when_a_later_revision_touched_the_fact(bg: BeliefGraph
 
 def test_reinforced_belief_holds_a_single_contrary_mention_pending(bg: BeliefGraph) -> None:
     for session in ("S1", "S2", "S3"):
-        r = bg.remember(draft(predicate="diet", object="vegetarian", text="Priya is vegetarian.",
-                              episode_id=session))
+        r = bg.remember(
+            draft(
+                predicate="diet",
+                object="vegetarian",
+                text="Priya is vegetarian.",
+                episode_id=session,
+            )
+        )
     assert r.verdict == "SAME"
     belief = bg.current(NS, "user", "dietary_preference")
     assert belief is not None and not isinstance(belief, list) and belief.frequency == 3
@@ -182,7 +240,9 @@ def test_reinforced_belief_holds_a_single_contrary_mention_pending(bg: BeliefGra
 def test_rejecting_a_pending_claim_keeps_the_belief(bg: BeliefGraph) -> None:
     bg.remember(draft(predicate="city", object="Lisbon", text="Priya lives in Lisbon."))
     bg_conservative = BeliefGraph(bg.store, policy=Policy(preset="conservative"))
-    held = bg_conservative.remember(draft(predicate="city", object="Rome", text="Priya lives in Rome."))
+    held = bg_conservative.remember(
+        draft(predicate="city", object="Rome", text="Priya lives in Rome.")
+    )
     assert held.decision == "hold_pending"
     bg.reject(NS, held.added[0])
     city = bg.current(NS, "user", "lives_in")
@@ -206,8 +266,15 @@ def test_replaying_a_revision_id_changes_nothing(bg: BeliefGraph) -> None:
 
 
 def test_contract_closing_validity_differs_from_retraction(bg: BeliefGraph) -> None:
-    job = bg.remember(draft(predicate="works at", object="Acme", text="Priya works at Acme.",
-                            valid_from=d(1, 1), recorded_at=d(1, 2)))
+    job = bg.remember(
+        draft(
+            predicate="works at",
+            object="Acme",
+            text="Priya works at Acme.",
+            valid_from=d(1, 1),
+            recorded_at=d(1, 2),
+        )
+    )
     bg.contract(NS, job.added[0], retract=False, valid_to=d(6, 30))
     ended = bg.get(NS, job.added[0])
     assert ended.status == "superseded" and ended.valid_to == d(6, 30)
@@ -218,11 +285,22 @@ def test_contract_closing_validity_differs_from_retraction(bg: BeliefGraph) -> N
 
 
 def test_rectify_replaces_the_record_over_the_same_window(bg: BeliefGraph) -> None:
-    wrong = bg.remember(draft(predicate="birthday", object="1990-05-01",
-                              text="Priya was born on 1 May 1990.", valid_from=d(1, 1),
-                              recorded_at=d(1, 1)))
-    fixed = bg.rectify(NS, wrong.added[0], object="1990-05-10",
-                       text="Priya was born on 10 May 1990.", actor="dpo@example.org")
+    wrong = bg.remember(
+        draft(
+            predicate="birthday",
+            object="1990-05-01",
+            text="Priya was born on 1 May 1990.",
+            valid_from=d(1, 1),
+            recorded_at=d(1, 1),
+        )
+    )
+    fixed = bg.rectify(
+        NS,
+        wrong.added[0],
+        object="1990-05-10",
+        text="Priya was born on 10 May 1990.",
+        actor="dpo@example.org",
+    )
     now = bg.current(NS, "user", "birthday")
     assert now is not None and not isinstance(now, list)
     assert now.object == "1990-05-10" and now.source_type == "human_verified"
@@ -238,10 +316,24 @@ def test_erase_subject_leaves_tombstones_and_no_content(
     bg: BeliefGraph, make_bg: Callable[..., BeliefGraph]
 ) -> None:
     secret = "Priya's secret diagnosis is XYZZY-42."
-    bg.remember(draft(predicate="health condition", object="XYZZY-42", text=secret,
-                      episode_id="S9", episode_content="I was told it is XYZZY-42."))
-    bg.remember(ClaimDraft(namespace="user:other", subject="user", predicate="health condition",
-                           object="XYZZY-42", text=secret))
+    bg.remember(
+        draft(
+            predicate="health condition",
+            object="XYZZY-42",
+            text=secret,
+            episode_id="S9",
+            episode_content="I was told it is XYZZY-42.",
+        )
+    )
+    bg.remember(
+        ClaimDraft(
+            namespace="user:other",
+            subject="user",
+            predicate="health condition",
+            object="XYZZY-42",
+            text=secret,
+        )
+    )
     before = bg.store.read("namespace_stats", namespace=NS)
     result = bg.erase(NS, subject="user")
     assert result.op == "erase" and len(result.retired) == 1

@@ -152,8 +152,9 @@ def test_multi_valued_slot_reinforces_a_repeated_value() -> None:
     ],
 )
 def test_lower_trust_source_is_rejected(old_source: SourceType, new_source: SourceType) -> None:
-    plan = run([claim(source_type=old_source)], {"old": PairScores()}, source=new_source,
-               confidence=1.0)
+    plan = run(
+        [claim(source_type=old_source)], {"old": PairScores()}, source=new_source, confidence=1.0
+    )
     assert (plan.action, plan.target, plan.contradiction) == ("reject", "old", True)
     assert new_source in plan.reason and old_source in plan.reason
 
@@ -166,15 +167,21 @@ def test_rejection_keeps_the_verdict() -> None:
 @pytest.mark.parametrize("preset", ["recency", "conservative", "freshness"])
 def test_human_verified_always_supersedes(preset: str) -> None:
     old = claim(source_type="human_verified", frequency=10, confidence=1.0)
-    plan = run([old], {"old": PairScores()}, source="human_verified", confidence=0.1,
-               policy=Policy(preset=preset))  # type: ignore[arg-type]
+    plan = run(
+        [old],
+        {"old": PairScores()},
+        source="human_verified",
+        confidence=0.1,
+        policy=Policy(preset=preset),
+    )  # type: ignore[arg-type]
     assert (plan.action, plan.target) == ("supersede", "old")
     assert "human" in plan.reason
 
 
 def test_human_verified_supersedes_a_reinforced_lower_trust_belief() -> None:
-    plan = run([claim(frequency=7)], {"old": PairScores(contradiction=0.99)},
-               source="human_verified")
+    plan = run(
+        [claim(frequency=7)], {"old": PairScores(contradiction=0.99)}, source="human_verified"
+    )
     assert (plan.verdict, plan.action, plan.contradiction) == ("CONFLICT", "supersede", True)
 
 
@@ -185,21 +192,27 @@ def test_conservative_holds_every_change_pending() -> None:
 
 
 def test_conservative_still_rejects_lower_trust() -> None:
-    plan = run([claim()], {"old": PairScores()}, source="inferred",
-               policy=Policy(preset="conservative"))
+    plan = run(
+        [claim()], {"old": PairScores()}, source="inferred", policy=Policy(preset="conservative")
+    )
     assert plan.action == "reject"
 
 
 def test_conservative_higher_trust_still_waits() -> None:
-    plan = run([claim(source_type="inferred")], {"old": PairScores()}, source="user_stated",
-               policy=Policy(preset="conservative"))
+    plan = run(
+        [claim(source_type="inferred")],
+        {"old": PairScores()},
+        source="user_stated",
+        policy=Policy(preset="conservative"),
+    )
     assert plan.action == "hold_pending"
 
 
 @pytest.mark.parametrize("frequency", [3, 4, 20])
 def test_recency_reinforced_belief_vs_single_mention_waits(frequency: int) -> None:
-    plan = run([claim(frequency=frequency)], {"old": PairScores(contradiction=0.95)},
-               confidence=1.0)
+    plan = run(
+        [claim(frequency=frequency)], {"old": PairScores(contradiction=0.95)}, confidence=1.0
+    )
     assert (plan.verdict, plan.action, plan.target, plan.contradiction) == (
         "CONFLICT",
         "hold_pending",
@@ -215,8 +228,9 @@ def test_recency_belief_seen_twice_is_still_superseded() -> None:
 
 
 def test_recency_pending_rule_needs_equal_trust() -> None:
-    plan = run([claim(frequency=5, source_type="inferred")], {"old": PairScores()},
-               source="user_stated")
+    plan = run(
+        [claim(frequency=5, source_type="inferred")], {"old": PairScores()}, source="user_stated"
+    )
     assert plan.action == "supersede"
     assert "higher-trust" in plan.reason
 
@@ -230,8 +244,11 @@ def test_pending_after_reinforcements_is_configurable() -> None:
 
 
 def test_freshness_ignores_the_reinforcement_rule() -> None:
-    plan = run([claim(frequency=9)], {"old": PairScores(contradiction=0.99)},
-               policy=Policy(preset="freshness"))
+    plan = run(
+        [claim(frequency=9)],
+        {"old": PairScores(contradiction=0.99)},
+        policy=Policy(preset="freshness"),
+    )
     assert (plan.verdict, plan.action) == ("CONFLICT", "supersede")
 
 
@@ -262,8 +279,10 @@ def test_per_predicate_override() -> None:
 def test_per_predicate_freshness_override_of_a_recency_policy() -> None:
     policy = Policy(predicates={"risk_tolerance": PredicateRule(preset="freshness")})
     assert run([claim(frequency=5)], {"old": PairScores()}, policy=policy).action == "supersede"
-    assert run([claim(frequency=5)], {"old": PairScores()}, predicate="lives_in",
-               policy=policy).action == "hold_pending"
+    assert (
+        run([claim(frequency=5)], {"old": PairScores()}, predicate="lives_in", policy=policy).action
+        == "hold_pending"
+    )
 
 
 @pytest.mark.parametrize("similarity", [0.92, 0.95, 1.0])
