@@ -650,6 +650,78 @@ def erase_cmd(
     _show_result(result, as_json)
 
 
+@app.command("search")
+@handle_errors
+def search_cmd(
+    query: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
+    namespace: Annotated[str, typer.Option("--namespace", "-n", help="Namespace to search.")],
+    k: Annotated[int, typer.Option("--k", help="How many hits.")] = 10,
+    history: Annotated[
+        bool, typer.Option("--history", help="Search every version, not only current beliefs.")
+    ] = False,
+    valid_at: Annotated[
+        str | None, typer.Option("--valid-at", help="World time (ISO-8601).")
+    ] = None,
+    known_at: Annotated[
+        str | None, typer.Option("--known-at", help="Transaction time (ISO-8601).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Claims nearest in meaning to QUERY: current beliefs by default, each with its rivals."""
+    valid = parse_when("--valid-at", valid_at)
+    known = parse_when("--known-at", known_at)
+    with connect(models=True) as bg:
+        hits = bg.search(query, namespace, k, history=history, valid_at=valid, known_at=known)
+    if as_json:
+        _emit_json([{**h.model_dump(mode="json"), "contested": h.contested} for h in hits])
+        return
+    from belief_graph.cli_render import console, search_table
+
+    if not hits:
+        typer.echo("no matching claims")
+        return
+    console().print(search_table(hits, f"search: {query}"))
+
+
+@app.command("doctor")
+@handle_errors
+def doctor_cmd(
+    models: Annotated[
+        bool, typer.Option("--models/--no-models", help="Check with the models loaded.")
+    ] = True,
+    as_json: JsonOption = False,
+) -> None:
+    """Connectivity, schema, vector index, models, and a paraphrased query retrieving the right
+    belief. Exits 1 when a check fails."""
+    with connect(models=models) as bg:
+        bg.init_schema()
+        report = bg.doctor()
+    if as_json:
+        _emit_json({"ok": report.ok, "checks": [c.model_dump() for c in report.checks]})
+    else:
+        for check in report.checks:
+            mark = "ok  " if check.ok else "FAIL"
+            typer.echo(f"{mark}  {check.name}: {check.detail}")
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@app.command("demo")
+@handle_errors
+def demo_cmd() -> None:
+    """The engine's stories on a real Neo4j (started if needed), narrated, in a fresh namespace."""
+    from belief_graph import demo
+    from belief_graph.cli_render import console
+
+    with connect() as bg:
+        bg.init_schema()
+        from belief_graph.launcher import LocalNeo4j
+
+        local = LocalNeo4j()
+        browser = local.browser_url if local.is_running() else None
+        demo.run(bg, console(), browser)
+
+
 def main() -> None:
     """Entry point of the ``belief-graph`` console script."""
     app()

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from .models import Claim, Conflict, Lineage, RevisionResult
+from .models import Claim, Conflict, Lineage, RevisionResult, SearchHit
 from .transfer import ImportStats
 
 _STATUS_STYLE = {
@@ -92,6 +92,23 @@ def claims_table(claims: Sequence[Claim], title: str) -> Table:
             when(c.recorded_at),
             f"{c.source_type} {c.confidence:g} ×{c.frequency}",
             flags(c),
+        )
+    return table
+
+
+def search_table(hits: Sequence[SearchHit], title: str) -> Table:
+    """One row per hit: score, sentence, status and validity; rivals listed under their hit."""
+    table = Table(title=title, show_lines=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("claim", overflow="fold", min_width=30)
+    table.add_column("status", no_wrap=True)
+    table.add_column("valid", no_wrap=True)
+    table.add_column("rivals (contradictions on record)", overflow="fold", min_width=20)
+    for hit in hits:
+        c = hit.claim
+        rivals = "\n".join(f"{r.text}  {r.status} {window(r)}" for r in hit.rivals) or "—"
+        table.add_row(
+            f"{hit.score:.3f}", f"{c.text}\n[dim]{c.id}[/]", status(c.status), window(c), rivals
         )
     return table
 
