@@ -24,9 +24,9 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check belief_graph tests bench
-	$(BIN)/ruff format --check belief_graph tests bench
-	$(BIN)/mypy belief_graph
+	$(BIN)/python -m ruff check belief_graph tests bench
+	$(BIN)/python -m ruff format --check belief_graph tests bench
+	$(BIN)/python -m mypy belief_graph
 
 clean:
 	rm -rf $(VENV)
