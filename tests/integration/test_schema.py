@@ -65,7 +65,7 @@ def test_the_vector_index_returns_the_nearest_claim(
             )
         )
     hits = bg.search("beta", "vec:test", k=3)
-    assert [h.claim.object for h in hits][0] == "beta"
+    assert hits[0].claim.object == "beta"
     assert hits[0].score == pytest.approx(1.0, abs=1e-3)
 
 
