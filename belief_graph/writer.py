@@ -572,16 +572,15 @@ class Writer:
             s = slots[(row["namespace"], row["subject_key"], row["predicate"])]
             if row["seq_before"] != s.seq or row["slot_id"] != s.slot_id:
                 raise StaleSlot()
-        for name, param, rows in (
-            ("write/claims", "claims", batch.claims),
-            ("write/close", "closes", batch.closes),
-            ("write/supersedes", "edges", batch.supersedes),
-            ("write/reinforce", "reinforcements", batch.reinforcements),
-            ("write/contradicts", "contradictions", batch.contradictions),
-            ("write/references", "references", batch.references),
-        ):
-            if rows:
-                tx.run(name, **{param: rows})
+        tx.run(
+            "write/changes",
+            claims=batch.claims,
+            closes=batch.closes,
+            edges=batch.supersedes,
+            reinforcements=batch.reinforcements,
+            contradictions=batch.contradictions,
+            references=batch.references,
+        )
         flagged_by: dict[str, list[str]] = {}
         if batch.retired:
             for row in tx.run("write/flags", retired=batch.retired):
@@ -603,7 +602,7 @@ class Writer:
             ]
             rv["props"]["result"] = by_rid[rid].model_dump_json()
         tx.run(
-            "write/slots",
+            "write/finish",
             slots=[
                 {
                     "namespace": s.key[0],
@@ -615,8 +614,8 @@ class Writer:
                 }
                 for s in touched
             ],
+            revisions=batch.revisions,
         )
-        tx.run("write/revisions", revisions=batch.revisions)
         return results
 
 

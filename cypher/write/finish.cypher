@@ -1,7 +1,15 @@
-// One Revision per operation, linked to every claim it touched.
-// Params: $revisions (list of {props, added, retired: [{id, previous_valid_to, previous_status}], reinforced,
-//         flagged: [{id, flag}], restored: [{id, from}]})
-// Returns: created (count)
+// Apply, last statement: each slot's chain head, version count, last recorded change and last
+// revision; then one Revision per operation, linked to every claim it touched.
+// Params: $slots (list of {namespace, id, versions, head, last_recorded_at, last_revision}),
+//         $revisions (list of {props, added, retired: [{id, previous_valid_to, previous_status}],
+//         reinforced, flagged: [{id, flag}], restored: [{id, from}]})
+// Returns: created (count of revisions)
+CALL () {
+  UNWIND $slots AS x
+  MATCH (s:Slot {id: x.id, namespace: x.namespace})
+  SET s.versions = x.versions, s.head = x.head, s.last_recorded_at = x.last_recorded_at,
+      s.last_revision = x.last_revision
+}
 UNWIND $revisions AS rv
 CREATE (r:Revision)
 SET r = rv.props
