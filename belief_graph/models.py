@@ -6,7 +6,16 @@ import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 SourceType = Literal["human_verified", "user_stated", "observed", "tool_output", "inferred"]
 Status = Literal["active", "superseded", "retracted", "pending", "rejected", "erased"]
@@ -39,6 +48,12 @@ def _identifier(value: str) -> str:
             "may hold only letters, digits and _ . : - / @, starting with a letter or digit"
         )
     return value
+
+
+def _error(field: str, message: str, value: object = None) -> InitErrorDetails:
+    return InitErrorDetails(
+        type=PydanticCustomError("inconsistent", message), loc=(field,), input=value
+    )
 
 
 Text = Annotated[str, Field(min_length=1, max_length=10_000), AfterValidator(_storable)]
@@ -82,19 +97,23 @@ class ClaimDraft(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> ClaimDraft:
-        triple = (self.subject, self.predicate, self.object)
-        if any(v is not None for v in triple) and any(v is None for v in triple):
-            missing = [
-                n
-                for n, v in zip(("subject", "predicate", "object"), triple, strict=True)
-                if v is None
-            ]
-            raise ValueError(
-                f"{', '.join(missing)} missing: give subject, predicate and object together, "
-                "or none of them (a text-only claim)"
-            )
+        # Raised as a ValidationError of our own so that each error's loc names its field.
+        errors: list[InitErrorDetails] = []
+        triple = {"subject": self.subject, "predicate": self.predicate, "object": self.object}
+        if any(v is not None for v in triple.values()):
+            for name, value in triple.items():
+                if value is None:
+                    errors.append(
+                        _error(
+                            name,
+                            "missing: give subject, predicate and object together, or none "
+                            "of them (a text-only claim)",
+                        )
+                    )
         if self.valid_from and self.valid_to and self.valid_to <= self.valid_from:
-            raise ValueError("valid_to must be later than valid_from")
+            errors.append(_error("valid_to", "must be later than valid_from", self.valid_to))
+        if errors:
+            raise ValidationError.from_exception_data(type(self).__name__, errors)
         return self
 
     @property

@@ -101,10 +101,6 @@ def test_valid_to_before_valid_from_is_refused() -> None:
     assert draft(valid_from=start, valid_to=datetime(2026, 3, 2, tzinfo=UTC)).valid_to
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: the model-level check reports loc=() instead of ('valid_to',)",
-)
 def test_valid_to_before_valid_from_loc_names_valid_to() -> None:
     assert_names(
         "valid_to",
@@ -147,10 +143,6 @@ def test_partial_triple_is_refused_naming_what_is_missing(
     assert all(name in message for name in missing)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: the model-level triple check reports loc=() instead of the missing field",
-)
 def test_partial_triple_loc_names_the_missing_field() -> None:
     assert_names("object", object=None)
 
