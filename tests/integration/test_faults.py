@@ -1,0 +1,251 @@
+"""Faults: SIGKILL a private Neo4j in the middle of a bulk ingest and of a stream of revisions,
+restart it, re-run with the same revision ids; every acknowledged operation is there exactly
+once, nothing is half-applied, the invariants hold. While the server is down, callers get
+``StoreUnavailable`` within bounded time, never a raw driver error or a hang.
+
+The server here is this test's own (own ports, own home); the session's database is never
+touched. It reuses the session's Neo4j jars through a symlink instead of downloading them.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph.errors import BeliefGraphError, ConflictError, StoreUnavailable
+from belief_graph.launcher import LocalNeo4j
+from belief_graph.models import RevisionResult
+from belief_graph.settings import EngineSettings
+from belief_graph.store import Store
+from bench.soak import check_graph
+from tests.integration.test_invariants import q
+
+NS = "faults:ingest"
+STREAM_NS = "faults:stream"
+DOWN_LIMIT_S = 20.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
+    home = tmp_path_factory.mktemp("faults-neo4j")
+    base = EngineSettings()
+    settings = base.model_copy(
+        update={"cache_dir": home, "bolt_port": _free_port(), "http_port": _free_port()}
+    )
+    jars = f"neo4j-{base.neo4j_version}"
+    for cache in (base.cache_dir.expanduser(), Path.home() / ".cache" / "belief-graph"):
+        if (cache / jars / "lib").is_dir():
+            (home / jars).symlink_to(cache / jars, target_is_directory=True)
+            break
+    local = LocalNeo4j(settings)
+    local.start()
+    try:
+        yield local
+    finally:
+        local.stop()
+
+
+def _store(server: LocalNeo4j) -> Store:
+    # Small retry budgets so an outage surfaces quickly (the default is 15 s).
+    return Store(server.bolt_uri, None, retry_seconds=4, connect_timeout=2)
+
+
+def _restart(server: LocalNeo4j) -> float:
+    started = time.monotonic()
+    server.start()
+    return time.monotonic() - started
+
+
+def _wait_for(event: threading.Event, worker: threading.Thread, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not event.is_set() and worker.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert event.is_set(), "the work finished (or failed) before the kill point"
+
+
+def _per_id(store: Store, ids: list[str]) -> dict[str, int]:
+    rows = q(
+        store,
+        "UNWIND $ids AS id OPTIONAL MATCH (r:Revision {id: id}) RETURN id, count(r) AS n",
+        ids=ids,
+    )
+    return {r["id"]: r["n"] for r in rows}
+
+
+def _acked(results: list[RevisionResult]) -> list[dict[str, Any]]:
+    # Replays count too: each stands for an operation acknowledged on the first run.
+    return [{**r.model_dump(mode="json"), "replayed": False} for r in results]
+
+
+def _drafts(n: int) -> list[ClaimDraft]:
+    return [
+        ClaimDraft(
+            namespace=NS,
+            subject=f"person-{i % 97}",
+            predicate=["city", "likes", "risk_tolerance"][i % 3],
+            object=f"value-{i % 5}",
+            text=f"Person {i % 97} fact number {i}.",
+            episode_id=f"ep-{i}",
+            episode_content=f"chat line {i}",
+        )
+        for i in range(n)
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+def test_sigkill_during_ingest_and_stream_then_rerun(server: LocalNeo4j) -> None:
+    timings: dict[str, float] = {}
+    store = _store(server)
+    bg = BeliefGraph(store)
+    bg.init_schema()
+
+    # -- 1. bulk ingest, killed after some batches were acknowledged ----------------------------
+    drafts = _drafts(1200)
+    ids = [f"ingest-{i:05d}" for i in range(len(drafts))]
+    acknowledged = [0]
+    kill_point = threading.Event()
+    failure: list[BaseException] = []
+
+    def progress(done: int) -> None:
+        acknowledged[0] = done
+        if done >= 300:
+            kill_point.set()
+
+    def ingest() -> None:
+        try:
+            bg.ingest(drafts, batch_size=100, revision_ids=ids, progress=progress)
+        except BaseException as exc:
+            failure.append(exc)
+
+    worker = threading.Thread(target=ingest)
+    worker.start()
+    _wait_for(kill_point, worker, 120)
+    assert server.kill()
+    killed_at = time.monotonic()
+    worker.join(60)
+    assert not worker.is_alive(), "ingest hung after the server died"
+    timings["ingest_error_after_kill_s"] = time.monotonic() - killed_at
+    assert failure, "ingest finished although the server was killed"
+    assert isinstance(failure[0], StoreUnavailable), repr(failure[0])
+    assert acknowledged[0] < len(drafts)
+
+    # -- 2. while the server stays down: StoreUnavailable, bounded in time ----------------------
+    for name, call in (
+        ("read", lambda: bg.current(NS, "person-1", "city")),
+        ("remember", lambda: bg.remember(drafts[0], revision_id="down-1")),
+        ("contract", lambda: bg.contract(NS, "any-claim")),
+    ):
+        started = time.monotonic()
+        with pytest.raises(StoreUnavailable):
+            call()
+        timings[f"down_{name}_s"] = time.monotonic() - started
+        assert timings[f"down_{name}_s"] < DOWN_LIMIT_S, timings
+
+    timings["restart_1_s"] = _restart(server)
+
+    # -- 3. re-run with the same revision ids: acknowledged batches replay -----------------------
+    results = bg.ingest(drafts, batch_size=100, revision_ids=ids)
+    assert all(r.replayed for r in results[: acknowledged[0]])
+    counts = _per_id(store, ids)
+    assert all(n == 1 for n in counts.values()), {k: n for k, n in counts.items() if n != 1}
+    assert q(store, "MATCH (r:Revision {namespace: $ns}) RETURN count(r) AS n", ns=NS)[0]["n"] == (
+        len(ids)
+    )
+    assert check_graph(store, _acked(results)) == []
+
+    # -- 4. a stream of revisions (remember / contract / rollback), killed midway ----------------
+    def stream(log: list[RevisionResult], stop_at: int | None = None) -> None:
+        added: list[str] = []
+        for i in range(60):
+            rid = f"stream-{i:04d}"
+            try:
+                if i % 6 == 5 and added:
+                    result = bg.contract(STREAM_NS, added[-1], revision_id=rid)
+                elif i % 6 == 3 and log:
+                    result = bg.rollback(STREAM_NS, log[-1].revision_id, new_revision_id=rid)
+                else:
+                    result = bg.remember(
+                        ClaimDraft(
+                            namespace=STREAM_NS,
+                            subject=f"s-{i % 4}",
+                            predicate="city",
+                            object=f"town-{i}",
+                            text=f"S{i % 4} lives in town {i}.",
+                        ),
+                        revision_id=rid,
+                    )
+            except ConflictError:
+                continue  # refused the same way on every run (same state, same order)
+            log.append(result)
+            added.extend(result.added)
+            if stop_at is not None and len(log) == stop_at:
+                stream_point.set()
+
+    first: list[RevisionResult] = []
+    stream_point = threading.Event()
+    stream_failure: list[BaseException] = []
+
+    def run_stream() -> None:
+        try:
+            stream(first, stop_at=20)
+        except BaseException as exc:
+            stream_failure.append(exc)
+
+    worker = threading.Thread(target=run_stream)
+    worker.start()
+    _wait_for(stream_point, worker, 120)
+    assert server.kill()
+    killed_at = time.monotonic()
+    worker.join(60)
+    assert not worker.is_alive(), "the stream hung after the server died"
+    timings["stream_error_after_kill_s"] = time.monotonic() - killed_at
+    assert stream_failure and isinstance(stream_failure[0], StoreUnavailable), stream_failure
+    timings["restart_2_s"] = _restart(server)
+
+    second: list[RevisionResult] = []
+    stream(second)
+    by_id = {r.revision_id: r for r in second}
+    for done in first:  # every acknowledged operation: replayed, same result
+        again = by_id[done.revision_id]
+        assert again.replayed and again.model_copy(update={"replayed": False}) == done
+    stream_ids = [r.revision_id for r in second]
+    assert all(n == 1 for n in _per_id(store, stream_ids).values())
+    assert q(store, "MATCH (r:Revision {namespace: $ns}) RETURN count(r) AS n", ns=STREAM_NS)[0][
+        "n"
+    ] == len(stream_ids)
+    everything = results + second
+    assert check_graph(store, _acked(everything)) == []
+    store.close()
+    print(f"\nfault timings: { {k: round(v, 2) for k, v in timings.items()} }")
+
+
+def test_errors_are_ours_when_nothing_listens() -> None:
+    """No server at all on the port: a bounded StoreUnavailable, not a driver exception."""
+    store = Store(f"bolt://127.0.0.1:{_free_port()}", None, retry_seconds=2, connect_timeout=1)
+    bg = BeliefGraph(store)
+    calls: dict[str, Any] = {
+        "current": lambda: bg.current("ns", "a", "city"),
+        "remember": lambda: bg.remember(ClaimDraft(namespace="ns", text="A lives in Oslo.")),
+        "init_schema": lambda: bg.init_schema(),
+    }
+    for name, call in calls.items():
+        started = time.monotonic()
+        with pytest.raises(BeliefGraphError) as caught:
+            call()
+        assert isinstance(caught.value, StoreUnavailable), (name, caught.value)
+        assert time.monotonic() - started < DOWN_LIMIT_S, name
+    store.close()
