@@ -722,6 +722,30 @@ def demo_cmd() -> None:
         demo.run(bg, console(), browser)
 
 
+@app.command("browser")
+@handle_errors
+def browser_cmd(
+    query: Annotated[str, typer.Argument(help="Audit query: slot-lineage, open-conflicts, ...")],
+    args: Annotated[
+        list[str] | None, typer.Argument(help="Its parameters as name=value.", show_default=False)
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A Neo4j Browser URL that opens with a saved audit query (cypher/audit/) in the editor,
+    and the :param lines to run before it. BELIEF_GRAPH_BROWSER_URL overrides the Browser."""
+    from belief_graph.audit import browser_link
+
+    link = browser_link(query, args or [])
+    if as_json:
+        _emit_json(link.as_dict())
+        return
+    typer.echo(link.url)
+    if link.param_lines:
+        typer.echo("\nIn Browser, run these first (Browser forgets parameters on reload):")
+        for line in link.param_lines:
+            typer.echo(f"  {line}")
+
+
 def main() -> None:
     """Entry point of the ``belief-graph`` console script."""
     app()

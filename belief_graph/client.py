@@ -13,8 +13,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field
+
+from .arguments import checked
 from .detect import Detector
 from .errors import BeliefGraphError, ConflictError, ModelError, NotFound
 from .models import (
@@ -25,11 +28,15 @@ from .models import (
     Conflict,
     DoctorReport,
     Episode,
+    Identifier,
     Lineage,
+    Moment,
     Operation,
     RevisionRecord,
     RevisionResult,
     SearchHit,
+    Term,
+    Text,
     Verdict,
 )
 from .policy import Policy
@@ -208,8 +215,9 @@ class BeliefGraph:
 
     # -- remember: detect → decide → apply ----------------------------------------------------
 
+    @checked
     def remember(
-        self, draft: ClaimDraft, *, revision_id: str | None = None, actor: str | None = None
+        self, draft: ClaimDraft, *, revision_id: Identifier | None = None, actor: Term | None = None
     ) -> RevisionResult:
         """Take a claim in: NEW, SAME (reinforce), UPDATE or CONFLICT, decided by the policy.
 
@@ -217,13 +225,14 @@ class BeliefGraph:
         """
         return self._writer.write([Request(draft, revision_id or new_id(), actor)])[0]
 
+    @checked
     def ingest(
         self,
         drafts: Iterable[ClaimDraft],
         *,
         batch_size: int = 500,
         revision_ids: Iterable[str] | None = None,
-        actor: str | None = None,
+        actor: Term | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> list[RevisionResult]:
         """Remember many drafts in order, ``batch_size`` per transaction (same rules as
@@ -400,16 +409,17 @@ class BeliefGraph:
         except _Replayed as replay:
             return replayed(replay.result)
 
+    @checked
     def contract(
         self,
-        namespace: str,
-        claim_id: str,
+        namespace: Identifier,
+        claim_id: Identifier,
         *,
         retract: bool = True,
-        valid_to: datetime | None = None,
-        reason: str = "",
-        revision_id: str | None = None,
-        actor: str | None = None,
+        valid_to: Moment | None = None,
+        reason: Annotated[str, Field(max_length=1000)] = "",
+        revision_id: Identifier | None = None,
+        actor: Term | None = None,
     ) -> RevisionResult:
         """Retire a belief: ``retract`` (it was wrong) or close its validity at ``valid_to``
         (it was true until then). Direct dependents are flagged ``needs_review``.
@@ -469,24 +479,26 @@ class BeliefGraph:
 
         return self._operate(namespace, revision_id, work)
 
+    @checked
     def confirm(
         self,
-        namespace: str,
-        claim_id: str,
+        namespace: Identifier,
+        claim_id: Identifier,
         *,
-        revision_id: str | None = None,
-        actor: str | None = None,
+        revision_id: Identifier | None = None,
+        actor: Term | None = None,
     ) -> RevisionResult:
         """A human accepts a pending claim: it becomes the belief, its rival is superseded."""
         return self._settle(namespace, claim_id, accept=True, revision_id=revision_id, actor=actor)
 
+    @checked
     def reject(
         self,
-        namespace: str,
-        claim_id: str,
+        namespace: Identifier,
+        claim_id: Identifier,
         *,
-        revision_id: str | None = None,
-        actor: str | None = None,
+        revision_id: Identifier | None = None,
+        actor: Term | None = None,
     ) -> RevisionResult:
         """A human rejects a pending claim: it is kept as ``rejected``; the belief stands."""
         return self._settle(namespace, claim_id, accept=False, revision_id=revision_id, actor=actor)
@@ -592,15 +604,16 @@ class BeliefGraph:
 
         return self._operate(namespace, revision_id, work)
 
+    @checked
     def rectify(
         self,
-        namespace: str,
-        claim_id: str,
+        namespace: Identifier,
+        claim_id: Identifier,
         *,
-        object: str,
-        text: str,
-        actor: str,
-        revision_id: str | None = None,
+        object: Term,
+        text: Text,
+        actor: Term,
+        revision_id: Identifier | None = None,
     ) -> RevisionResult:
         """GDPR Art. 16: a human corrects a belief. The old claim is retracted (it was never true)
         and the corrected one takes its place over the same validity, as ``human_verified``.
@@ -684,13 +697,14 @@ class BeliefGraph:
 
         return self._operate(namespace, revision_id, work)
 
+    @checked
     def rollback(
         self,
-        namespace: str,
-        revision_id: str,
+        namespace: Identifier,
+        revision_id: Identifier,
         *,
-        new_revision_id: str | None = None,
-        actor: str | None = None,
+        new_revision_id: Identifier | None = None,
+        actor: Term | None = None,
     ) -> RevisionResult:
         """Reverse an earlier revision with a new one. Claims it added are retracted; claims it
         retired come back as new versions (history is never rewritten); reinforcements and flags
@@ -801,14 +815,15 @@ class BeliefGraph:
 
         return self._operate(namespace, new_revision_id, work)
 
+    @checked
     def erase(
         self,
-        namespace: str,
+        namespace: Identifier,
         *,
-        subject: str | None = None,
-        claim_ids: Sequence[str] | None = None,
-        revision_id: str | None = None,
-        actor: str | None = None,
+        subject: Term | None = None,
+        claim_ids: Sequence[Identifier] | None = None,
+        revision_id: Identifier | None = None,
+        actor: Term | None = None,
     ) -> RevisionResult:
         """GDPR Art. 17: remove the content (text, triple, embedding, episodes) of a whole
         namespace, one subject, or listed claims. Content-free tombstones keep the history
@@ -860,7 +875,10 @@ class BeliefGraph:
 
     # -- reads ---------------------------------------------------------------------------------
 
-    def current(self, namespace: str, subject: str, predicate: str) -> Claim | list[Claim] | None:
+    @checked
+    def current(
+        self, namespace: Identifier, subject: Term, predicate: Term
+    ) -> Claim | list[Claim] | None:
         """The current belief: a claim or ``None`` (single-valued), a list (multi-valued).
 
         ``None`` means unknown: the engine never guesses.
@@ -875,13 +893,14 @@ class BeliefGraph:
         )
         return self._shape(slot, rows)
 
+    @checked
     def as_of(
         self,
-        namespace: str,
-        subject: str,
-        predicate: str,
-        valid_at: datetime | None = None,
-        known_at: datetime | None = None,
+        namespace: Identifier,
+        subject: Term,
+        predicate: Term,
+        valid_at: Moment | None = None,
+        known_at: Moment | None = None,
     ) -> Claim | list[Claim] | None:
         """What held at world time ``valid_at`` as known at transaction time ``known_at``.
 
@@ -911,7 +930,8 @@ class BeliefGraph:
             return claims
         return claims[0] if claims else None
 
-    def beliefs(self, namespace: str, subject: str) -> list[Claim]:
+    @checked
+    def beliefs(self, namespace: Identifier, subject: Term) -> list[Claim]:
         """Every current belief about ``subject``."""
         rows = self.store.read(
             "beliefs_subject",
@@ -921,7 +941,8 @@ class BeliefGraph:
         )
         return [Claim.model_validate(r["claim"]) for r in rows]
 
-    def history(self, namespace: str, subject: str, predicate: str) -> list[Claim]:
+    @checked
+    def history(self, namespace: Identifier, subject: Term, predicate: Term) -> list[Claim]:
         """Every claim ever made about one fact, oldest first."""
         slot = self._slot(namespace, subject, predicate)
         rows = self.store.read(
@@ -932,11 +953,13 @@ class BeliefGraph:
         )
         return [Claim.model_validate(r["claim"]) for r in rows]
 
-    def get(self, namespace: str, claim_id: str) -> Claim:
+    @checked
+    def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
         """One claim by id (``NotFound`` if it is not in the namespace)."""
         return self._claim(namespace, claim_id)
 
-    def lineage(self, namespace: str, claim_id: str) -> Lineage:
+    @checked
+    def lineage(self, namespace: Identifier, claim_id: Identifier) -> Lineage:
         """The claim's version chain, SUPERSEDES verdicts, provenance, revisions, dependents."""
         rows = self.store.read("claim_lineage", namespace=namespace, id=claim_id)
         if not rows:
@@ -952,7 +975,8 @@ class BeliefGraph:
             premises=[Claim.model_validate(c) for c in row["premises"]],
         )
 
-    def conflicts(self, namespace: str, *, open_only: bool = False) -> list[Conflict]:
+    @checked
+    def conflicts(self, namespace: Identifier, *, open_only: bool = False) -> list[Conflict]:
         """Recorded contradictions, newest first (``open_only``: those still unresolved)."""
         rows = self.store.read("conflicts_list", namespace=namespace, open_only=open_only)
         return [
@@ -966,14 +990,16 @@ class BeliefGraph:
             for r in rows
         ]
 
-    def pending(self, namespace: str) -> list[Claim]:
+    @checked
+    def pending(self, namespace: Identifier) -> list[Claim]:
         """Claims waiting for a human to confirm or reject them."""
         return [
             Claim.model_validate(r["claim"])
             for r in self.store.read("pending_list", namespace=namespace)
         ]
 
-    def needs_review(self, namespace: str) -> list[Claim]:
+    @checked
+    def needs_review(self, namespace: Identifier) -> list[Claim]:
         """Claims whose premise was retired, with ``review_reason``."""
         return [
             Claim.model_validate(r["claim"])
@@ -982,15 +1008,16 @@ class BeliefGraph:
 
     # -- semantic retrieval and health -----------------------------------------------------------
 
+    @checked
     def search(
         self,
-        query: str,
-        namespace: str,
+        query: Text,
+        namespace: Identifier,
         k: int = 10,
         *,
         history: bool = False,
-        valid_at: datetime | None = None,
-        known_at: datetime | None = None,
+        valid_at: Moment | None = None,
+        known_at: Moment | None = None,
     ) -> list[SearchHit]:
         """Claims whose sentence is nearest to ``query``: current beliefs only by default.
 

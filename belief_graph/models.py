@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -65,6 +65,19 @@ Identifier = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(
 Confidence = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 
 
+def _to_utc(value: datetime) -> datetime:
+    # Neo4j's DateTime carries whole-minute offsets within years 1..9999; storing every moment in
+    # UTC keeps any aware input representable (or refused here, by name, when it is not).
+    try:
+        return value.astimezone(UTC)
+    except OverflowError as exc:
+        raise ValueError("is out of the representable range (years 1 to 9999 in UTC)") from exc
+
+
+Moment = Annotated[AwareDatetime, AfterValidator(_to_utc)]
+"""A timezone-aware moment, normalized to UTC."""
+
+
 class ClaimDraft(BaseModel):
     """A claim as an agent or user offers it; ``remember`` decides what becomes of it.
 
@@ -85,9 +98,9 @@ class ClaimDraft(BaseModel):
     author: Term | None = None
     origin: Term | None = None
     kind: Kind = "evidence"
-    valid_from: AwareDatetime | None = None
-    valid_to: AwareDatetime | None = None
-    recorded_at: AwareDatetime | None = None
+    valid_from: Moment | None = None
+    valid_to: Moment | None = None
+    recorded_at: Moment | None = None
     episode_id: Identifier | None = None
     episode_content: Text | None = None
     depends_on: tuple[Identifier, ...] = Field(default=(), max_length=100)

@@ -72,8 +72,8 @@ hostile = st.one_of(
     st.just("   "),
     st.text(st.characters(codec="utf-8"), min_size=1, max_size=40),
 )
-# What a read or an operation takes: UTF-8-encodable text (lone surrogates are pinned separately
-# below as a known engine bug).
+# What a read or an operation takes: UTF-8-encodable text (lone surrogates have their own test
+# below).
 encodable = st.one_of(
     st.text(st.characters(codec="utf-8"), max_size=40),
     st.sampled_from(INJECTIONS),
@@ -424,12 +424,6 @@ EDGE_MOMENTS = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: ClaimDraft accepts aware datetimes that "
-    "Bolt cannot carry (out of range in UTC, sub-minute offsets); the driver's "
-    "ValueError leaks",
-)
 @pytest.mark.parametrize("moment", EDGE_MOMENTS)
 def test_out_of_range_aware_datetimes_are_refused_by_name(
     store: Store, make_bg: Callable[..., BeliefGraph], moment: datetime
@@ -443,11 +437,6 @@ def test_out_of_range_aware_datetimes_are_refused_by_name(
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: read/operation arguments are not validated; "
-    "a lone surrogate reaches the driver and a UnicodeEncodeError leaks",
-)
 @pytest.mark.parametrize("read", ["current", "get", "conflicts", "erase"])
 def test_lone_surrogates_in_read_arguments_are_refused_by_name(
     store: Store, seeded: BeliefGraph, read: str
