@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC
 from typing import Any, LiteralString, TypeVar
 
 import neo4j
@@ -22,7 +23,10 @@ class StaleSlot(Exception):
 
 
 def _native(value: Any) -> Any:
-    if isinstance(value, DateTime | Date | Time):
+    if isinstance(value, DateTime):
+        # Always timezone.utc: a named zone sent back to the server would be stored as one.
+        return value.to_native().astimezone(UTC)
+    if isinstance(value, Date | Time):
         return value.to_native()
     if isinstance(value, Duration):
         return value

@@ -28,6 +28,11 @@ SlotKey = tuple[str, str, str]  # (namespace, subject_key, predicate)
 TEXT_PREDICATE = "statement"  # the predicate of a slot opened by a text-only claim
 
 
+def _iso(value: datetime | str | None) -> str | None:
+    """A moment as ISO-8601 text for the write statements (they make it a DateTime)."""
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
 class _Replayed(Exception):
     """Some of the batch's revision ids ran meanwhile: plan again (they become replays)."""
 
@@ -164,7 +169,9 @@ class Writer:
             seq=row["seq"] or 0,
             versions=row["versions"] or 0,
             head=row["head"],
-            last_recorded_at=row["last_recorded_at"],
+            last_recorded_at=(
+                datetime.fromisoformat(row["last_recorded_at"]) if row["last_recorded_at"] else None
+            ),
             active=row["claims"],
             new=row["slot_id"] is None,
         )
@@ -374,7 +381,7 @@ class Writer:
                 {
                     "namespace": ns,
                     "id": plan.target,
-                    "at": recorded_at,
+                    "at": _iso(recorded_at),
                     "confidence": draft.confidence,
                     "episode_id": draft.episode_id,
                     "episode_content": draft.episode_content,
@@ -434,10 +441,11 @@ class Writer:
                 "embedding": embedding,
             }
             props = {k: v for k, v in props.items() if v is not None}
+            moments = ("valid_from", "valid_to", "recorded_at", "accepted_at")
             batch.claims.append(
                 {
                     "slot_id": slot.slot_id,
-                    "props": props,
+                    "props": {k: _iso(v) if k in moments else v for k, v in props.items()},
                     "episode_id": draft.episode_id,
                     "episode_content": draft.episode_content,
                 }
@@ -457,13 +465,13 @@ class Writer:
                         "namespace": ns,
                         "id": plan.target,
                         "valid_to": valid_from,
-                        "at": recorded_at,
+                        "at": _iso(recorded_at),
                     }
                 )
                 retired.append(
                     {
                         "id": plan.target,
-                        "previous_valid_to": old.get("valid_to"),
+                        "previous_valid_to": _iso(old.get("valid_to")),
                         "previous_status": "active",
                     }
                 )
@@ -526,7 +534,7 @@ class Writer:
                     "id": rid,
                     "namespace": ns,
                     "op": "remember",
-                    "at": now,
+                    "at": _iso(now),
                     "actor": request.actor,
                     "verdict": plan.verdict,
                     "decision": plan.action,
@@ -609,7 +617,7 @@ class Writer:
                     "id": s.slot_id,
                     "versions": s.versions,
                     "head": s.head,
-                    "last_recorded_at": s.last_recorded_at,
+                    "last_recorded_at": _iso(s.last_recorded_at),
                     "last_revision": s.touched_by,
                 }
                 for s in touched

@@ -3,16 +3,17 @@
 // Params: $slots (list of {namespace, id, versions, head, last_recorded_at, last_revision}),
 //         $revisions (list of {props, added, retired: [{id, previous_valid_to, previous_status}],
 //         reinforced, flagged: [{id, flag}], restored: [{id, from}]})
+// Moments are ISO-8601 text, made DateTime here (see changes.cypher).
 // Returns: created (count of revisions)
 CALL () {
   UNWIND $slots AS x
   MATCH (s:Slot {id: x.id, namespace: x.namespace})
-  SET s.versions = x.versions, s.head = x.head, s.last_recorded_at = x.last_recorded_at,
+  SET s.versions = x.versions, s.head = x.head, s.last_recorded_at = datetime(x.last_recorded_at),
       s.last_revision = x.last_revision
 }
 UNWIND $revisions AS rv
 CREATE (r:Revision)
-SET r = rv.props
+SET r = rv.props, r.at = datetime(rv.props.at)
 WITH r, rv
 CALL (r, rv) {
   UNWIND rv.added AS id
@@ -22,7 +23,7 @@ CALL (r, rv) {
 CALL (r, rv) {
   UNWIND rv.retired AS item
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
-  CREATE (r)-[:RETIRED {previous_valid_to: item.previous_valid_to,
+  CREATE (r)-[:RETIRED {previous_valid_to: datetime(item.previous_valid_to),
                          previous_status: item.previous_status}]->(c)
 }
 CALL (r, rv) {

@@ -3,16 +3,21 @@
 // Params: $slots (list of {namespace, subject_key, predicate}), $near (list of {namespace, id}: slots
 //         found by the vector index), $revisions (list of {namespace, id}), $claim_ids (list of
 //         {namespace, id})
-// Returns: slots, near (state per slot, active claims with embeddings), replays, existing
+// Returns: slots, near (state per slot, active claims with embeddings), replays, existing.
+// Moments come back as ISO-8601 text: the driver hydrates native datetimes slowly.
 CALL () {
   UNWIND $slots AS k
   OPTIONAL MATCH (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
   // seq is read before anything else of the slot: if a writer commits in between, the seq the
   // apply step checks no longer matches and the batch is planned again (a seqlock).
   WITH k, s, s.seq AS seq
-  WITH k, s, seq, s.versions AS versions, s.head AS head, s.last_recorded_at AS last_recorded_at
+  WITH k, s, seq, s.versions AS versions, s.head AS head,
+       toString(s.last_recorded_at) AS last_recorded_at
   OPTIONAL MATCH (s)<-[:IN_SLOT]-(c:Claim {status: 'active'})
-  WITH k, s, seq, versions, head, last_recorded_at, collect(c {.*}) AS claims
+  WITH k, s, seq, versions, head, last_recorded_at, collect(c {.*,
+    valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
+    recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
+    reinforced_at: toString(c.reinforced_at)}) AS claims
   RETURN collect(k {.*, slot_id: s.id, seq: seq, versions: versions, head: head,
                     last_recorded_at: last_recorded_at, claims: claims}) AS slots
 }
@@ -21,9 +26,12 @@ CALL () {
   MATCH (s:Slot {id: ref.id, namespace: ref.namespace})
   WITH s, s.seq AS seq
   WITH s, seq, s {.namespace, .subject_key, .predicate, .subject, .cardinality, slot_id: s.id,
-                  .versions, .head, .last_recorded_at} AS state
+                  .versions, .head, last_recorded_at: toString(s.last_recorded_at)} AS state
   OPTIONAL MATCH (s)<-[:IN_SLOT]-(c:Claim {status: 'active'})
-  WITH state, seq, collect(c {.*}) AS claims
+  WITH state, seq, collect(c {.*,
+    valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
+    recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
+    reinforced_at: toString(c.reinforced_at)}) AS claims
   RETURN collect(state {.*, seq: seq, claims: claims}) AS near
 }
 CALL () {
