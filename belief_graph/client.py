@@ -1039,8 +1039,7 @@ class BeliefGraph:
         mode = "history" if history else ("as_of" if valid_at or known_at else "current")
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
-        total = self.store.read("doctor_embeddings")[0]["embedded"]
-        fetch = max(50, k * 10)
+        fetch, total = max(50, k * 10), None
         while True:
             rows = self.store.read(
                 "search_claims",
@@ -1053,10 +1052,14 @@ class BeliefGraph:
                 valid_at=valid,
                 known_at=known,
             )
-            # The vector index spans every namespace: widen until k hits or nothing is left.
-            if len(rows) >= k or fetch >= total:
+            if len(rows) >= k:
                 break
-            fetch = min(fetch * 4, max(total, 1))
+            # The vector index spans every namespace: widen until k hits or nothing is left.
+            if total is None:
+                total = self.store.read("doctor_embeddings")[0]["embedded"]
+            if fetch >= total:
+                break
+            fetch = min(fetch * 4, total)
         hits = []
         for row in rows:
             rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}

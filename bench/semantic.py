@@ -1,0 +1,148 @@
+"""Semantic-layer latencies with the offline models, on a real Neo4j.
+
+1. Embedding throughput at batch 1 and 64 (sentences/s, median of runs).
+2. Contradiction check per pair: the offline classifier padded to 160 tokens and dynamic length.
+3. ``remember`` p50/p95 with models on (structured and text-only drafts).
+4. ``search`` p50/p95 at N stored claims, excluding the query embedding: claims are ingested with
+   random unit vectors (the index's cost does not depend on what the vectors mean), queries are
+   random vectors too, and the timed part is the call minus the embedding.
+
+    python bench/semantic.py [--claims 100000] [--samples 200] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from _common import connect, report, stopwatch, summary
+
+from belief_graph import ClaimDraft
+from belief_graph.contradiction import offline_scorer
+from belief_graph.detect import Detector
+from belief_graph.embeddings import offline_embedder
+
+SENTENCES = [
+    "Priya is cautious with money and dislikes individual stocks.",
+    "The Atlas backend is written in Go.",
+    "Mom lost interest in gardening last spring.",
+    "The team deploys to Kubernetes every Friday.",
+    "Ana prefers tea over coffee in the morning.",
+]
+
+
+class RandomEmbedder:
+    """Random 384-d unit vectors: for measuring the index, not meaning."""
+
+    dim = 384
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def embed(self, texts: Sequence[str], batch_size: int = 64) -> list[list[float]]:
+        out = []
+        for _ in texts:
+            v = [self.rng.gauss(0, 1) for _ in range(self.dim)]
+            norm = sum(x * x for x in v) ** 0.5
+            out.append([x / norm for x in v])
+        return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--claims", type=int, default=100_000)
+    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    embedder = offline_embedder()
+    embedder.embed(SENTENCES)
+    rates = {}
+    for batch in (1, 64):
+        texts = [SENTENCES[i % len(SENTENCES)] + f" ({i})" for i in range(batch)]
+        runs = []
+        for _ in range(max(5, 320 // batch)):
+            start = time.perf_counter()
+            embedder.embed(texts, batch_size=batch)
+            runs.append(batch / (time.perf_counter() - start))
+        rates[f"batch {batch} sentences/s (median)"] = round(statistics.median(runs), 1)
+    report("embeddings, offline all-MiniLM-L6-v2", rates, args.json)
+
+    pairs = [(SENTENCES[i], SENTENCES[(i + 1) % len(SENTENCES)]) for i in range(len(SENTENCES))]
+    for dynamic in (False, True):
+        scorer = offline_scorer(dynamic_length=dynamic)
+        scorer.score(pairs[:1])
+        samples = []
+        for i in range(args.samples // 4):
+            start = time.perf_counter()
+            scorer.score([pairs[i % len(pairs)]])
+            samples.append((time.perf_counter() - start) * 1000)
+        name = "dynamic length" if dynamic else "padded to 160"
+        report(
+            f"contradiction check per pair, offline classifier {name}", summary(samples), args.json
+        )
+
+    bg = connect(detector=Detector(embedder, offline_scorer(dynamic_length=True)))
+    ns = f"bench:semantic:{datetime.now(UTC):%Y%m%d%H%M%S}"
+    structured, text_only = [], []
+    for i in range(args.samples):
+        draft = ClaimDraft(
+            namespace=ns,
+            subject=f"person-{i % 50}",
+            predicate="lives in",
+            object=f"city-{i}",
+            text=f"Person {i % 50} lives in city {i}.",
+        )
+        start = time.perf_counter()
+        bg.remember(draft)
+        structured.append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        bg.remember(ClaimDraft(namespace=ns, text=f"Person {i % 50} now works at company {i}."))
+        text_only.append((time.perf_counter() - start) * 1000)
+    report(
+        "remember with models on (embedding + contradiction checks included), structured",
+        summary(structured),
+        args.json,
+    )
+    report("remember with models on, text-only", summary(text_only), args.json)
+
+    rng = RandomEmbedder(11)
+    index_bg = connect(detector=Detector(rng))
+    big = f"bench:search:{datetime.now(UTC):%Y%m%d%H%M%S}"
+    with stopwatch() as elapsed:
+        index_bg.ingest(
+            (
+                ClaimDraft(
+                    namespace=big,
+                    subject=f"s{i}",
+                    predicate="note",
+                    object=str(i),
+                    text=f"note {i}",
+                )
+                for i in range(args.claims)
+            ),
+            batch_size=1000,
+        )
+    samples = []
+    for _ in range(args.samples):
+        start = time.perf_counter()
+        index_bg.search("anything", big, k=10)
+        embed_start = time.perf_counter()
+        rng.embed(["anything"])
+        embed_ms = (time.perf_counter() - embed_start) * 1000
+        samples.append((embed_start - start) * 1000 - embed_ms)
+    report(
+        f"search k=10 at {args.claims} claims (query embedding excluded)",
+        {**summary(samples), "ingest seconds": round(elapsed[0], 1)},
+        args.json,
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
