@@ -348,3 +348,11 @@ def test_erase_subject_leaves_tombstones_and_no_content(
     assert [c.object for c in (other if isinstance(other, list) else [other])] == ["XYZZY-42"]
     with pytest.raises(ConflictError, match="erase cannot be rolled back"):
         bg.rollback(NS, result.revision_id)
+
+
+def test_a_repeat_in_the_same_ingest_batch_counts_once(bg: BeliefGraph) -> None:
+    same = draft(predicate="city", object="Lisbon", text="Priya lives in Lisbon.")
+    results = bg.ingest([same, same, same], batch_size=10)
+    assert [r.verdict for r in results] == ["NEW", "SAME", "SAME"]
+    city = bg.current(NS, "user", "lives_in")
+    assert city is not None and not isinstance(city, list) and city.frequency == 3
