@@ -1039,7 +1039,7 @@ class BeliefGraph:
         mode = "history" if history else ("as_of" if valid_at or known_at else "current")
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
-        fetch, total = max(50, k * 10), None
+        fetch, total = max(20, k * 3), None
         while True:
             rows = self.store.read(
                 "search_claims",

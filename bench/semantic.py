@@ -3,11 +3,12 @@
 1. Embedding throughput at batch 1 and 64 (sentences/s, median of runs).
 2. Contradiction check per pair: the offline classifier padded to 160 tokens and dynamic length.
 3. ``remember`` p50/p95 with models on (structured and text-only drafts).
-4. ``search`` p50/p95 at N stored claims, excluding the query embedding: claims are ingested with
-   random unit vectors (the index's cost does not depend on what the vectors mean), queries are
-   random vectors too, and the timed part is the call minus the embedding.
+4. ``search`` p50/p95 at N stored claims, excluding the query embedding (the timed part is the
+   call minus the embedding). ``--vectors random`` ingests random unit vectors (fast to make, and
+   the worst case for the index: nothing clusters); ``--vectors real`` embeds N generated
+   sentences with the offline model (slow to make, realistic).
 
-    python bench/semantic.py [--claims 100000] [--samples 200] [--json]
+    python bench/semantic.py [--claims 100000] [--samples 200] [--vectors random|real] [--json]
 """
 
 from __future__ import annotations
@@ -53,10 +54,22 @@ class RandomEmbedder:
         return out
 
 
+NAMES = ["Priya", "Ana", "Mom", "the team", "Atlas", "Ben", "the client", "Lena", "Omar", "Kai"]
+VERBS = ["likes", "uses", "lives in", "works at", "prefers", "plans to visit", "owns", "studies"]
+THINGS = ["Go", "Lisbon", "hiking", "tea", "Kubernetes", "jazz", "a red bike", "Berlin", "chess"]
+
+
+def sentence(i: int) -> str:
+    """A varied, deterministic memory-style sentence."""
+    r = random.Random(i)
+    return f"{r.choice(NAMES)} {r.choice(VERBS)} {r.choice(THINGS)} (note {i})."
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--claims", type=int, default=100_000)
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--vectors", choices=["random", "real"], default="random")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -112,7 +125,8 @@ def main() -> int:
     report("remember with models on, text-only", summary(text_only), args.json)
 
     rng = RandomEmbedder(11)
-    index_bg = connect(detector=Detector(rng))
+    vectors = rng if args.vectors == "random" else embedder
+    index_bg = connect(detector=Detector(vectors))
     big = f"bench:search:{datetime.now(UTC):%Y%m%d%H%M%S}"
     with stopwatch() as elapsed:
         index_bg.ingest(
@@ -129,11 +143,12 @@ def main() -> int:
             batch_size=1000,
         )
     samples = []
-    for _ in range(args.samples):
+    for i in range(args.samples):
+        query = f"what does person {i} like to do?"
         start = time.perf_counter()
-        index_bg.search("anything", big, k=10)
+        index_bg.search(query, big, k=10)
         embed_start = time.perf_counter()
-        rng.embed(["anything"])
+        vectors.embed([query])
         embed_ms = (time.perf_counter() - embed_start) * 1000
         samples.append((embed_start - start) * 1000 - embed_ms)
     report(
