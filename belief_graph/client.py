@@ -44,6 +44,7 @@ from .store import Row, Store, Tx
 from .vocabulary import Vocabulary, normalize_key
 from .writer import Request, Writer, replayed
 
+_MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
 _SCHEMA_INDEXES = (
     "claim_id_unique",
     "slot_id_unique",
@@ -1039,9 +1040,9 @@ class BeliefGraph:
         mode = "history" if history else ("as_of" if valid_at or known_at else "current")
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
-        fetch, total = max(20, k * 3), None
+        fetch = max(20, k * 3)
         while True:
-            rows = self.store.read(
+            found = self.store.read(
                 "search_claims",
                 namespace=namespace,
                 embedding=embedding,
@@ -1052,14 +1053,12 @@ class BeliefGraph:
                 valid_at=valid,
                 known_at=known,
             )
-            if len(rows) >= k:
+            # The vector index spans every namespace: widen until k hits survive the filter, the
+            # index has no more to give, or the fetch reaches its cap.
+            rows = found[0]["hits"]
+            if len(rows) >= k or found[0]["fetched"] < fetch or fetch >= _MAX_FETCH:
                 break
-            # The vector index spans every namespace: widen until k hits or nothing is left.
-            if total is None:
-                total = self.store.read("doctor_embeddings")[0]["embedded"]
-            if fetch >= total:
-                break
-            fetch = min(fetch * 4, total)
+            fetch = min(fetch * 4, _MAX_FETCH)
         hits = []
         for row in rows:
             rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}
