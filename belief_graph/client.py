@@ -42,7 +42,7 @@ from .models import (
 from .policy import Policy
 from .store import Row, Store, Tx
 from .vocabulary import Vocabulary, normalize_key
-from .writer import Request, Writer, replayed
+from .writer import Request, Writer, claim_properties, replayed
 
 _MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
 _SCHEMA_INDEXES = (
@@ -280,38 +280,24 @@ class BeliefGraph:
         valid_from: datetime,
         embedding: list[float] | None,
     ) -> None:
-        props: dict[str, Any] = {
-            "id": claim_id,
-            "namespace": slot.namespace,
-            "subject": draft.subject,
-            "subject_key": slot.subject_key,
-            "predicate": slot.predicate,
-            "predicate_text": draft.predicate,
-            "object": draft.object,
-            "object_key": normalize_key(draft.object) if draft.object is not None else None,
-            "text": draft.text,
-            "source_type": draft.source_type,
-            "confidence": draft.confidence,
-            "frequency": 1,
-            "author": draft.author,
-            "origin": draft.origin,
-            "kind": draft.kind,
-            "status": status,
-            "version": 1 if slot.cardinality == "multi" and status == "active" else None,
-            "valid_from": valid_from,
-            "valid_to": draft.valid_to,
-            "recorded_at": recorded_at,
-            "accepted_at": recorded_at if status == "active" else None,
-            "contradiction": contradiction,
-            "disputed": False,
-            "needs_review": False,
-            "embedding": embedding,
-        }
+        props = claim_properties(
+            draft,
+            claim_id,
+            (slot.namespace, slot.subject_key, slot.predicate),
+            draft.subject,
+            status=status,
+            version=1 if slot.cardinality == "multi" and status == "active" else None,
+            contradiction=contradiction,
+            disputed=False,
+            valid_from=valid_from,
+            recorded_at=recorded_at,
+            embedding=embedding,
+        )
         tx.run(
             "claim_create",
             namespace=slot.namespace,
             slot_id=slot_id,
-            props={k: v for k, v in props.items() if v is not None},
+            props=props,
             episode_id=draft.episode_id,
             episode_content=draft.episode_content,
             occurred_at=recorded_at,

@@ -28,6 +28,51 @@ SlotKey = tuple[str, str, str]  # (namespace, subject_key, predicate)
 TEXT_PREDICATE = "statement"  # the predicate of a slot opened by a text-only claim
 
 
+def claim_properties(
+    draft: ClaimDraft,
+    claim_id: str,
+    key: SlotKey,
+    subject: str | None,
+    *,
+    status: str,
+    version: int | None,
+    contradiction: bool,
+    disputed: bool,
+    valid_from: datetime,
+    recorded_at: datetime,
+    embedding: list[float] | None,
+) -> dict[str, Any]:
+    """The stored properties of a new claim in slot ``key`` (absent values left out)."""
+    props: dict[str, Any] = {
+        "id": claim_id,
+        "namespace": key[0],
+        "subject": subject,
+        "subject_key": key[1],
+        "predicate": key[2],
+        "predicate_text": draft.predicate,
+        "object": draft.object,
+        "object_key": normalize_key(draft.object) if draft.object is not None else None,
+        "text": draft.text,
+        "source_type": draft.source_type,
+        "confidence": draft.confidence,
+        "frequency": 1,
+        "author": draft.author,
+        "origin": draft.origin,
+        "kind": draft.kind,
+        "status": status,
+        "version": version,
+        "valid_from": valid_from,
+        "valid_to": draft.valid_to,
+        "recorded_at": recorded_at,
+        "accepted_at": recorded_at if status == "active" else None,
+        "contradiction": contradiction,
+        "disputed": disputed,
+        "needs_review": False,
+        "embedding": embedding,
+    }
+    return {k: v for k, v in props.items() if v is not None}
+
+
 def _iso(value: datetime | str | None) -> str | None:
     """A moment as ISO-8601 text for the write statements (they make it a DateTime)."""
     return value.isoformat() if isinstance(value, datetime) else value
@@ -413,34 +458,19 @@ class Writer:
                         }
                     )
                 slot.head = claim_id
-            props: dict[str, Any] = {
-                "id": claim_id,
-                "namespace": ns,
-                "subject": slot.subject,
-                "subject_key": slot.key[1],
-                "predicate": slot.key[2],
-                "predicate_text": draft.predicate,
-                "object": draft.object,
-                "object_key": normalize_key(draft.object) if draft.object is not None else None,
-                "text": draft.text,
-                "source_type": draft.source_type,
-                "confidence": draft.confidence,
-                "frequency": 1,
-                "author": draft.author,
-                "origin": draft.origin,
-                "kind": draft.kind,
-                "status": status,
-                "version": version,
-                "valid_from": valid_from,
-                "valid_to": draft.valid_to,
-                "recorded_at": recorded_at,
-                "accepted_at": recorded_at if status == "active" else None,
-                "contradiction": plan.contradiction,
-                "disputed": plan.action == "hold_pending",
-                "needs_review": False,
-                "embedding": embedding,
-            }
-            props = {k: v for k, v in props.items() if v is not None}
+            props = claim_properties(
+                draft,
+                claim_id,
+                slot.key,
+                slot.subject,
+                status=status,
+                version=version,
+                contradiction=plan.contradiction,
+                disputed=plan.action == "hold_pending",
+                valid_from=valid_from,
+                recorded_at=recorded_at,
+                embedding=embedding,
+            )
             moments = ("valid_from", "valid_to", "recorded_at", "accepted_at")
             batch.claims.append(
                 {
