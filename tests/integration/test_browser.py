@@ -145,6 +145,9 @@ def test_slot_lineage_renders_in_neo4j_browser(
 
             # 3 versions, 1 slot, 3 episodes; 3 IN_SLOT, 3 DERIVED_FROM, 2 SUPERSEDES.
             frame.get_by_text("Displaying 7 nodes, 8 relationships").wait_for()
+            # The summary can appear before the force layout has drawn the captions.
+            for word in ("Express.js", "SUPERSEDES"):
+                frame.locator("svg text", has_text=word).first.wait_for()
             captions = " ".join(
                 frame.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
             )
