@@ -365,6 +365,20 @@ class BeliefGraph:
             raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
         return Claim.model_validate(rows[0]["claim"])
 
+    def _active(self, namespace: str, claim_id: str, tx: Tx | None = None) -> Claim:
+        """The claim, which must be active (checked again inside ``tx`` after the slot lock)."""
+        rows = (
+            tx.run("claims_get", namespace=namespace, ids=[claim_id])
+            if tx is not None
+            else self.store.read("claims_get", namespace=namespace, ids=[claim_id])
+        )
+        if not rows:
+            raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
+        claim = Claim.model_validate(rows[0]["claim"])
+        if claim.status != "active":
+            raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not active")
+        return claim
+
     @contextmanager
     def _locked(
         self, tx: Tx, namespace: str, slot_ids: Sequence[str], rid: str
@@ -413,21 +427,13 @@ class BeliefGraph:
         """
         if (done := self._replay(namespace, revision_id)) is not None:
             return done
-        claim = self._claim(namespace, claim_id)
-        if claim.status != "active":
-            raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not active")
-        if valid_to is not None and valid_to.tzinfo is None:
-            raise ValueError("valid_to: must be timezone-aware")
+        claim = self._active(namespace, claim_id)
         assert claim.slot_id is not None
 
         def work(tx: Tx, rid: str) -> RevisionResult:
             now = self.clock()
             with self._locked(tx, namespace, [claim.slot_id or ""], rid):
-                current = tx.one("claims_get", namespace=namespace, ids=[claim_id])
-                if current is None or current["claim"]["status"] != "active":
-                    raise ConflictError(
-                        f"claim_id: claim {claim_id!r} changed; it is no longer active"
-                    )
+                self._active(namespace, claim_id, tx)
                 changes = _Changes()
                 if retract:
                     row = tx.one("claim_retract", namespace=namespace, id=claim_id, at=now)
@@ -607,9 +613,7 @@ class BeliefGraph:
         """
         if (done := self._replay(namespace, revision_id)) is not None:
             return done
-        claim = self._claim(namespace, claim_id)
-        if claim.status != "active":
-            raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not active")
+        claim = self._active(namespace, claim_id)
         draft = ClaimDraft(
             namespace=namespace,
             subject=claim.subject,
@@ -631,9 +635,7 @@ class BeliefGraph:
         def work(tx: Tx, rid: str) -> RevisionResult:
             now = self.clock()
             with self._locked(tx, namespace, [claim.slot_id or ""], rid):
-                current = tx.one("claims_get", namespace=namespace, ids=[claim_id])
-                if current is None or current["claim"]["status"] != "active":
-                    raise ConflictError(f"claim_id: claim {claim_id!r} is no longer active")
+                self._active(namespace, claim_id, tx)
                 changes = _Changes()
                 row = tx.one("claim_retract", namespace=namespace, id=claim_id, at=now)
                 assert row is not None
