@@ -49,6 +49,12 @@ def run(
     raise ConflictError(f"the facts kept changing under {MAX_ATTEMPTS} attempts; try again")
 
 
+def load(store: Store, statement: str, namespace: str, rows: list[Any]) -> None:
+    """Snapshot restore: one batch of rows into a namespace checked empty beforehand (a bulk
+    load, not an operation on beliefs: no slot locks, no Revision)."""
+    store.transaction(lambda tx: tx.run(statement, namespace=namespace, rows=rows))
+
+
 def _iso(value: datetime | str | None) -> str | None:
     """A moment as ISO-8601 text for the write statements (they make it a DateTime)."""
     return value.isoformat() if isinstance(value, datetime) else value
