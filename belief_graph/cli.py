@@ -183,10 +183,19 @@ Predicate = Annotated[
 ]
 ClaimId = Annotated[str, typer.Argument(help="Claim id.", metavar="CLAIM_ID")]
 ActorOption = Annotated[str | None, typer.Option("--actor", help="Who performs the operation.")]
+
+
+def _check_tz(value: str | None) -> str | None:
+    if value is not None:
+        times_of(value)  # a bad zone fails before anything else runs
+    return value
+
+
 TzOption = Annotated[
     str | None,
     typer.Option(
         "--tz",
+        callback=_check_tz,
         help="Show times in 'local', 'UTC' or a zone such as Europe/Lisbon (default: local, "
         "$BELIEF_GRAPH_TZ or the config file; --json is always UTC).",
         show_default=False,
@@ -351,7 +360,13 @@ def _show_result(result: RevisionResult, as_json: bool) -> None:
 
 
 def _show_claims(
-    claims: list[Claim], title: str, as_json: bool, empty: str, tz: str | None
+    claims: list[Claim],
+    title: str,
+    as_json: bool,
+    empty: str,
+    tz: str | None,
+    *,
+    one_fact: bool = False,
 ) -> None:
     if as_json:
         _emit_json(_claim_json(claims))
@@ -361,7 +376,7 @@ def _show_claims(
     if not claims:
         typer.echo(empty)
         return
-    show(console(), claims_table(claims, title, times_of(tz)))
+    show(console(), claims_table(claims, title, times_of(tz), one_fact=one_fact))
 
 
 def _show_belief(
@@ -694,7 +709,8 @@ def history_cmd(
     )
     with connect() as bg:
         claims = bg.history(namespace, subject, predicate)
-    _show_claims(claims, f"history of {subject} · {predicate}", as_json, "no history", tz)
+    title = f"history of {subject} · {predicate}"
+    _show_claims(claims, title, as_json, "no history", tz, one_fact=True)
 
 
 @app.command("lineage", cls=Command)

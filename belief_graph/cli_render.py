@@ -306,39 +306,47 @@ def fit(out: Console, table: FittedTable) -> Table:
 # -- claims ------------------------------------------------------------------------------------
 
 
-def claims_table(claims: Sequence[Claim], title: str, times: Times) -> FittedTable:
-    """One row per claim: triple, status, version, both time axes, trust, flags."""
+def claims_table(
+    claims: Sequence[Claim], title: str, times: Times, *, one_fact: bool = False
+) -> FittedTable:
+    """One row per claim: triple, status, version, both time axes, trust, flags.
+
+    ``one_fact``: every claim is about the fact the title names (a history), so the subject and
+    predicate columns are left out.
+    """
+    # Priorities: what goes first when the width runs out (folds keep the content).
+    columns = [
+        Column("id", 4, fold_into="object", style="dim"),
+        Column("subject", 0, wrap=True),
+        Column("predicate", 0, wrap=True),
+        Column("object", 0, wrap=True),
+        Column("status", 1, fold_into="object"),
+        Column("v", 8, justify="right", fold_into="status", fold_label="v"),
+        Column("valid from", 2),
+        Column("valid to", 6, fold_into="valid from", fold_label="to "),
+        Column("recorded", 3),
+        Column("source", 5),
+        Column("flags", 7, wrap=True, fold_into="status"),
+    ]
+    skip = {"subject", "predicate"} if one_fact else set()
     table = FittedTable(
-        txt(title),
-        [
-            Column("id", 1, fold_into="object", style="dim"),
-            Column("subject", 0, wrap=True),
-            Column("predicate", 0, wrap=True),
-            Column("object", 0, wrap=True),
-            Column("status", 1, fold_into="object"),
-            Column("v", 8, justify="right", fold_into="status", fold_label="v"),
-            Column("valid from", 4),
-            Column("valid to", 5, fold_into="valid from", fold_label="to "),
-            Column("recorded", 6),
-            Column("source", 7),
-            Column("flags", 3, wrap=True, fold_into="status"),
-        ],
-        caption=times.caption,
+        txt(title), [c for c in columns if c.header not in skip], caption=times.caption
     )
     for c in claims:
-        table.add_row(
-            txt(c.id),
-            txt(c.subject or "—"),
-            txt(c.predicate or "—"),
-            txt(c.object or c.text or "—"),
-            status(c.status),
-            str(c.version or ""),
-            times.short(c.valid_from),
-            times.short(c.valid_to) if c.valid_to else "open",
-            times.short(c.recorded_at),
-            txt(f"{c.source_type} {c.confidence:g} ×{c.frequency}"),
-            Text(flags(c), style="yellow"),
-        )
+        cells: dict[str, Text | str] = {
+            "id": txt(c.id),
+            "subject": txt(c.subject or "—"),
+            "predicate": txt(c.predicate or "—"),
+            "object": txt(c.object or c.text or "—"),
+            "status": status(c.status),
+            "v": str(c.version or ""),
+            "valid from": times.short(c.valid_from),
+            "valid to": times.short(c.valid_to) if c.valid_to else "open",
+            "recorded": times.short(c.recorded_at),
+            "source": txt(f"{c.source_type} {c.confidence:g} ×{c.frequency}"),
+            "flags": Text(flags(c), style="yellow"),
+        }
+        table.add_row(*(cells[column.header] for column in table.columns))
     return table
 
 
@@ -402,12 +410,12 @@ def search_table(hits: Sequence[SearchHit], title: str, times: Times) -> FittedT
     table = FittedTable(
         txt(title),
         [
-            Column("score", 2, justify="right", fold_into="status"),
+            Column("score", 3, justify="right", fold_into="claim", fold_label="score "),
             Column("claim", 0, wrap=True),
             Column("id", 1, fold_into="claim", style="dim"),
-            Column("status", 3),
+            Column("status", 2, fold_into="claim"),
             Column("valid", 4, fold_into="claim"),
-            Column("rivals (contradictions on record)", 0, wrap=True),
+            Column("rivals on record", 0, wrap=True),
         ],
         caption=times.caption,
         show_lines=True,
