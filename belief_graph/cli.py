@@ -940,7 +940,7 @@ def erase_cmd(
     actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Remove the content of a namespace, a subject or claims for good (GDPR Art. 17).
+    """Remove the content of a namespace, a subject or claims for good (GDPR right to erasure).
 
     Example: belief-graph erase -n user:priya --subject priya
     """
