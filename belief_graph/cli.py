@@ -12,7 +12,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 
@@ -22,6 +22,8 @@ from typer.core import TyperCommand
 from belief_graph.errors import BeliefGraphError
 
 if TYPE_CHECKING:
+    import pydantic
+
     from belief_graph.cli_render import Times
     from belief_graph.client import BeliefGraph
     from belief_graph.models import Claim, RevisionResult
@@ -196,8 +198,9 @@ TzOption = Annotated[
     typer.Option(
         "--tz",
         callback=_check_tz,
-        help="Show times in 'local', 'UTC' or a zone such as Europe/Lisbon (default: local, "
-        "$BELIEF_GRAPH_TZ or the config file; --json is always UTC).",
+        help="Show times in 'local', 'UTC' or a zone such as Europe/Lisbon (default: "
+        "$BELIEF_GRAPH_TZ, else the config file, else local; UTC with --json unless --tz is "
+        "given).",
         show_default=False,
     ),
 ]
@@ -342,12 +345,36 @@ def _emit_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def _claim_json(claim: Claim | list[Claim] | None) -> Any:
-    if claim is None:
+def _retime(python: Any, plain: Any, zone: tzinfo) -> Any:
+    """``plain`` (a JSON dump) with each date-time that ``python`` (the same dump in Python
+    mode) holds rewritten in ``zone``."""
+    if isinstance(python, datetime):
+        return python.astimezone(zone).isoformat()
+    if isinstance(python, dict) and isinstance(plain, dict):
+        return {k: _retime(python.get(k), v, zone) for k, v in plain.items()}
+    if isinstance(python, list | tuple) and isinstance(plain, list):
+        return [_retime(p, v, zone) for p, v in zip(python, plain, strict=True)]
+    return plain
+
+
+def _json_of(
+    value: pydantic.BaseModel | Sequence[pydantic.BaseModel] | None, tz: str | None = None
+) -> Any:
+    """A model (or a list of them) as JSON data: date-times in UTC, or in ``--tz`` if given."""
+    if value is None:
         return None
-    if isinstance(claim, list):
-        return [c.model_dump(mode="json") for c in claim]
-    return claim.model_dump(mode="json")
+    from pydantic import BaseModel
+
+    if not isinstance(value, BaseModel):
+        return [_json_of(v, tz) for v in value]
+    plain = value.model_dump(mode="json")
+    if tz is None:
+        return plain
+    return _retime(value.model_dump(), plain, times_of(tz).zone)
+
+
+def _claim_json(claim: Claim | list[Claim] | None, tz: str | None = None) -> Any:
+    return _json_of(claim, tz)
 
 
 def _show_result(result: RevisionResult, as_json: bool) -> None:
@@ -369,7 +396,7 @@ def _show_claims(
     one_fact: bool = False,
 ) -> None:
     if as_json:
-        _emit_json(_claim_json(claims))
+        _emit_json(_claim_json(claims, tz))
         return
     from belief_graph.cli_render import claims_table, console, show
 
@@ -389,7 +416,7 @@ def _show_belief(
 ) -> None:
     """One belief as a panel (with its rivals), several as a table, none as 'unknown'."""
     if as_json:
-        _emit_json(_claim_json(claim))
+        _emit_json(_claim_json(claim, tz))
     elif claim is None or claim == []:
         typer.echo("unknown: no belief (the engine does not guess)")
     elif isinstance(claim, list):
@@ -730,7 +757,7 @@ def lineage_cmd(
     with connect() as bg:
         lineage = bg.lineage(namespace, claim_id)
     if as_json:
-        _emit_json(lineage.model_dump(mode="json"))
+        _emit_json(_json_of(lineage, tz))
         return
     from belief_graph.cli_render import console, lineage_tree, show
 
@@ -994,7 +1021,7 @@ def search_cmd(
     with connect(models=True) as bg:
         hits = bg.search(query, namespace, k, history=history, valid_at=valid, known_at=known)
     if as_json:
-        _emit_json([{**h.model_dump(mode="json"), "contested": h.contested} for h in hits])
+        _emit_json([{**_json_of(h, tz), "contested": h.contested} for h in hits])
         return
     from belief_graph.cli_render import console, search_table, show
 

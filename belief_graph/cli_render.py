@@ -410,11 +410,11 @@ def search_table(hits: Sequence[SearchHit], title: str, times: Times) -> FittedT
     table = FittedTable(
         txt(title),
         [
-            Column("score", 3, justify="right", fold_into="claim", fold_label="score "),
+            Column("score", 1, justify="right", fold_into="claim", fold_label="score "),
             Column("claim", 0, wrap=True),
-            Column("id", 1, fold_into="claim", style="dim"),
+            Column("id", 4, fold_into="claim", style="dim"),
             Column("status", 2, fold_into="claim"),
-            Column("valid", 4, fold_into="claim"),
+            Column("valid", 3, fold_into="claim"),
             Column("rivals on record", 0, wrap=True),
         ],
         caption=times.caption,
@@ -470,7 +470,7 @@ def conflicts_table(conflicts: Iterable[Conflict], title: str) -> FittedTable:
             Column("rival", 2, fold_into="rival says", style="dim"),
             Column("rival status", 3, fold_into="rival says"),
             Column("rival says", 0, wrap=True),
-            Column("score", 4, fold_into="resolution"),
+            Column("score", 4, fold_into="resolution", fold_label="score "),
             Column("resolution", 1),
         ],
     )

@@ -420,9 +420,16 @@ def test_tz_option_and_relative_hints(env: dict[str, str]) -> None:
     assert ok(run("current", "-n", NS, "atlas", "uses", BELIEF_GRAPH_TZ="Asia/Tokyo")).stdout == (
         tokyo
     )
-    # --json stays UTC, whatever the zone.
+    # --json is UTC whatever the environment says; --tz on the command line converts it.
+    data = as_json(
+        run("current", "-n", NS, "atlas", "uses", "--json", BELIEF_GRAPH_TZ="Asia/Tokyo")
+    )
+    assert data["valid_from"].startswith("2026-05-15T12:00:00") and "+09" not in data["valid_from"]
     data = as_json(run("current", "-n", NS, "atlas", "uses", "--json", "--tz", "Asia/Tokyo"))
-    assert data["valid_from"].startswith("2026-05-15T12:00:00")
+    assert data["valid_from"] == "2026-05-15T21:00:00+09:00"
+    history = as_json(run("history", "-n", NS, "atlas", "uses", "--json", "--tz", "Asia/Tokyo"))
+    assert history[0]["valid_from"] == "2026-05-15T21:00:00+09:00"
+    assert history[0]["recorded_at"].endswith("+09:00")
     failed(run("current", "-n", NS, "atlas", "uses", "--tz", "Mars/Olympus"), "--tz", "Mars")
 
 
