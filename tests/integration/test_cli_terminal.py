@@ -484,16 +484,6 @@ def test_unreachable_model_hub_is_one_quick_line(
     assert time.monotonic() - started < 8
 
 
-def test_default_embedding_model_uses_the_installed_package_without_the_network(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    from belief_graph.embeddings import DEFAULT_EMBEDDING_MODEL, locate_model
-
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    path, local = locate_model(DEFAULT_EMBEDDING_MODEL, "BELIEF_GRAPH_EMBEDDING_MODEL")
-    assert local and Path(path).is_dir()
-
-
 def test_database_down_is_one_line_without_driver_warnings(tmp_path: Path) -> None:
     env = {
         "NEO4J_URI": "bolt://127.0.0.1:9",
