@@ -194,6 +194,17 @@ def _line_min(line: _Line) -> int:
     return max((cell_len(word) for word in text.plain.split()), default=0)
 
 
+def _folded(column: Column, line: _Line) -> _Line:
+    """A line of ``column`` moved into another column: labelled, in its column's style."""
+    text, wrap = line
+    moved = text.copy()
+    if column.style:
+        moved.stylize(column.style)
+    if column.fold_label:
+        moved = Text(column.fold_label, style="dim") + moved
+    return moved, wrap
+
+
 @dataclass
 class FittedTable:
     """Build the cells, then ``render(width)``: a ``Table`` whose every line fits ``width``."""
@@ -226,6 +237,7 @@ class FittedTable:
             mins = [self._min_width(i, rows, c.header) for i, c in enumerate(columns)]
             return sum(mins) + 3 * len(columns) + 1
 
+        carried: dict[str, list[str]] = {c.header: [c.header] for c in columns}
         for victim in sorted(
             (c for c in self.columns if c.priority > 0), key=lambda c: -c.priority
         ):
@@ -235,20 +247,11 @@ class FittedTable:
             names = [c.header for c in columns]
             if victim.fold_into in names:
                 j = names.index(victim.fold_into)
+                carried[victim.fold_into] += carried[victim.header]
                 for row in rows:
-                    moved = [
-                        (
-                            Text(victim.fold_label, style="dim") + text
-                            if victim.fold_label
-                            else text,
-                            wrap,
-                        )
-                        for text, wrap in row[i]
-                        if text.plain
-                    ]
-                    row[j].extend(moved)
+                    row[j].extend(_folded(victim, line) for line in row[i] if line[0].plain)
             else:
-                hidden.append(victim.header)
+                hidden += carried[victim.header]
             del columns[i]
             for row in rows:
                 del row[i]
