@@ -329,6 +329,19 @@ def connect(models: bool = False) -> BeliefGraph:
     return BeliefGraph.connect(status.bolt_uri, models=models)
 
 
+def open_graph(models: bool = False) -> BeliefGraph:
+    """``connect``, then one round trip: a database that is down fails here at once, in one
+    line, rather than after the driver has retried the command's first query for half a
+    minute."""
+    bg = connect(models)
+    try:
+        bg.store.verify()
+    except BaseException:
+        bg.close()
+        raise
+    return bg
+
+
 def parse_when(option: str, value: str | None) -> datetime | None:
     """An ISO-8601 date or date-time; without an offset it is UTC. Bad input exits naming
     ``option``."""
@@ -435,7 +448,7 @@ def init_cmd(as_json: JsonOption = False) -> None:
 
     Example: belief-graph init
     """
-    with connect() as bg:
+    with open_graph() as bg:
         applied = bg.init_schema()
     if as_json:
         _emit_json({"applied": applied})
@@ -528,7 +541,7 @@ def remember_cmd(
     }
     data.update({k: v for k, v in flags.items() if v is not None})
     draft = ClaimDraft.model_validate(data)
-    with connect(models) as bg:
+    with open_graph(models) as bg:
         result = bg.remember(draft, revision_id=revision_id, actor=actor)
     _show_result(result, as_json)
 
@@ -589,7 +602,7 @@ def import_cmd(
     if snapshot:
         if str(file) == "-":
             fail("FILE: a snapshot is read twice; give a file, not stdin")
-        with connect(False) as bg, bar:
+        with open_graph(False) as bg, bar:
             bg.init_schema()
             task = bar.add_task("restoring", total=transfer.snapshot_size(file) or None)
             summary = transfer.restore_snapshot(
@@ -624,7 +637,7 @@ def import_cmd(
             total = sum(1 for line in counting if line.strip())
     stats = transfer.ImportStats()
     try:
-        with connect(models) as bg, bar:
+        with open_graph(models) as bg, bar:
             task = bar.add_task("remembering", total=total)
             stats = transfer.import_claims(
                 bg,
@@ -662,7 +675,7 @@ def export_cmd(
     from belief_graph.transfer import export_namespace
 
     namespace, _ = namespace_of("export", namespace)
-    with connect() as bg:
+    with open_graph() as bg:
         if file is None or str(file) == "-":
             counts = export_namespace(bg.store, namespace, sys.stdout)
             sys.stdout.flush()
@@ -693,7 +706,7 @@ def current_cmd(
     namespace, (subject, predicate) = namespace_of(
         "current", namespace, legacy, (subject, predicate)
     )
-    with connect() as bg:
+    with open_graph() as bg:
         claim = bg.current(namespace, subject, predicate)
         _show_belief(bg, namespace, claim, f"{subject} · {predicate}", as_json, tz)
 
@@ -712,7 +725,7 @@ def beliefs_cmd(
     Example: belief-graph beliefs -n user:priya priya
     """
     namespace, (subject,) = namespace_of("beliefs", namespace, legacy, (subject,))
-    with connect() as bg:
+    with open_graph() as bg:
         claims = bg.beliefs(namespace, subject)
     _show_claims(claims, f"beliefs about {subject}", as_json, "no beliefs", tz)
 
@@ -734,7 +747,7 @@ def history_cmd(
     namespace, (subject, predicate) = namespace_of(
         "history", namespace, legacy, (subject, predicate)
     )
-    with connect() as bg:
+    with open_graph() as bg:
         claims = bg.history(namespace, subject, predicate)
     title = f"history of {subject} · {predicate}"
     _show_claims(claims, title, as_json, "no history", tz, one_fact=True)
@@ -754,7 +767,7 @@ def lineage_cmd(
     Example: belief-graph lineage -n project:atlas 01M8KNXQ...
     """
     namespace, (claim_id,) = namespace_of("lineage", namespace, legacy, (claim_id,))
-    with connect() as bg:
+    with open_graph() as bg:
         lineage = bg.lineage(namespace, claim_id)
     if as_json:
         _emit_json(_json_of(lineage, tz))
@@ -783,7 +796,7 @@ def as_of_cmd(
     namespace, (subject, predicate) = namespace_of("as-of", namespace, legacy, (subject, predicate))
     valid = parse_when("--valid-at", valid_at)
     known = parse_when("--known-at", known_at)
-    with connect() as bg:
+    with open_graph() as bg:
         claim = bg.as_of(namespace, subject, predicate, valid_at=valid, known_at=known)
         _show_belief(bg, namespace, claim, f"{subject} · {predicate} as of", as_json, tz)
 
@@ -801,7 +814,7 @@ def conflicts_cmd(
     Example: belief-graph conflicts -n user:priya --open
     """
     namespace, _ = namespace_of("conflicts", namespace, legacy)
-    with connect() as bg:
+    with open_graph() as bg:
         conflicts = bg.conflicts(namespace, open_only=open_only)
     if as_json:
         _emit_json([c.model_dump(mode="json") for c in conflicts])
@@ -827,7 +840,7 @@ def pending_cmd(
     Example: belief-graph pending -n user:priya
     """
     namespace, _ = namespace_of("pending", namespace, legacy)
-    with connect() as bg:
+    with open_graph() as bg:
         claims = bg.pending(namespace)
     _show_claims(claims, "pending confirmation", as_json, "nothing pending", tz)
 
@@ -845,7 +858,7 @@ def review_cmd(
     Example: belief-graph review -n project:atlas
     """
     namespace, _ = namespace_of("review", namespace, legacy)
-    with connect() as bg:
+    with open_graph() as bg:
         claims = bg.needs_review(namespace)
     if as_json or not claims:
         _show_claims(claims, "", as_json, "nothing to review", tz)
@@ -869,7 +882,7 @@ def confirm_cmd(
     Example: belief-graph confirm -n user:priya 01M8KR... --actor ana
     """
     namespace, (claim_id,) = namespace_of("confirm", namespace, legacy, (claim_id,))
-    with connect() as bg:
+    with open_graph() as bg:
         result = bg.confirm(namespace, claim_id, actor=actor)
     _show_result(result, as_json)
 
@@ -888,7 +901,7 @@ def reject_cmd(
     Example: belief-graph reject -n user:priya 01M8KR... --actor ana
     """
     namespace, (claim_id,) = namespace_of("reject", namespace, legacy, (claim_id,))
-    with connect() as bg:
+    with open_graph() as bg:
         result = bg.reject(namespace, claim_id, actor=actor)
     _show_result(result, as_json)
 
@@ -915,7 +928,7 @@ def retract_cmd(
     """
     namespace, (claim_id,) = namespace_of("retract", namespace, legacy, (claim_id,))
     end = parse_when("--valid-to", valid_to)
-    with connect() as bg:
+    with open_graph() as bg:
         result = bg.contract(
             namespace,
             claim_id,
@@ -941,7 +954,7 @@ def rollback_cmd(
     Example: belief-graph rollback -n user:priya 01M8KS...
     """
     namespace, (revision_id,) = namespace_of("rollback", namespace, legacy, (revision_id,))
-    with connect() as bg:
+    with open_graph() as bg:
         result = bg.rollback(namespace, revision_id, actor=actor)
     _show_result(result, as_json)
 
@@ -988,7 +1001,7 @@ def erase_cmd(
             fail("refusing to erase without confirmation: no answer on stdin; pass --yes")
         if not agreed:
             fail("erase cancelled")
-    with connect() as bg:
+    with open_graph() as bg:
         result = bg.erase(namespace, subject=subject, claim_ids=claims or None, actor=actor)
     _show_result(result, as_json)
 
@@ -1018,7 +1031,7 @@ def search_cmd(
     namespace, _ = namespace_of("search", namespace)
     valid = parse_when("--valid-at", valid_at)
     known = parse_when("--known-at", known_at)
-    with connect(models=True) as bg:
+    with open_graph(models=True) as bg:
         hits = bg.search(query, namespace, k, history=history, valid_at=valid, known_at=known)
     if as_json:
         _emit_json([{**_json_of(h, tz), "contested": h.contested} for h in hits])
@@ -1046,7 +1059,7 @@ def doctor_cmd(
     """
     from belief_graph.cli_render import clean
 
-    with connect(models=models) as bg:
+    with open_graph(models=models) as bg:
         bg.init_schema()
         report = bg.doctor()
     if as_json:
@@ -1069,7 +1082,7 @@ def demo_cmd() -> None:
     from belief_graph import demo
     from belief_graph.cli_render import console
 
-    with connect() as bg:
+    with open_graph() as bg:
         bg.init_schema()
         from belief_graph.launcher import LocalNeo4j
 
