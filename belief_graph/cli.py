@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, tzinfo
@@ -262,7 +263,9 @@ def namespace_of(
             fail(f"-n/--namespace: given twice ({option!r} and the first argument {args[0]!r})")
         args.append(legacy)
         namespace, args = args[0], args[1:]
-        shown = " ".join(["belief-graph", command, "-n", namespace, *args])
+        from belief_graph.cli_render import clean
+
+        shown = clean(shlex.join(["belief-graph", command, "-n", namespace, *args]))
         typer.echo(
             f"warning: the namespace as first argument is deprecated and goes in the next "
             f"release; write: {shown}",
