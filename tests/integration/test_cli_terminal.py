@@ -71,9 +71,7 @@ def fact(subject: str, predicate: str, obj: str, text: str, *extra: str) -> dict
 # -- one namespace convention -----------------------------------------------------------------
 
 
-def test_namespace_option_environment_config_and_the_old_form(
-    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_namespace_option_environment_config_and_the_old_form(env: dict[str, str]) -> None:
     claim = fact("atlas", "uses", "Go", "Atlas uses Go.")["added"][0]
     assert as_json(run("current", "-n", NS, "atlas", "uses", "--json"))["object"] == "Go"
     assert as_json(run("current", "--namespace", NS, "atlas", "uses", "--json"))["id"] == claim
@@ -107,7 +105,7 @@ def test_namespace_option_environment_config_and_the_old_form(
         )["id"]
         == claim
     )
-    # Every namespaced command takes the default; export and search too.
+    # Every namespaced command takes the default, export too.
     assert ok(run("export")).stderr.startswith(f"exported {NS}:")
     assert as_json(run("conflicts", "--json")) == []
     # Erasing never takes a default: the namespace must be on the command line.
