@@ -1,7 +1,15 @@
-"""Find a Neo4j to talk to: ``NEO4J_URI``, else Docker (testcontainers), else the local launcher.
+"""Find a Neo4j to talk to: one order for the library, the CLI, the tests and the benchmarks.
 
-The order is DESIGN.md §8. Whatever is found is returned as a ``ConnectionInfo``; nothing here
-opens a driver (``store.py`` is the only module that imports ``neo4j``).
+1. ``NEO4J_URI`` set: that server, for everyone (tests then refuse to wipe it while it holds
+   data, unless ``BELIEF_GRAPH_TEST_WIPE=1``).
+2. Otherwise the library and the CLI use the user's own server: the launcher's when it runs or
+   there is no Docker engine, else ``docker/compose.yaml``; started when needed.
+3. Otherwise tests and benchmarks (``for_tests=True``) never touch the user's server: they get a
+   private one, a testcontainer where a Docker engine answers, else a throwaway launcher server
+   with its own home and free ports; it lives as long as this process.
+
+Whatever is found is returned as a ``ConnectionInfo``; nothing here opens a driver (``store.py``
+is the only module that imports ``neo4j``).
 """
 
 from __future__ import annotations
@@ -17,32 +25,44 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from belief_graph.errors import ConfigError, StoreUnavailable
-from belief_graph.settings import EngineSettings, Neo4jSettings
+from belief_graph.server.compose import ComposeNeo4j
+from belief_graph.server.launcher import LocalNeo4j
+from belief_graph.settings import Neo4jSettings, ServerSettings
 
-Source = Literal["env", "docker", "launcher"]
+Source = Literal["env", "launcher", "compose", "docker"]
 
-DOCKER_IMAGE = "neo4j:5.26-community"
 _PING_TIMEOUT = 2.0
+TEST_EXTRA = "pip install 'belief-graph[test]'"
 
 _lock = threading.Lock()
-_container: Any = None
-_container_info: ConnectionInfo | None = None
+_private: Any = None  # the testcontainer or throwaway LocalNeo4j of this process
+_private_info: ConnectionInfo | None = None
 
 
 @dataclass(frozen=True)
 class ConnectionInfo:
-    """How to reach a Neo4j database, and where that answer came from."""
+    """How to reach a Neo4j database, and where that answer came from.
+
+    ``private`` is True for a server started for this process's tests or benchmarks alone.
+    """
 
     uri: str
     user: str
     password: str = field(repr=False)
     database: str
     source: Source
+    private: bool = False
+    browser_url: str | None = None
 
     @property
     def auth(self) -> tuple[str, str] | None:
         """Driver ``auth``: None when there is no password (the launcher runs without auth)."""
         return (self.user, self.password) if self.password else None
+
+
+def docker_image(version: str | None = None) -> str:
+    """The Docker image of the Neo4j version belief-graph runs (``ServerSettings``)."""
+    return f"neo4j:{version or ServerSettings().neo4j_version}-community"
 
 
 def docker_available() -> bool:
@@ -75,49 +95,21 @@ def docker_available() -> bool:
     return result.returncode == 0
 
 
-def _stop_container() -> None:
-    global _container, _container_info
-    with _lock:
-        container, _container, _container_info = _container, None, None
-    if container is not None:
-        # At interpreter exit a failure is not actionable; testcontainers' reaper cleans up.
-        with contextlib.suppress(Exception):
-            container.stop()
+def user_server() -> LocalNeo4j | ComposeNeo4j:
+    """The user's own server: the launcher's when it runs or no Docker engine answers, else the
+    ``docker/compose.yaml`` one. What ``belief-graph neo4j start`` starts."""
+    local = LocalNeo4j()
+    if local.is_running() or not docker_available():
+        return local
+    return ComposeNeo4j()
 
 
-def _from_docker(database: str) -> ConnectionInfo:
-    global _container, _container_info
-    with _lock:
-        if _container_info is not None:
-            return _container_info
-        # testcontainers >= 4.14 moved the module; the old path only warns and re-exports.
-        from testcontainers.community.neo4j import Neo4jContainer as Container
+def provide(start: bool = True, *, for_tests: bool = False) -> ConnectionInfo:
+    """Where the database is, in the order of this module's docstring.
 
-        password = secrets.token_urlsafe(24)
-        container = Container(DOCKER_IMAGE, password=password)
-        try:
-            container.start()
-        except Exception as exc:
-            raise StoreUnavailable(f"could not start {DOCKER_IMAGE} with Docker: {exc}") from exc
-        _container = container
-        _container_info = ConnectionInfo(
-            uri=container.get_connection_url(),
-            user="neo4j",
-            password=password,
-            database=database,
-            source="docker",
-        )
-        atexit.register(_stop_container)
-        return _container_info
-
-
-def provide(start: bool = True) -> ConnectionInfo:
-    """Where the database is, per DESIGN.md §8; starts one unless ``start`` is False.
-
-    (a) ``NEO4J_URI`` set: use it. (b) A Docker engine answers: a ``neo4j:5.26-community``
-    container, kept for the life of this process. (c) Java and Maven: the local launcher.
-    ``start=False`` only reports a database that is already up.
-    Raises ``ConfigError`` when none of the three is possible, ``StoreUnavailable`` when
+    ``start=False`` only reports a database that is already up. ``for_tests`` is for the test
+    suite and the benchmarks: without ``NEO4J_URI`` they get a private server, never the user's.
+    Raises ``ConfigError`` when no server can be found or started, ``StoreUnavailable`` when
     ``start`` is False and nothing is running.
     """
     neo4j = Neo4jSettings()
@@ -129,30 +121,104 @@ def provide(start: bool = True) -> ConnectionInfo:
             database=neo4j.database,
             source="env",
         )
-    if _container_info is not None:
-        return _container_info
-    if start and docker_available():
-        return _from_docker(neo4j.database)
-
-    from belief_graph.launcher import LocalNeo4j
-
-    local = LocalNeo4j(EngineSettings())
+    if for_tests:
+        return _private_server(neo4j, start)
+    server = user_server()
+    status = server.status()
     info = ConnectionInfo(
-        uri=local.bolt_uri, user=neo4j.user, password="", database=neo4j.database, source="launcher"
+        uri=status.bolt_uri,
+        user=neo4j.user,
+        # The launcher runs without auth; compose's password is the user's NEO4J_PASSWORD.
+        password=neo4j.password.get_secret_value() if isinstance(server, ComposeNeo4j) else "",
+        database=neo4j.database,
+        source="compose" if isinstance(server, ComposeNeo4j) else "launcher",
+        browser_url=status.browser_url,
     )
-    if local.is_running():
+    if status.running:
         return info
     if not start:
         raise StoreUnavailable(
             "no Neo4j is running: set NEO4J_URI, or run `belief-graph neo4j start`"
         )
+    if isinstance(server, LocalNeo4j):
+        _require_launcher_tools(server)
+    server.start()
+    return info
+
+
+def _require_launcher_tools(local: LocalNeo4j) -> None:
     missing = local.missing_tools()
     if missing:
         raise ConfigError(
             f"no Neo4j available ({' and '.join(missing)} not found). Do one of: set NEO4J_URI "
-            "(and NEO4J_USER/NEO4J_PASSWORD) to an existing server; run a Docker engine "
-            "(testcontainers then starts one); or install Java 17 and Maven so the local "
-            "launcher can fetch and start Neo4j Community"
+            "(and NEO4J_USER/NEO4J_PASSWORD) to an existing server; run a Docker engine; or "
+            "install Java 17 and Maven so the local launcher can fetch and start Neo4j Community"
         )
-    local.start()
-    return info
+
+
+def _private_server(neo4j: Neo4jSettings, start: bool) -> ConnectionInfo:
+    global _private, _private_info
+    with _lock:
+        if _private_info is not None:
+            return _private_info
+        if not start:
+            raise StoreUnavailable("this process has not started a private Neo4j")
+        if docker_available():
+            _private, _private_info = _from_docker(neo4j.database)
+        else:
+            _require_launcher_tools(LocalNeo4j())
+            local = LocalNeo4j.throwaway()
+            atexit.register(release)
+            _private = local
+            local.start()
+            _private_info = ConnectionInfo(
+                uri=local.bolt_uri,
+                user=neo4j.user,
+                password="",
+                database=neo4j.database,
+                source="launcher",
+                private=True,
+                browser_url=local.browser_url,
+            )
+        return _private_info
+
+
+def _from_docker(database: str) -> tuple[Any, ConnectionInfo]:
+    try:
+        # testcontainers >= 4.14 moved the module; the old path only warns and re-exports.
+        from testcontainers.community.neo4j import Neo4jContainer
+    except ImportError as exc:
+        raise ConfigError(
+            "a Docker engine answers, and tests and benchmarks run Neo4j there with "
+            f"testcontainers, which is not installed: {TEST_EXTRA} (or set NEO4J_URI)"
+        ) from exc
+    image = docker_image()
+    password = secrets.token_urlsafe(24)
+    container = Neo4jContainer(image, password=password)
+    atexit.register(release)
+    try:
+        container.start()
+    except Exception as exc:
+        raise StoreUnavailable(f"could not start {image} with Docker: {exc}") from exc
+    info = ConnectionInfo(
+        uri=container.get_connection_url(),
+        user="neo4j",
+        password=password,
+        database=database,
+        source="docker",
+        private=True,
+    )
+    return container, info
+
+
+def release() -> None:
+    """Stop the private server ``provide(for_tests=True)`` started, and delete its data."""
+    global _private, _private_info
+    with _lock:
+        server, _private, _private_info = _private, None, None
+    if isinstance(server, LocalNeo4j):
+        server.discard()
+    elif server is not None:
+        # At interpreter exit a failure is not actionable; testcontainers' reaper cleans up.
+        with contextlib.suppress(Exception):
+            server.stop()
