@@ -20,6 +20,8 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/belief-graph demo
 
+# The suite starts a private Neo4j of its own (free ports, its own data) and discards it: never
+# the one `make demo` and the CLI use, unless NEO4J_URI names a database explicitly.
 test: $(STAMP)
 	$(BIN)/python -m pytest
 

@@ -117,7 +117,7 @@ class BeliefGraph:
         ``models`` loads the embedding and contradiction models (default: the
         ``BELIEF_GRAPH_MODELS`` setting); without them detection is structural only.
         """
-        from .database import provide
+        from .server.provide import provide
         from .settings import EngineSettings, Neo4jSettings
 
         engine = EngineSettings()

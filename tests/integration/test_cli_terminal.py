@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph
 from belief_graph.cli import app
-from belief_graph.database import ConnectionInfo
 from belief_graph.errors import ModelError
+from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
 from tests.integration.test_cli import as_json, failed, ok
 
@@ -372,31 +372,30 @@ def test_control_sequences_in_every_stored_field_are_shown_not_obeyed(
     # The engine refuses control characters on input; a restored snapshot or an older
     # version's data may still hold them, so they go in behind its back here.
     first, dependent = story_about("subject", "plain")
-    with store._driver.session(database=store.database) as session:
-        for i, bad in enumerate(CONTROL):
-            session.run(
-                "MATCH (c:Claim {namespace: $ns}) "
-                "SET c.subject = 'subject ' + $bad, c.object = c.object + $bad, "
-                "c.text = c.text + $bad, c.author = 'author ' + $bad, "
-                "c.origin = 'origin ' + $bad, "
-                "c.review_reason = CASE WHEN c.review_reason IS NULL THEN null "
-                "ELSE 'reason ' + $bad END "
-                "WITH collect(c) AS claims "
-                "MATCH (e:Episode {namespace: $ns}) SET e.content = 'content ' + $bad "
-                "WITH count(*) AS done "
-                "MATCH (r:Revision {namespace: $ns}) SET r.actor = 'actor ' + $bad",
-                ns=NS,
-                bad=bad,
-            ).consume()
-            subject_now = f"subject {bad}"
-            flat = read_everything("subject", first, dependent)
-            for expected in (
-                visible(subject_now),
-                visible(bad),
-                *(visible(f"{field} {bad}") for field in ("author", "origin", "content", "actor")),
-                visible(f"reason {bad}"),
-            ):
-                assert expected in flat, (i, expected, flat)
+    for i, bad in enumerate(CONTROL):
+        store.run_literal(
+            "MATCH (c:Claim {namespace: $ns}) "
+            "SET c.subject = 'subject ' + $bad, c.object = c.object + $bad, "
+            "c.text = c.text + $bad, c.author = 'author ' + $bad, "
+            "c.origin = 'origin ' + $bad, "
+            "c.review_reason = CASE WHEN c.review_reason IS NULL THEN null "
+            "ELSE 'reason ' + $bad END "
+            "WITH collect(c) AS claims "
+            "MATCH (e:Episode {namespace: $ns}) SET e.content = 'content ' + $bad "
+            "WITH count(*) AS done "
+            "MATCH (r:Revision {namespace: $ns}) SET r.actor = 'actor ' + $bad",
+            ns=NS,
+            bad=bad,
+        )
+        subject_now = f"subject {bad}"
+        flat = read_everything("subject", first, dependent)
+        for expected in (
+            visible(subject_now),
+            visible(bad),
+            *(visible(f"{field} {bad}") for field in ("author", "origin", "content", "actor")),
+            visible(f"reason {bad}"),
+        ):
+            assert expected in flat, (i, expected, flat)
     # An error line that quotes a given string does not carry it raw either.
     for args in (("lineage", "-n", NS, "x\x1by"), ("current", "-n", NS, "a", "b", "--tz", "\x1bZ")):
         assert "\x1b" not in failed(run(*args))

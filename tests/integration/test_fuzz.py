@@ -23,11 +23,10 @@ from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.cli import app
-from belief_graph.database import ConnectionInfo
 from belief_graph.errors import BeliefGraphError, StoreUnavailable
+from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
-from tests.conftest import wipe
-from tests.integration.test_invariants import counts, q
+from belief_graph.testing.graph import counts, q, wipe
 
 CASES: Counter[str] = Counter()
 NS = "fuzz:ns"
