@@ -511,5 +511,15 @@ def test_version_and_completion() -> None:
     from importlib.metadata import version
 
     assert ok(run("--version")).stdout.strip() == f"belief-graph {version('belief-graph')}"
-    script = ok(run("--show-completion", "bash")).stdout
-    assert "complete" in script and "_BELIEF_GRAPH_COMPLETE" in script.upper()
+    # Typer finds the shell from the process tree, so the script is asked for from a bash, as a
+    # person's terminal would (a test runner's own ancestors may hold no shell at all).
+    command = Path(sys.executable).with_name("belief-graph")
+    done = subprocess.run(
+        ["bash", "-c", f"'{command}' --show-completion"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "complete" in done.stdout and "_BELIEF_GRAPH_COMPLETE" in done.stdout.upper()
