@@ -1090,9 +1090,10 @@ class BeliefGraph:
         return hits
 
     def doctor(self) -> DoctorReport:
-        """Connectivity, schema, vector index online and populated, the models in use, and a
-        paraphrased query that must retrieve the right belief (in the ``doctor:self-test``
-        namespace, whose fixed claims are reinforced, not duplicated, on every run)."""
+        """Connectivity, schema, vector index online and populated, the models loaded and
+        answering sensibly, and a paraphrased query that must retrieve the right belief (in the
+        ``doctor:self-test`` namespace, whose fixed claims are reinforced, not duplicated, on
+        every run)."""
         checks: list[Check] = []
         try:
             info = self.store.verify()
@@ -1124,8 +1125,11 @@ class BeliefGraph:
                 detail=f"{counts['embedded']} of {counts['claims']} claims (not erased) embedded",
             )
         )
-        checks.append(self._models_check(vector["dimensions"] if vector else None))
-        if self.detector.embedder is not None:
+        models = self._models_check(vector["dimensions"] if vector else None)
+        checks.append(models)
+        # Retrieval with models that failed their own check would fail for the same reason (or
+        # write vectors the index cannot hold into the self-test namespace).
+        if self.detector.embedder is not None and models.ok:
             checks.append(self._paraphrase_check())
         return DoctorReport(checks=checks)
 
