@@ -11,15 +11,14 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import Field
 
 from .detect import Detector
-from .errors import BeliefGraphError, ConflictError, ModelError, NotFound
+from .errors import BeliefGraphError, ModelError, NotFound
 from .models import (
     Cardinality,
     Check,
@@ -31,20 +30,19 @@ from .models import (
     Identifier,
     Lineage,
     Moment,
-    Operation,
     Reason,
     RevisionRecord,
     RevisionResult,
     SearchHit,
     Term,
     Text,
-    Verdict,
 )
 from .policy import Policy
-from .store import Row, Store, Tx
+from .store import Row, Store
 from .validation import checked
 from .vocabulary import Vocabulary, normalize_key
-from .writer import Request, Writer, claim_properties, replayed
+from .write.remember import Request, slot_key
+from .write.writer import Writer
 
 _MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
 _SCHEMA_INDEXES = (
@@ -71,39 +69,6 @@ def new_id() -> str:
 def utcnow() -> datetime:
     """Now, timezone-aware, in UTC."""
     return datetime.now(UTC)
-
-
-class _Replayed(Exception):
-    """The revision id already ran: roll back and hand the stored result to the caller."""
-
-    def __init__(self, result: str) -> None:
-        self.result = result
-
-
-@dataclass
-class _Changes:
-    """What one transaction did, gathered as it goes, written into its Revision at the end."""
-
-    added: list[str] = field(default_factory=list)
-    retired: list[dict[str, Any]] = field(default_factory=list)
-    reinforced: list[str] = field(default_factory=list)
-    flagged: list[dict[str, str]] = field(default_factory=list)
-    restored: list[dict[str, str]] = field(default_factory=list)
-
-    def flag_dependents(
-        self, tx: Tx, namespace: str, premises: list[str], rid: str, why: str
-    ) -> None:
-        if not premises:
-            return
-        row = tx.one(
-            "dependents_flag",
-            namespace=namespace,
-            premise_ids=premises,
-            revision_id=rid,
-            why=why,
-        )
-        for claim_id in (row or {}).get("flagged", []):
-            self.flagged.append({"id": claim_id, "flag": "needs_review"})
 
 
 @dataclass(frozen=True)
@@ -211,13 +176,13 @@ class BeliefGraph:
     # -- identity ----------------------------------------------------------------------------
 
     def _slot(self, namespace: str, subject: str, predicate: str) -> _Slot:
-        canonical = self.vocabulary.canonical(predicate)
+        key, cardinality = slot_key(self.vocabulary, namespace, subject, predicate)
         return _Slot(
             namespace=namespace,
             subject=subject,
-            subject_key=normalize_key(subject),
-            predicate=canonical,
-            cardinality=self.vocabulary.cardinality(canonical),
+            subject_key=key[1],
+            predicate=key[2],
+            cardinality=cardinality,
         )
 
     # -- remember: detect → decide → apply ----------------------------------------------------
@@ -230,7 +195,7 @@ class BeliefGraph:
 
         A replayed ``revision_id`` changes nothing and returns the original result.
         """
-        return self._writer.write([Request(draft, revision_id or new_id(), actor)])[0]
+        return self._writer.remember([Request(draft, revision_id or new_id(), actor)])[0]
 
     @checked
     def ingest(
@@ -259,7 +224,7 @@ class BeliefGraph:
 
         def flush() -> None:
             try:
-                results.extend(self._writer.write(pending))
+                results.extend(self._writer.remember(pending))
             except BeliefGraphError as exc:
                 index = len(results)
                 raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
@@ -307,149 +272,6 @@ class BeliefGraph:
         if ids is not None and next(ids, None) is not None:
             raise ValueError(f"revision_ids: more ids than the {count} drafts; give one per draft")
 
-    def _create_claim(
-        self,
-        tx: Tx,
-        draft: ClaimDraft,
-        slot: _Slot,
-        slot_id: str,
-        claim_id: str,
-        status: str,
-        contradiction: bool,
-        recorded_at: datetime,
-        valid_from: datetime,
-        embedding: list[float] | None,
-    ) -> None:
-        props = claim_properties(
-            draft,
-            claim_id,
-            (slot.namespace, slot.subject_key, slot.predicate),
-            draft.subject,
-            status=status,
-            version=1 if slot.cardinality == "multi" and status == "active" else None,
-            contradiction=contradiction,
-            disputed=False,
-            valid_from=valid_from,
-            recorded_at=recorded_at,
-            embedding=embedding,
-        )
-        tx.run(
-            "claim_create",
-            namespace=slot.namespace,
-            slot_id=slot_id,
-            props=props,
-            episode_id=draft.episode_id,
-            episode_content=draft.episode_content,
-            occurred_at=recorded_at,
-            depends_on=list(draft.depends_on),
-            supports=list(draft.supports),
-        )
-
-    def _finish(
-        self,
-        tx: Tx,
-        rid: str,
-        namespace: str,
-        op: Operation,
-        verdict: Verdict | None,
-        decision: str,
-        reason: str,
-        slot_ids: list[str],
-        slot_id: str | None,
-        changes: _Changes,
-        now: datetime,
-        actor: str | None,
-    ) -> RevisionResult:
-        result = RevisionResult(
-            revision_id=rid,
-            namespace=namespace,
-            op=op,
-            verdict=verdict,
-            decision=decision,
-            reason=reason,
-            slot_id=slot_id,
-            added=changes.added,
-            retired=[r["id"] for r in changes.retired],
-            reinforced=changes.reinforced,
-            flagged=[f["id"] for f in changes.flagged],
-            restored=[r["id"] for r in changes.restored],
-        )
-        props = {
-            "id": rid,
-            "op": op,
-            "at": now,
-            "actor": actor,
-            "verdict": verdict,
-            "decision": decision,
-            "reason": reason,
-            "slot_ids": slot_ids,
-            "result": result.model_dump_json(),
-        }
-        tx.run(
-            "revision_create",
-            namespace=namespace,
-            props={k: v for k, v in props.items() if v is not None},
-            added=changes.added,
-            retired=changes.retired,
-            reinforced=changes.reinforced,
-            flagged=changes.flagged,
-            restored=changes.restored,
-        )
-        return result
-
-    # -- operations on existing claims ----------------------------------------------------------
-
-    def _claim(self, namespace: str, claim_id: str) -> Claim:
-        rows = self.store.read("claims_get", namespace=namespace, ids=[claim_id])
-        if not rows:
-            raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
-        return Claim.model_validate(rows[0]["claim"])
-
-    def _active(self, namespace: str, claim_id: str, tx: Tx | None = None) -> Claim:
-        """The claim, which must be active (checked again inside ``tx`` after the slot lock)."""
-        rows = (
-            tx.run("claims_get", namespace=namespace, ids=[claim_id])
-            if tx is not None
-            else self.store.read("claims_get", namespace=namespace, ids=[claim_id])
-        )
-        if not rows:
-            raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
-        claim = Claim.model_validate(rows[0]["claim"])
-        if claim.status != "active":
-            raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not active")
-        return claim
-
-    @contextmanager
-    def _locked(
-        self, tx: Tx, namespace: str, slot_ids: Sequence[str], rid: str
-    ) -> Iterator[list[Row]]:
-        rows = tx.run(
-            "slots_lock", namespace=namespace, slot_ids=sorted(set(slot_ids)), revision_id=rid
-        )
-        if rows and rows[0]["replay"]:
-            raise _Replayed(rows[0]["replay"])
-        yield rows
-
-    def _replay(self, namespace: str, revision_id: str | None) -> RevisionResult | None:
-        """The stored result when ``revision_id`` already ran (checked before any precondition,
-        so a retried call returns what the first one did instead of failing on its effects)."""
-        if revision_id is None:
-            return None
-        stored = self.store.read("revision_get", namespace=namespace, revision_id=revision_id)
-        return replayed(stored[0]["result"]) if stored else None
-
-    def _operate(
-        self,
-        namespace: str,
-        revision_id: str | None,
-        work: Callable[[Tx, str], RevisionResult],
-    ) -> RevisionResult:
-        rid = revision_id or new_id()
-        try:
-            return self.store.transaction(lambda tx: work(tx, rid))
-        except _Replayed as replay:
-            return replayed(replay.result)
-
     @checked
     def contract(
         self,
@@ -465,52 +287,15 @@ class BeliefGraph:
         """Retire a belief: ``retract`` (it was wrong) or close its validity at ``valid_to``
         (it was true until then). Direct dependents are flagged ``needs_review``.
         """
-        if (done := self._replay(namespace, revision_id)) is not None:
-            return done
-        claim = self._active(namespace, claim_id)
-        assert claim.slot_id is not None
-
-        def work(tx: Tx, rid: str) -> RevisionResult:
-            now = self.clock()
-            with self._locked(tx, namespace, [claim.slot_id or ""], rid):
-                self._active(namespace, claim_id, tx)
-                changes = _Changes()
-                if retract:
-                    row = tx.one("claim_retract", namespace=namespace, id=claim_id, at=now)
-                    why, decision = "retracted", "retract"
-                else:
-                    end = valid_to or now
-                    if end <= claim.valid_from:
-                        raise ValueError("valid_to: must be later than the claim's valid_from")
-                    row = tx.one(
-                        "claim_close", namespace=namespace, id=claim_id, valid_to=end, at=now
-                    )
-                    why, decision = "closed", "close"
-                assert row is not None
-                changes.retired.append(
-                    {
-                        "id": claim_id,
-                        "previous_valid_to": row["previous_valid_to"],
-                        "previous_status": "active",
-                    }
-                )
-                changes.flag_dependents(tx, namespace, [claim_id], rid, why)
-                return self._finish(
-                    tx,
-                    rid,
-                    namespace,
-                    "contract",
-                    None,
-                    decision,
-                    reason,
-                    [claim.slot_id or ""],
-                    claim.slot_id,
-                    changes,
-                    now,
-                    actor,
-                )
-
-        return self._operate(namespace, revision_id, work)
+        return self._writer.contract(
+            namespace,
+            claim_id,
+            retract=retract,
+            valid_to=valid_to,
+            reason=reason,
+            revision_id=revision_id,
+            actor=actor,
+        )
 
     @checked
     def confirm(
@@ -522,7 +307,9 @@ class BeliefGraph:
         actor: Term | None = None,
     ) -> RevisionResult:
         """A human accepts a pending claim: it becomes the belief, its rival is superseded."""
-        return self._settle(namespace, claim_id, accept=True, revision_id=revision_id, actor=actor)
+        return self._writer.settle(
+            namespace, claim_id, accept=True, revision_id=revision_id, actor=actor
+        )
 
     @checked
     def reject(
@@ -534,108 +321,9 @@ class BeliefGraph:
         actor: Term | None = None,
     ) -> RevisionResult:
         """A human rejects a pending claim: it is kept as ``rejected``; the belief stands."""
-        return self._settle(namespace, claim_id, accept=False, revision_id=revision_id, actor=actor)
-
-    def _settle(
-        self,
-        namespace: str,
-        claim_id: str,
-        *,
-        accept: bool,
-        revision_id: str | None,
-        actor: str | None,
-    ) -> RevisionResult:
-        if (done := self._replay(namespace, revision_id)) is not None:
-            return done
-        claim = self._claim(namespace, claim_id)
-        if claim.status != "pending":
-            raise ConflictError(f"claim_id: claim {claim_id!r} is {claim.status}, not pending")
-        slot_id = claim.slot_id or ""
-
-        def work(tx: Tx, rid: str) -> RevisionResult:
-            now = self.clock()
-            with self._locked(tx, namespace, [slot_id], rid):
-                rows = tx.run("slot_claims", namespace=namespace, slot_id=slot_id)
-                claims = [Claim.model_validate(r["claim"]) for r in rows]
-                me = next((c for c in claims if c.id == claim_id), None)
-                if me is None or me.status != "pending":
-                    raise ConflictError(f"claim_id: claim {claim_id!r} is no longer pending")
-                changes = _Changes()
-                verdict: Verdict = "CONFLICT" if me.contradiction else "UPDATE"
-                if accept:
-                    single = self.vocabulary.cardinality(me.predicate or "") == "single"
-                    rivals = [c for c in claims if c.status == "active"] if single else []
-                    for old in rivals:
-                        row = tx.one(
-                            "claim_close",
-                            namespace=namespace,
-                            id=old.id,
-                            valid_to=max(me.valid_from, old.valid_from),
-                            at=now,
-                        )
-                        assert row is not None
-                        changes.retired.append(
-                            {
-                                "id": old.id,
-                                "previous_valid_to": row["previous_valid_to"],
-                                "previous_status": "active",
-                            }
-                        )
-                    tx.run(
-                        "claim_activate",
-                        namespace=namespace,
-                        id=claim_id,
-                        at=now,
-                        contradiction=me.contradiction,
-                    )
-                    if single:
-                        tx.run(
-                            "chain_append",
-                            namespace=namespace,
-                            id=claim_id,
-                            revision_id=rid,
-                            verdict=verdict,
-                        )
-                    tx.run(
-                        "conflicts_resolve",
-                        namespace=namespace,
-                        id=claim_id,
-                        resolution="confirmed",
-                    )
-                    changes.added.append(claim_id)
-                    changes.flag_dependents(
-                        tx, namespace, [r["id"] for r in changes.retired], rid, "superseded"
-                    )
-                    op: Operation = "confirm"
-                else:
-                    tx.run("claim_set_status", namespace=namespace, id=claim_id, status="rejected")
-                    tx.run(
-                        "conflicts_resolve", namespace=namespace, id=claim_id, resolution="rejected"
-                    )
-                    changes.retired.append(
-                        {
-                            "id": claim_id,
-                            "previous_valid_to": me.valid_to,
-                            "previous_status": "pending",
-                        }
-                    )
-                    op = "reject"
-                return self._finish(
-                    tx,
-                    rid,
-                    namespace,
-                    op,
-                    verdict,
-                    op,
-                    "confirmed by a human" if accept else "rejected by a human",
-                    [slot_id],
-                    slot_id,
-                    changes,
-                    now,
-                    actor or "human",
-                )
-
-        return self._operate(namespace, revision_id, work)
+        return self._writer.settle(
+            namespace, claim_id, accept=False, revision_id=revision_id, actor=actor
+        )
 
     @checked
     def rectify(
@@ -651,80 +339,9 @@ class BeliefGraph:
         """GDPR Art. 16: a human corrects a belief. The old claim is retracted (it was never true)
         and the corrected one takes its place over the same validity, as ``human_verified``.
         """
-        if (done := self._replay(namespace, revision_id)) is not None:
-            return done
-        claim = self._active(namespace, claim_id)
-        draft = ClaimDraft(
-            namespace=namespace,
-            subject=claim.subject,
-            predicate=claim.predicate,
-            object=object,
-            text=text,
-            source_type="human_verified",
-            confidence=1.0,
-            author=actor,
-            origin="rectification",
-            kind=claim.kind,
-            valid_from=claim.valid_from,
-            valid_to=claim.valid_to,
+        return self._writer.rectify(
+            namespace, claim_id, object=object, text=text, actor=actor, revision_id=revision_id
         )
-        assert draft.subject is not None and draft.predicate is not None
-        slot = self._slot(namespace, draft.subject, draft.predicate)
-        embedding = self.detector.embed([text])[0]
-
-        def work(tx: Tx, rid: str) -> RevisionResult:
-            now = self.clock()
-            with self._locked(tx, namespace, [claim.slot_id or ""], rid):
-                self._active(namespace, claim_id, tx)
-                changes = _Changes()
-                row = tx.one("claim_retract", namespace=namespace, id=claim_id, at=now)
-                assert row is not None
-                changes.retired.append(
-                    {
-                        "id": claim_id,
-                        "previous_valid_to": row["previous_valid_to"],
-                        "previous_status": "active",
-                    }
-                )
-                new = new_id()
-                self._create_claim(
-                    tx,
-                    draft,
-                    slot,
-                    claim.slot_id or "",
-                    new,
-                    "active",
-                    True,
-                    now,
-                    claim.valid_from,
-                    embedding,
-                )
-                if slot.cardinality == "single":
-                    tx.run(
-                        "chain_append",
-                        namespace=namespace,
-                        id=new,
-                        revision_id=rid,
-                        verdict="CONFLICT",
-                    )
-                changes.added.append(new)
-                changes.flag_dependents(tx, namespace, [claim_id], rid, "rectified")
-                return self._finish(
-                    tx,
-                    rid,
-                    namespace,
-                    "rectify",
-                    "CONFLICT",
-                    "rectify",
-                    "rectified by a human (GDPR Art. 16)",
-                    [claim.slot_id or ""],
-                    claim.slot_id,
-                    changes,
-                    now,
-                    actor,
-                )
-
-        return self._operate(namespace, revision_id, work)
 
     @checked
     def rollback(
@@ -739,110 +356,9 @@ class BeliefGraph:
         retired come back as new versions (history is never rewritten); reinforcements and flags
         are undone. Refused when a later revision touched the same fact.
         """
-        if (done := self._replay(namespace, new_revision_id)) is not None:
-            return done
-        rows = self.store.read("revision_changes", namespace=namespace, revision_id=revision_id)
-        if not rows:
-            raise NotFound(f"revision_id: no revision {revision_id!r} in namespace {namespace!r}")
-        target = rows[0]
-        if target["op"] == "erase":
-            raise ConflictError("revision_id: an erase cannot be rolled back (the content is gone)")
-        slot_ids: list[str] = target["slot_ids"] or []
-        changes_in: list[dict[str, Any]] = target["changes"]
-
-        def work(tx: Tx, rid: str) -> RevisionResult:
-            now = self.clock()
-            with self._locked(tx, namespace, slot_ids, rid) as locks:
-                later = [r for r in locks if r["last_revision"] != revision_id]
-                if later:
-                    raise ConflictError(
-                        f"revision_id: revision {later[0]['last_revision']!r} changed the same "
-                        "fact "
-                        f"after {revision_id!r}; roll that back first"
-                    )
-                changes = _Changes()
-                for change in changes_in:
-                    kind, claim_id = change["kind"], change["id"]
-                    if kind == "ADDED":
-                        row = tx.one("claims_get", namespace=namespace, ids=[claim_id])
-                        status = row["claim"]["status"] if row else None
-                        if status in ("active", "pending", "rejected"):
-                            tx.run("claim_retract", namespace=namespace, id=claim_id, at=now)
-                            tx.run(
-                                "conflicts_resolve",
-                                namespace=namespace,
-                                id=claim_id,
-                                resolution="rolled back",
-                            )
-                            changes.retired.append(
-                                {
-                                    "id": claim_id,
-                                    "previous_valid_to": None,
-                                    "previous_status": status,
-                                }
-                            )
-                    elif kind == "REINFORCED":
-                        tx.run("claim_unreinforce", namespace=namespace, id=claim_id)
-                        changes.reinforced.append(claim_id)
-                    elif kind == "FLAGGED" and change["flag"] == "needs_review":
-                        tx.run(
-                            "flags_clear",
-                            namespace=namespace,
-                            ids=[claim_id],
-                            revision_id=revision_id,
-                        )
-                for change in changes_in:
-                    if change["kind"] == "RETIRED" and change["previous_status"] in (
-                        "pending",
-                        "rejected",
-                    ):
-                        # Never a belief, so no history to keep: it goes back to waiting (or
-                        # rejected) as it was.
-                        tx.run(
-                            "claim_reopen",
-                            namespace=namespace,
-                            id=change["id"],
-                            status=change["previous_status"],
-                        )
-                        changes.restored.append({"id": change["id"], "from": change["id"]})
-                    elif change["kind"] == "RETIRED":
-                        copy = new_id()
-                        row = tx.one(
-                            "claim_restore",
-                            namespace=namespace,
-                            id=change["id"],
-                            new_id=copy,
-                            valid_to=change["previous_valid_to"],
-                            at=now,
-                        )
-                        if row is None:
-                            continue
-                        if row["cardinality"] == "single":
-                            tx.run(
-                                "chain_append",
-                                namespace=namespace,
-                                id=copy,
-                                revision_id=rid,
-                                verdict="ROLLBACK",
-                            )
-                        changes.added.append(copy)
-                        changes.restored.append({"id": copy, "from": change["id"]})
-                return self._finish(
-                    tx,
-                    rid,
-                    namespace,
-                    "rollback",
-                    None,
-                    "rollback",
-                    f"reverses revision {revision_id}",
-                    slot_ids,
-                    slot_ids[0] if slot_ids else None,
-                    changes,
-                    now,
-                    actor,
-                )
-
-        return self._operate(namespace, new_revision_id, work)
+        return self._writer.rollback(
+            namespace, revision_id, new_revision_id=new_revision_id, actor=actor
+        )
 
     @checked
     def erase(
@@ -858,49 +374,9 @@ class BeliefGraph:
         namespace, one subject, or listed claims. Content-free tombstones keep the history
         consistent; afterwards no erased string or vector remains in the database.
         """
-        if (done := self._replay(namespace, revision_id)) is not None:
-            return done
-        subject_key = normalize_key(subject) if subject is not None else None
-        ids = list(claim_ids) if claim_ids is not None else None
-        targets = self.store.read(
-            "erase_targets", namespace=namespace, subject_key=subject_key, ids=ids
+        return self._writer.erase(
+            namespace, subject=subject, claim_ids=claim_ids, revision_id=revision_id, actor=actor
         )
-        erased = sorted({r["id"] for r in targets})
-        slot_ids = sorted({r["slot_id"] for r in targets if r["slot_id"]})
-
-        def work(tx: Tx, rid: str) -> RevisionResult:
-            now = self.clock()
-            with self._locked(tx, namespace, slot_ids, rid):
-                tx.run("erase_claims", namespace=namespace, ids=erased, at=now)
-                if ids is None:
-                    tx.run("erase_slots", namespace=namespace, slot_ids=slot_ids)
-                changes = _Changes(
-                    retired=[
-                        {"id": i, "previous_valid_to": None, "previous_status": None}
-                        for i in erased
-                    ]
-                )
-                scope = (
-                    "namespace"
-                    if subject is None and ids is None
-                    else ("subject" if ids is None else "claims")
-                )
-                return self._finish(
-                    tx,
-                    rid,
-                    namespace,
-                    "erase",
-                    None,
-                    "erase",
-                    f"erased a {scope} (GDPR Art. 17)",
-                    slot_ids,
-                    None,
-                    changes,
-                    now,
-                    actor,
-                )
-
-        return self._operate(namespace, revision_id, work)
 
     # -- reads ---------------------------------------------------------------------------------
 
@@ -982,7 +458,10 @@ class BeliefGraph:
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
         """One claim by id (``NotFound`` if it is not in the namespace)."""
-        return self._claim(namespace, claim_id)
+        rows = self.store.read("claims_get", namespace=namespace, ids=[claim_id])
+        if not rows:
+            raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
+        return Claim.model_validate(rows[0]["claim"])
 
     @checked
     def lineage(self, namespace: Identifier, claim_id: Identifier) -> Lineage:

@@ -15,11 +15,19 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import ConfigError
-from .models import Cardinality, Claim, SourceType, Verdict
+from .models import Cardinality, Claim, SourceType, Status, Verdict
 
 Preset = Literal["recency", "conservative", "freshness"]
 Action = Literal["expand", "reinforce", "supersede", "hold_pending", "reject"]
 Frame = Literal["same", "value", "predicate", "subject", "negated", "other"]
+
+# The status a new claim gets from the action decided for it (``reinforce`` creates no claim).
+STATUS_OF: dict[Action, Status] = {
+    "expand": "active",
+    "supersede": "active",
+    "hold_pending": "pending",
+    "reject": "rejected",
+}
 
 DEFAULT_TRUST: dict[str, int] = {
     "human_verified": 4,

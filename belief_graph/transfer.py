@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from .errors import BeliefGraphError, ConflictError
+from .write.apply import load
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -185,7 +186,7 @@ def export_namespace(
 
 
 @dataclass
-class _Plan:
+class _Contents:
     namespace: str = ""
     nodes: Counter[str] = field(default_factory=Counter)
     edges: int = 0
@@ -211,9 +212,9 @@ def _is_endpoint(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(isinstance(x, str) for x in value)
 
 
-def _check(path: Path) -> _Plan:
+def _validate(path: Path) -> _Contents:
     """Validate the whole file before anything is written."""
-    plan = _Plan()
+    plan = _Contents()
     keys: set[tuple[str, str]] = set()
     footer: dict[str, Any] | None = None
     for number, record in _snapshot_lines(path):
@@ -288,7 +289,7 @@ def restore_snapshot(
     the database (the namespace is empty and no claim or slot id collides), and only then
     written, in batches of ``batch_size`` rows. ``progress`` is called with each batch's size.
     """
-    plan = _check(path)
+    plan = _validate(path)
     step = 20_000
     for i in range(0, max(len(plan.claim_ids), len(plan.slot_ids), 1), step):
         row = store.read(
@@ -308,7 +309,7 @@ def restore_snapshot(
 
     def flush(statement: str, rows: list[Any]) -> None:
         if rows:
-            store.transaction(lambda tx: tx.run(statement, namespace=plan.namespace, rows=rows))
+            load(store, statement, plan.namespace, rows)
             if progress is not None:
                 progress(len(rows))
 

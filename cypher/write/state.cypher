@@ -1,38 +1,53 @@
-// Detect (read) for a batch of drafts: each slot's state, revisions that already ran, and which
-// referenced or client-chosen claim ids exist.
-// Params: $slots (list of {namespace, subject_key, predicate}), $near (list of {namespace, id}: slots
-//         found by the vector index), $revisions (list of {namespace, id}), $claim_ids (list of
-//         {namespace, id})
-// Returns: slots, near (state per slot, active claims with embeddings), replays, existing.
-// Moments come back as ISO-8601 text: the driver hydrates native datetimes slowly.
+// Read step of every write operation: the state of the slots it may touch, revisions that
+// already ran (replays), claims it names, and which referenced claim ids exist.
+// Params: $slots (list of {namespace, subject_key, predicate}: slots by key, maybe not created
+//         yet), $slot_refs (list of {namespace, id}: slots by id, e.g. found by the vector index),
+//         $claim_refs (list of {namespace, id}: claims an operation acts on; their slots are read
+//         too), $revisions (list of {namespace, id}), $claim_ids (list of {namespace, id})
+// Returns: slots (by key), by_id (slots by id), claims, replays, existing. A slot's state holds
+// its active and pending claims. Moments come back as ISO-8601 text: the driver hydrates native
+// datetimes slowly.
 CALL () {
   UNWIND $slots AS k
   OPTIONAL MATCH (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
   // seq is read before anything else of the slot: if a writer commits in between, the seq the
-  // apply step checks no longer matches and the batch is planned again (a seqlock).
+  // apply step checks no longer matches and the operation is planned again (a seqlock).
   WITH k, s, s.seq AS seq
-  WITH k, s, seq, s.versions AS versions, s.head AS head,
+  WITH k, s, seq, s.versions AS versions, s.head AS head, s.last_revision AS last_revision,
        toString(s.last_recorded_at) AS last_recorded_at
-  OPTIONAL MATCH (s)<-[:IN_SLOT]-(c:Claim {status: 'active'})
-  WITH k, s, seq, versions, head, last_recorded_at, collect(c {.*,
+  OPTIONAL MATCH (s)<-[:IN_SLOT]-(c:Claim) WHERE c.status IN ['active', 'pending']
+  WITH k, s, seq, versions, head, last_revision, last_recorded_at, collect(c {.*,
     valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
     recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
     reinforced_at: toString(c.reinforced_at)}) AS claims
   RETURN collect(k {.*, slot_id: s.id, seq: seq, versions: versions, head: head,
-                    last_recorded_at: last_recorded_at, claims: claims}) AS slots
+                    last_revision: last_revision, last_recorded_at: last_recorded_at,
+                    claims: claims}) AS slots
 }
 CALL () {
-  UNWIND $near AS ref
+  UNWIND $claim_refs AS ref
+  MATCH (c:Claim {id: ref.id, namespace: ref.namespace})
+  RETURN collect(c {.*, embedding: null,
+    valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
+    recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
+    reinforced_at: toString(c.reinforced_at), superseded_at: toString(c.superseded_at),
+    retracted_at: toString(c.retracted_at), erased_at: toString(c.erased_at)}) AS claims
+}
+CALL (claims) {
+  UNWIND $slot_refs + [c IN claims WHERE c.slot_id IS NOT NULL |
+                       {namespace: c.namespace, id: c.slot_id}] AS ref
+  WITH DISTINCT ref
   MATCH (s:Slot {id: ref.id, namespace: ref.namespace})
   WITH s, s.seq AS seq
   WITH s, seq, s {.namespace, .subject_key, .predicate, .subject, .cardinality, slot_id: s.id,
-                  .versions, .head, last_recorded_at: toString(s.last_recorded_at)} AS state
-  OPTIONAL MATCH (s)<-[:IN_SLOT]-(c:Claim {status: 'active'})
+                  .versions, .head, .last_revision,
+                  last_recorded_at: toString(s.last_recorded_at)} AS state
+  OPTIONAL MATCH (s)<-[:IN_SLOT]-(c:Claim) WHERE c.status IN ['active', 'pending']
   WITH state, seq, collect(c {.*,
     valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
     recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
-    reinforced_at: toString(c.reinforced_at)}) AS claims
-  RETURN collect(state {.*, seq: seq, claims: claims}) AS near
+    reinforced_at: toString(c.reinforced_at)}) AS slot_claims
+  RETURN collect(state {.*, seq: seq, claims: slot_claims}) AS by_id
 }
 CALL () {
   UNWIND $revisions AS rv
@@ -44,4 +59,4 @@ CALL () {
   MATCH (c:Claim {id: ref.id})
   RETURN collect({id: c.id, namespace: c.namespace}) AS existing
 }
-RETURN slots, near, replays, existing
+RETURN slots, by_id, claims, replays, existing

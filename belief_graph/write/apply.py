@@ -1,0 +1,272 @@
+"""The one write transaction. Every write operation of the engine ends here.
+
+``run`` reads and decides (outside any transaction; models may run there), then applies the
+``ChangeSet``s in one transaction: lock the touched slots in a fixed order, check that none
+changed since the read (else read and decide again), write the changes, flag the direct
+dependents of retired claims, write one Revision per ``ChangeSet``, commit. A revision id that
+ran meanwhile makes the next attempt return its stored result (exactly-once replays).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+from ..errors import ConflictError
+from ..models import RevisionResult
+from ..store import StaleSlot, Store, Tx
+from .changes import ChangeSet
+from .state import State
+
+MAX_ATTEMPTS = 100
+
+Planned = list[ChangeSet | RevisionResult]  # a ChangeSet to apply, or a replay's stored result
+
+
+class _Replayed(Exception):
+    """A revision id of the batch ran meanwhile: plan again (it becomes a replay)."""
+
+
+def run(
+    store: Store, read: Callable[[], State], decide: Callable[[State], Planned]
+) -> list[RevisionResult]:
+    """Read, decide and apply until the transaction commits on the state it was decided on;
+    the results in the order ``decide`` planned them."""
+    for _ in range(MAX_ATTEMPTS):
+        state = read()
+        planned = decide(state)
+        changes = [p for p in planned if isinstance(p, ChangeSet)]
+        if not changes:
+            return [p for p in planned if isinstance(p, RevisionResult)]
+        try:
+            applied = store.transaction(partial(_apply, state=state, changes=changes))
+        except (StaleSlot, _Replayed):
+            continue
+        results = iter(applied)
+        return [next(results) if isinstance(p, ChangeSet) else p for p in planned]
+    raise ConflictError(f"the facts kept changing under {MAX_ATTEMPTS} attempts; try again")
+
+
+def load(store: Store, statement: str, namespace: str, rows: list[Any]) -> None:
+    """Snapshot restore: one batch of rows into a namespace checked empty beforehand (a bulk
+    load, not an operation on beliefs: no slot locks, no Revision)."""
+    store.transaction(lambda tx: tx.run(statement, namespace=namespace, rows=rows))
+
+
+def _iso(value: datetime | str | None) -> str | None:
+    """A moment as ISO-8601 text for the write statements (they make it a DateTime)."""
+    return value.isoformat() if isinstance(value, datetime) else value
+
+
+_MOMENTS = ("valid_from", "valid_to", "recorded_at", "accepted_at")
+
+
+def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResult]:
+    touched = sorted((s for s in state.slots.values() if s.touched_by), key=lambda s: s.key)
+    lock = tx.one(
+        "write/lock",
+        slots=[
+            {
+                "namespace": s.key[0],
+                "subject_key": s.key[1],
+                "predicate": s.key[2],
+                "id": s.slot_id,
+                "subject": s.subject,
+                "cardinality": s.cardinality,
+            }
+            for s in touched
+        ],
+        revisions=[{"namespace": c.namespace, "id": c.revision_id} for c in changes],
+    )
+    assert lock is not None
+    if lock["replayed"]:
+        raise _Replayed()
+    for row in lock["slots"]:
+        s = state.slots[(row["namespace"], row["subject_key"], row["predicate"])]
+        if row["seq_before"] != s.seq or row["slot_id"] != s.slot_id:
+            raise StaleSlot()
+    tx.run("write/changes", **_statement_params(changes))
+    retired = [
+        {"namespace": c.namespace, "id": r.id, "revision_id": c.revision_id, "why": r.why}
+        for c in changes
+        for r in c.retires
+        if r.why is not None
+    ]
+    flagged_by: dict[str, list[str]] = {}
+    if retired:
+        for row in tx.run("write/flags", retired=retired):
+            flagged_by[row["revision_id"]] = row["flagged"]
+    results = [c.result(flagged_by.get(c.revision_id, [])) for c in changes]
+    tx.run(
+        "write/finish",
+        slots=[
+            {
+                "namespace": s.key[0],
+                "id": s.slot_id,
+                "versions": s.versions,
+                "head": s.head,
+                "last_recorded_at": _iso(s.last_recorded_at),
+                "last_revision": s.touched_by,
+            }
+            for s in touched
+        ],
+        revisions=[
+            _revision(c, result, flagged_by.get(c.revision_id, []))
+            for c, result in zip(changes, results, strict=True)
+        ],
+    )
+    return results
+
+
+def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]]]:
+    """The batch's changes as the lists ``write/changes`` takes, in the batch's order."""
+    p: dict[str, list[dict[str, Any]]] = {
+        name: []
+        for name in (
+            "claims",
+            "restores",
+            "retires",
+            "reopens",
+            "activations",
+            "edges",
+            "reinforcements",
+            "contradictions",
+            "settles",
+            "references",
+            "clears",
+            "erase_claims",
+            "erase_slots",
+        )
+    }
+    for c in changes:
+        ns, rid, at = c.namespace, c.revision_id, _iso(c.at)
+        for new in c.creates:
+            p["claims"].append(
+                {
+                    "slot_id": new.slot_id,
+                    "props": {k: _iso(v) if k in _MOMENTS else v for k, v in new.props.items()},
+                    "episode_id": new.episode_id,
+                    "episode_content": new.episode_content,
+                }
+            )
+            for kind, targets in (("DEPENDS_ON", new.depends_on), ("SUPPORTS", new.supports)):
+                p["references"] += [
+                    {"namespace": ns, "from": new.props["id"], "to": t, "kind": kind}
+                    for t in targets
+                ]
+        p["restores"] += [
+            {
+                "namespace": ns,
+                "id": r.id,
+                "new_id": r.new_id,
+                "valid_to": _iso(r.valid_to),
+                "version": r.version,
+                "at": at,
+            }
+            for r in c.restores
+        ]
+        p["retires"] += [
+            {
+                "namespace": ns,
+                "id": r.id,
+                "status": r.status,
+                "valid_to": _iso(r.valid_to),
+                "at": _iso(r.at) or at,
+            }
+            for r in c.retires
+        ]
+        p["reopens"] += [{"namespace": ns, "id": r.id, "status": r.status} for r in c.reopens]
+        p["activations"] += [
+            {
+                "namespace": ns,
+                "id": a.id,
+                "contradiction": a.contradiction,
+                "version": a.version,
+                "at": at,
+            }
+            for a in c.activations
+        ]
+        p["edges"] += [
+            {"namespace": ns, "from": e.new, "to": e.old, "revision_id": rid, "verdict": e.verdict}
+            for e in c.supersedes
+        ]
+        p["reinforcements"] += [
+            {
+                "namespace": ns,
+                "id": r.id,
+                "delta": r.delta,
+                "at": (_iso(r.at) or at) if r.delta > 0 else None,
+                "confidence": r.confidence,
+                "episode_id": r.episode_id,
+                "episode_content": r.episode_content,
+                "origin": r.origin,
+            }
+            for r in c.reinforcements
+        ]
+        p["contradictions"] += [
+            {
+                "namespace": ns,
+                "from": x.claim,
+                "to": x.rival,
+                "score": x.score,
+                "revision_id": rid,
+                "dispute": x.dispute,
+                "resolution": x.resolution,
+            }
+            for x in c.contradictions
+        ]
+        p["settles"] += [
+            {"namespace": ns, "id": s.id, "resolution": s.resolution} for s in c.settles
+        ]
+        p["clears"] += [
+            {"namespace": ns, "id": i, "revision_id": c.cleared_revision} for i in c.clear_review_of
+        ]
+        if c.erasure is not None:
+            p["erase_claims"] += [{"namespace": ns, "id": i, "at": at} for i in c.erasure.claim_ids]
+            p["erase_slots"] += [{"namespace": ns, "id": i} for i in c.erasure.slot_ids]
+    return p
+
+
+def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) -> dict[str, Any]:
+    """The Revision node of one ``ChangeSet`` and its edges to every claim it touched."""
+    props = {
+        "id": change.revision_id,
+        "namespace": change.namespace,
+        "op": change.op,
+        "at": _iso(change.at),
+        "actor": change.actor,
+        "verdict": change.verdict,
+        "decision": change.decision,
+        "reason": change.reason,
+        "slot_ids": change.slot_ids,
+        "result": result.model_dump_json(),
+    }
+    retired = [
+        {
+            "id": r.id,
+            "previous_valid_to": _iso(r.previous_valid_to),
+            "previous_status": r.previous_status,
+        }
+        for r in change.retires
+    ]
+    if change.erasure is not None:
+        retired += [
+            {"id": i, "previous_valid_to": None, "previous_status": None}
+            for i in change.erasure.claim_ids
+        ]
+    return {
+        "props": {k: v for k, v in props.items() if v is not None},
+        "added": change.added,
+        "retired": retired,
+        "reinforced": [r.id for r in change.reinforcements],
+        "flagged": [
+            *({"id": i, "flag": f} for i, f in change.flags),
+            *({"id": i, "flag": "needs_review"} for i in dependents),
+        ],
+        "restored": [
+            *({"id": r.new_id, "from": r.id} for r in change.restores),
+            *({"id": r.id, "from": r.id} for r in change.reopens),
+        ],
+    }

@@ -1,0 +1,262 @@
+"""The change model: what one write operation does to the graph, as plain data.
+
+Every write operation (remember, contract, confirm, reject, rectify, rollback, erase) is decided
+as one ``ChangeSet``; ``apply.py`` turns a list of them (a batch) into the write statements of a
+single transaction. A ``ChangeSet`` is one Revision: its ``result`` is what the caller gets back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from ..models import Cardinality, Claim, ClaimDraft, Operation, RevisionResult, Verdict
+from ..vocabulary import normalize_key
+
+SlotKey = tuple[str, str, str]  # (namespace, subject_key, predicate)
+TEXT_PREDICATE = "statement"  # the predicate of a slot opened by a text-only claim
+
+# Why a retired claim's dependents are flagged (the wording of their review reason).
+Why = Literal["superseded", "closed", "retracted", "rectified"]
+
+
+@dataclass
+class SlotState:
+    """A slot as read before the transaction (``seq`` is checked again under its lock) and as
+    the plan changes it in memory, so later operations of a batch see earlier ones."""
+
+    key: SlotKey
+    subject: str | None
+    cardinality: Cardinality
+    slot_id: str
+    seq: int
+    versions: int
+    head: str | None
+    last_recorded_at: datetime | None
+    last_revision: str | None
+    claims: list[dict[str, Any]]  # active and pending claims, stored properties
+    new: bool
+    touched_by: str | None = None
+
+    @property
+    def active(self) -> list[dict[str, Any]]:
+        return [c for c in self.claims if c["status"] == "active"]
+
+    def active_claims(self) -> list[Claim]:
+        return [Claim.model_validate(row) for row in self.active]
+
+    def find(self, claim_id: str) -> dict[str, Any] | None:
+        return next((c for c in self.claims if c["id"] == claim_id), None)
+
+    def next_version(self, claim_id: str) -> int:
+        """Append ``claim_id`` to the version chain: its version number (the caller links it
+        to the previous head with a ``Supersedes``)."""
+        self.versions += 1
+        self.head = claim_id
+        return self.versions
+
+
+@dataclass
+class NewClaim:
+    """A claim created in a slot, with its provenance episode and references."""
+
+    slot_id: str
+    props: dict[str, Any]
+    episode_id: str | None = None
+    episode_content: str | None = None
+    depends_on: tuple[str, ...] = ()
+    supports: tuple[str, ...] = ()
+
+
+@dataclass
+class Restore:
+    """A retired claim back as a new claim with the same content (history is never rewritten)."""
+
+    id: str
+    new_id: str
+    valid_to: datetime | None
+    version: int | None
+
+
+@dataclass
+class Retire:
+    """A claim leaves the beliefs: ``superseded`` (its window closes at ``valid_to``),
+    ``retracted`` (it was never true) or ``rejected`` (a pending claim a human turned down).
+    ``why`` set: its direct dependents are flagged for review."""
+
+    id: str
+    status: Literal["superseded", "retracted", "rejected"]
+    previous_status: str
+    previous_valid_to: datetime | None
+    valid_to: datetime | None = None
+    why: Why | None = None
+    at: datetime | None = None  # when it was retired, if not the operation's time
+
+
+@dataclass
+class Reopen:
+    """A claim that was never the belief returns to ``pending`` or ``rejected`` (rollback)."""
+
+    id: str
+    status: Literal["pending", "rejected"]
+
+
+@dataclass
+class Activate:
+    """A pending claim becomes the belief (confirmed)."""
+
+    id: str
+    contradiction: bool
+    version: int | None
+
+
+@dataclass
+class Reinforce:
+    """One more (``delta`` 1) or one fewer (``delta`` -1, a rollback) mention of a claim."""
+
+    id: str
+    delta: int
+    confidence: float | None = None
+    episode_id: str | None = None
+    episode_content: str | None = None
+    origin: str | None = None
+    at: datetime | None = None  # when it was mentioned, if not the operation's time
+
+
+@dataclass
+class Supersedes:
+    """A version-chain edge: ``new`` SUPERSEDES ``old``."""
+
+    new: str
+    old: str
+    verdict: str
+
+
+@dataclass
+class Contradiction:
+    """A CONTRADICTS edge recorded (``dispute``: both sides are marked disputed while open)."""
+
+    claim: str
+    rival: str
+    score: float | None
+    dispute: bool
+    resolution: str | None = None
+
+
+@dataclass
+class Settle:
+    """Close the open conflicts around a claim with ``resolution``."""
+
+    id: str
+    resolution: str
+
+
+@dataclass
+class Erasure:
+    """Erase the content of claims (and the subject of slots), leaving tombstones."""
+
+    claim_ids: list[str]
+    slot_ids: list[str]
+
+
+@dataclass
+class ChangeSet:
+    """Everything one operation changes, and the Revision that records it."""
+
+    revision_id: str
+    namespace: str
+    op: Operation
+    decision: str
+    reason: str
+    at: datetime
+    actor: str | None = None
+    verdict: Verdict | None = None
+    slot_id: str | None = None  # the slot the result names
+    slot_ids: list[str] = field(default_factory=list)  # every slot the operation locked
+    creates: list[NewClaim] = field(default_factory=list)
+    restores: list[Restore] = field(default_factory=list)
+    retires: list[Retire] = field(default_factory=list)
+    reopens: list[Reopen] = field(default_factory=list)
+    activations: list[Activate] = field(default_factory=list)
+    reinforcements: list[Reinforce] = field(default_factory=list)
+    supersedes: list[Supersedes] = field(default_factory=list)
+    contradictions: list[Contradiction] = field(default_factory=list)
+    settles: list[Settle] = field(default_factory=list)
+    flags: list[tuple[str, str]] = field(default_factory=list)  # (claim id, flag) raised
+    clear_review_of: list[str] = field(default_factory=list)  # review flags this op lifts
+    cleared_revision: str | None = None  # ... that this revision raised
+    erasure: Erasure | None = None
+
+    @property
+    def added(self) -> list[str]:
+        return [
+            *(c.props["id"] for c in self.creates),
+            *(a.id for a in self.activations),
+            *(r.new_id for r in self.restores),
+        ]
+
+    def result(self, flagged: list[str] = ()) -> RevisionResult:  # type: ignore[assignment]
+        """What the caller gets back; ``flagged``: dependents the apply step flagged."""
+        retired = [r.id for r in self.retires]
+        if self.erasure is not None:
+            retired += self.erasure.claim_ids
+        return RevisionResult(
+            revision_id=self.revision_id,
+            namespace=self.namespace,
+            op=self.op,
+            verdict=self.verdict,
+            decision=self.decision,
+            reason=self.reason,
+            slot_id=self.slot_id,
+            added=self.added,
+            retired=retired,
+            reinforced=[r.id for r in self.reinforcements],
+            flagged=[*(i for i, _ in self.flags), *flagged],
+            restored=[r.new_id for r in self.restores] + [r.id for r in self.reopens],
+        )
+
+
+def claim_properties(
+    draft: ClaimDraft,
+    claim_id: str,
+    key: SlotKey,
+    subject: str | None,
+    *,
+    status: str,
+    version: int | None,
+    contradiction: bool,
+    disputed: bool,
+    valid_from: datetime,
+    recorded_at: datetime,
+    embedding: list[float] | None,
+) -> dict[str, Any]:
+    """The stored properties of a new claim in slot ``key`` (absent values left out)."""
+    props: dict[str, Any] = {
+        "id": claim_id,
+        "namespace": key[0],
+        "subject": subject,
+        "subject_key": key[1],
+        "predicate": key[2],
+        "predicate_text": draft.predicate,
+        "object": draft.object,
+        "object_key": normalize_key(draft.object) if draft.object is not None else None,
+        "text": draft.text,
+        "source_type": draft.source_type,
+        "confidence": draft.confidence,
+        "frequency": 1,
+        "author": draft.author,
+        "origin": draft.origin,
+        "kind": draft.kind,
+        "status": status,
+        "version": version,
+        "valid_from": valid_from,
+        "valid_to": draft.valid_to,
+        "recorded_at": recorded_at,
+        "accepted_at": recorded_at if status == "active" else None,
+        "contradiction": contradiction,
+        "disputed": disputed,
+        "needs_review": False,
+        "embedding": embedding,
+    }
+    return {k: v for k, v in props.items() if v is not None}

@@ -1,0 +1,310 @@
+"""The pure decision step of every operation on existing claims: (the operation, the state read
+before its transaction) → a ``ChangeSet``. No I/O: each rule is a unit test away."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Literal
+
+from ..errors import ConflictError, NotFound
+from ..models import ClaimDraft, Verdict
+from .changes import (
+    Activate,
+    ChangeSet,
+    Erasure,
+    NewClaim,
+    Reinforce,
+    Reopen,
+    Restore,
+    Retire,
+    Settle,
+    SlotState,
+    Supersedes,
+    claim_properties,
+)
+from .state import State
+
+ErasureScope = Literal["namespace", "subject", "claims"]
+
+
+def _claim(state: State, namespace: str, claim_id: str, status: str) -> dict[str, Any]:
+    claim = state.claims.get((namespace, claim_id))
+    if claim is None:
+        raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
+    if claim["status"] != status:
+        raise ConflictError(f"claim_id: claim {claim_id!r} is {claim['status']}, not {status}")
+    return claim
+
+
+def _slot(state: State, claim: dict[str, Any], rid: str) -> SlotState:
+    slot = state.slot(claim["slot_id"])
+    assert slot is not None, "a claim's slot is read with it"
+    slot.touched_by = rid
+    return slot
+
+
+def _join_chain(change: ChangeSet, slot: SlotState, claim_id: str, verdict: str) -> int | None:
+    """``claim_id`` becomes the newest version of a single-valued fact (``None`` for multi)."""
+    if slot.cardinality != "single":
+        return None
+    head = slot.head
+    version = slot.next_version(claim_id)
+    if head is not None:
+        change.supersedes.append(Supersedes(claim_id, head, verdict))
+    return version
+
+
+def contract(
+    state: State,
+    namespace: str,
+    claim_id: str,
+    *,
+    retract: bool,
+    valid_to: datetime | None,
+    reason: str,
+    rid: str,
+    actor: str | None,
+    now: datetime,
+) -> ChangeSet:
+    """Retract an active claim (it was wrong) or close its validity (it was true until then)."""
+    claim = _claim(state, namespace, claim_id, "active")
+    slot = _slot(state, claim, rid)
+    change = ChangeSet(
+        revision_id=rid,
+        namespace=namespace,
+        op="contract",
+        decision="retract" if retract else "close",
+        reason=reason,
+        at=now,
+        actor=actor,
+        slot_id=slot.slot_id,
+        slot_ids=[slot.slot_id],
+    )
+    if retract:
+        retire = Retire(claim_id, "retracted", "active", claim.get("valid_to"), why="retracted")
+    else:
+        end = valid_to or now
+        if end <= claim["valid_from"]:
+            raise ValueError("valid_to: must be later than the claim's valid_from")
+        retire = Retire(
+            claim_id, "superseded", "active", claim.get("valid_to"), valid_to=end, why="closed"
+        )
+    change.retires.append(retire)
+    return change
+
+
+def settle(
+    state: State,
+    namespace: str,
+    claim_id: str,
+    *,
+    accept: bool,
+    rid: str,
+    actor: str | None,
+    now: datetime,
+) -> ChangeSet:
+    """A human confirms a pending claim (it becomes the belief; in a single-valued fact the
+    active claim is superseded) or rejects it (the belief stands)."""
+    claim = _claim(state, namespace, claim_id, "pending")
+    slot = _slot(state, claim, rid)
+    verdict: Verdict = "CONFLICT" if claim.get("contradiction") else "UPDATE"
+    op: Literal["confirm", "reject"] = "confirm" if accept else "reject"
+    change = ChangeSet(
+        revision_id=rid,
+        namespace=namespace,
+        op=op,
+        decision=op,
+        reason="confirmed by a human" if accept else "rejected by a human",
+        at=now,
+        actor=actor or "human",
+        verdict=verdict,
+        slot_id=slot.slot_id,
+        slot_ids=[slot.slot_id],
+    )
+    if not accept:
+        change.retires.append(Retire(claim_id, "rejected", "pending", claim.get("valid_to")))
+        change.settles.append(Settle(claim_id, "rejected"))
+        return change
+    if slot.cardinality == "single":
+        for old in slot.active:
+            change.retires.append(
+                Retire(
+                    old["id"],
+                    "superseded",
+                    "active",
+                    old.get("valid_to"),
+                    valid_to=max(claim["valid_from"], old["valid_from"]),
+                    why="superseded",
+                )
+            )
+    version = _join_chain(change, slot, claim_id, verdict)
+    change.activations.append(Activate(claim_id, bool(claim.get("contradiction")), version))
+    change.settles.append(Settle(claim_id, "confirmed"))
+    return change
+
+
+def rectify(
+    state: State,
+    namespace: str,
+    claim_id: str,
+    *,
+    object: str,
+    text: str,
+    actor: str,
+    new_id: str,
+    embedding: list[float] | None,
+    rid: str,
+    now: datetime,
+) -> ChangeSet:
+    """A human correction: the active claim is retracted (it was never true) and the corrected
+    value, ``human_verified``, takes its place over the same validity."""
+    claim = _claim(state, namespace, claim_id, "active")
+    slot = _slot(state, claim, rid)
+    draft = ClaimDraft(
+        namespace=namespace,
+        subject=claim.get("subject"),
+        predicate=claim.get("predicate"),
+        object=object,
+        text=text,
+        source_type="human_verified",
+        confidence=1.0,
+        author=actor,
+        origin="rectification",
+        kind=claim.get("kind", "evidence"),
+        valid_from=claim["valid_from"],
+        valid_to=claim.get("valid_to"),
+    )
+    change = ChangeSet(
+        revision_id=rid,
+        namespace=namespace,
+        op="rectify",
+        decision="rectify",
+        reason="rectified by a human (GDPR Art. 16)",
+        at=now,
+        actor=actor,
+        verdict="CONFLICT",
+        slot_id=slot.slot_id,
+        slot_ids=[slot.slot_id],
+    )
+    change.retires.append(
+        Retire(claim_id, "retracted", "active", claim.get("valid_to"), why="rectified")
+    )
+    version = _join_chain(change, slot, new_id, "CONFLICT")
+    props = claim_properties(
+        draft,
+        new_id,
+        slot.key,
+        claim.get("subject"),
+        status="active",
+        version=1 if version is None else version,
+        contradiction=True,
+        disputed=False,
+        valid_from=claim["valid_from"],
+        recorded_at=now,
+        embedding=embedding,
+    )
+    change.creates.append(NewClaim(slot.slot_id, props))
+    return change
+
+
+def rollback(
+    state: State,
+    namespace: str,
+    target: dict[str, Any],
+    *,
+    revision_id: str,
+    rid: str,
+    actor: str | None,
+    now: datetime,
+    new_id: Callable[[], str],
+) -> ChangeSet:
+    """Reverse revision ``target`` (its op, slot ids and changes): claims it added are
+    retracted, claims it retired come back as new versions (or, never beliefs, to their old
+    status), reinforcements and review flags are undone. Refused when the revision was an
+    erase, or when a later revision touched the same fact."""
+    if target["op"] == "erase":
+        raise ConflictError("revision_id: an erase cannot be rolled back (the content is gone)")
+    slot_ids: list[str] = target["slot_ids"] or []
+    slots = [s for s in (state.slot(i) for i in slot_ids) if s is not None]
+    for slot in slots:
+        if slot.last_revision != revision_id:
+            raise ConflictError(
+                f"revision_id: revision {slot.last_revision!r} changed the same fact after "
+                f"{revision_id!r}; roll that back first"
+            )
+        slot.touched_by = rid
+    change = ChangeSet(
+        revision_id=rid,
+        namespace=namespace,
+        op="rollback",
+        decision="rollback",
+        reason=f"reverses revision {revision_id}",
+        at=now,
+        actor=actor,
+        slot_id=slot_ids[0] if slot_ids else None,
+        slot_ids=slot_ids,
+    )
+    changes: Sequence[dict[str, Any]] = target["changes"]
+    for item in changes:
+        kind, claim_id = item["kind"], item["id"]
+        claim = state.claims.get((namespace, claim_id))
+        status = claim["status"] if claim else None
+        if kind == "ADDED" and status in ("active", "pending", "rejected"):
+            change.retires.append(Retire(claim_id, "retracted", str(status), None))
+            change.settles.append(Settle(claim_id, "rolled back"))
+        elif kind == "REINFORCED":
+            change.reinforcements.append(Reinforce(claim_id, -1))
+        elif kind == "FLAGGED" and item["flag"] == "needs_review":
+            change.clear_review_of.append(claim_id)
+            change.cleared_revision = revision_id
+    for item in changes:
+        if item["kind"] != "RETIRED":
+            continue
+        claim_id, previous = item["id"], item["previous_status"]
+        claim = state.claims.get((namespace, claim_id))
+        if previous in ("pending", "rejected"):
+            # Never a belief, so no history to keep: it goes back to waiting (or rejected).
+            change.reopens.append(Reopen(claim_id, previous))
+        elif claim is not None and claim["status"] in ("superseded", "retracted", "rejected"):
+            home = state.slot(claim["slot_id"])
+            assert home is not None
+            copy = new_id()
+            version = _join_chain(change, home, copy, "ROLLBACK")
+            change.restores.append(
+                Restore(
+                    claim_id, copy, item["previous_valid_to"], 1 if version is None else version
+                )
+            )
+    return change
+
+
+def erase(
+    state: State,
+    namespace: str,
+    targets: Sequence[dict[str, Any]],
+    *,
+    scope: ErasureScope,
+    rid: str,
+    actor: str | None,
+    now: datetime,
+) -> ChangeSet:
+    """Erase the content of ``targets`` (claim id and slot id rows); a namespace or subject
+    erase also erases the subject of their slots."""
+    erased = sorted({t["id"] for t in targets})
+    slot_ids = sorted({t["slot_id"] for t in targets if t["slot_id"]})
+    for slot_id in slot_ids:
+        slot = state.slot(slot_id)
+        if slot is not None:
+            slot.touched_by = rid
+    return ChangeSet(
+        revision_id=rid,
+        namespace=namespace,
+        op="erase",
+        decision="erase",
+        reason=f"erased a {scope} (GDPR Art. 17)",
+        at=now,
+        actor=actor,
+        slot_ids=slot_ids,
+        erasure=Erasure(erased, [] if scope == "claims" else slot_ids),
+    )

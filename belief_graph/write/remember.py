@@ -1,0 +1,384 @@
+"""``remember`` for a batch of drafts: find each draft's slot, score it, let ``policy.decide``
+choose, and express the choice as a ``ChangeSet``.
+
+A batch is planned in order against the state read once: later drafts see the effects of
+earlier ones because each plan also updates the in-memory slot state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..detect import Detector, cosine
+from ..errors import ConflictError, NotFound
+from ..models import Cardinality, ClaimDraft, RevisionResult
+from ..policy import (
+    STATUS_OF,
+    Candidate,
+    PairScores,
+    Plan,
+    Policy,
+    contradicted,
+    decide,
+    match_text,
+)
+from ..store import Store
+from ..vocabulary import Vocabulary, normalize_key
+from .changes import (
+    TEXT_PREDICATE,
+    ChangeSet,
+    Contradiction,
+    NewClaim,
+    Reinforce,
+    Retire,
+    SlotKey,
+    SlotState,
+    Supersedes,
+    claim_properties,
+)
+from .state import State, new_slot, read_state
+
+
+@dataclass
+class Request:
+    """One draft to remember, with its revision id (the idempotency key) and actor."""
+
+    draft: ClaimDraft
+    revision_id: str
+    actor: str | None = None
+
+
+def slot_key(
+    vocabulary: Vocabulary, namespace: str, subject: str, predicate: str
+) -> tuple[SlotKey, Cardinality]:
+    """The slot a (subject, predicate) belongs to, and its cardinality."""
+    canonical = vocabulary.canonical(predicate)
+    return (namespace, normalize_key(subject), canonical), vocabulary.cardinality(canonical)
+
+
+class Remember:
+    """Reads and plans one batch of ``remember`` requests (``apply.run`` drives it)."""
+
+    def __init__(
+        self,
+        store: Store,
+        vocabulary: Vocabulary,
+        policy: Policy,
+        detector: Detector,
+        clock: Callable[[], datetime],
+        new_id: Callable[[], str],
+        requests: Sequence[Request],
+    ) -> None:
+        self.store = store
+        self.vocabulary = vocabulary
+        self.policy = policy
+        self.detector = detector
+        self.clock = clock
+        self.new_id = new_id
+        self.requests = requests
+        self.embeddings = detector.embed([r.draft.text for r in requests])
+
+    # -- read ----------------------------------------------------------------------------------
+
+    def read(self) -> State:
+        keys: dict[SlotKey, tuple[str | None, Cardinality]] = {}
+        for r in self.requests:
+            if r.draft.subject is not None and r.draft.predicate is not None:
+                key, cardinality = slot_key(
+                    self.vocabulary, r.draft.namespace, r.draft.subject, r.draft.predicate
+                )
+                keys.setdefault(key, (r.draft.subject, cardinality))
+        return read_state(
+            self.store,
+            self.new_id,
+            keys=keys,
+            slot_refs=self._near(),
+            revisions=[(r.draft.namespace, r.revision_id) for r in self.requests],
+            claim_ids=[
+                (r.draft.namespace, i)
+                for r in self.requests
+                for i in (
+                    *r.draft.depends_on,
+                    *r.draft.supports,
+                    *([r.draft.id] if r.draft.id else []),
+                )
+            ],
+        )
+
+    def _near(self) -> list[tuple[str, str]]:
+        """Slots of the nearest active claims, for drafts that need them: text-only drafts (to
+        find the fact they are about) and, with a contradiction model, every draft (to find
+        implicit conflicts in other slots)."""
+        queries = [
+            {
+                "index": i,
+                "namespace": r.draft.namespace,
+                "embedding": e,
+                "fetch": self.policy.neighbours * 20,
+                "k": self.policy.neighbours,
+            }
+            for i, (r, e) in enumerate(zip(self.requests, self.embeddings, strict=True))
+            if e is not None and (r.draft.text_only or self.detector.scorer is not None)
+        ]
+        if not queries:
+            return []
+        near: dict[tuple[str, str], None] = {}
+        for row in self.store.read("write/neighbours", queries=queries):
+            namespace = self.requests[row["index"]].draft.namespace
+            for slot_id in row["slot_ids"]:
+                near[(namespace, slot_id)] = None
+        return list(near)
+
+    # -- decide --------------------------------------------------------------------------------
+
+    def plan(self, state: State) -> list[ChangeSet | RevisionResult]:
+        planned: list[ChangeSet | RevisionResult] = []
+        created: set[tuple[str, str]] = set()
+        for request, embedding in zip(self.requests, self.embeddings, strict=True):
+            draft = request.draft
+            replay = state.replays.get((draft.namespace, request.revision_id))
+            if replay is not None:
+                planned.append(replayed(replay))
+                continue
+            claim_id = draft.id or self.new_id()
+            slot, rivals = self._locate(draft, claim_id, embedding, state)
+            now = self.clock()
+            recorded_at = draft.recorded_at or now
+            _check_references(draft, recorded_at, slot, state, created)
+            valid_from = draft.valid_from or recorded_at
+            scores = self.detector.score(draft.object, draft.text, embedding, slot.active)
+            plan = decide(
+                draft.source_type,
+                draft.confidence,
+                draft.correction,
+                slot.key[2],
+                slot.cardinality,
+                slot.active_claims(),
+                scores,
+                self.policy,
+            )
+            if plan.action == "supersede" and plan.target is not None:
+                old = slot.find(plan.target)
+                assert old is not None
+                if valid_from < old["valid_from"]:
+                    raise ConflictError(
+                        f"valid_from {valid_from.isoformat()} is earlier than the current belief's "
+                        f"valid_from ({old['valid_from'].isoformat()}): backfilling history "
+                        "behind the current belief is not supported"
+                    )
+            change = _changes(
+                request,
+                claim_id,
+                slot,
+                plan,
+                scores,
+                rivals,
+                now,
+                recorded_at,
+                valid_from,
+                embedding,
+            )
+            created.update((draft.namespace, i) for i in change.added)
+            planned.append(change)
+        return planned
+
+    def _locate(
+        self, draft: ClaimDraft, claim_id: str, embedding: list[float] | None, state: State
+    ) -> tuple[SlotState, list[tuple[Candidate, SlotState]]]:
+        """The draft's slot, and claims in other slots it contradicts (implicit conflicts).
+
+        A structured draft's slot is its (subject, predicate). A text-only draft joins the slot
+        of the claim it updates or restates (``match_text``); otherwise it opens a slot of its
+        own, keyed by its claim id.
+        """
+        slot: SlotState | None = None
+        if draft.subject is not None and draft.predicate is not None:
+            key = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)[0]
+            slot = state.slots[key]
+        candidates = self._candidates(draft, embedding, state, exclude=slot)
+        if slot is None:
+            match = match_text([c for c, _ in candidates], self.policy)
+            if match is not None:
+                slot = next(s for c, s in candidates if c is match)
+            else:
+                key = (draft.namespace, f"text:{claim_id}", TEXT_PREDICATE)
+                slot = state.slots[key] = new_slot(key, self.new_id())
+        hits = {c.claim_id for c in contradicted([c for c, _ in candidates], self.policy)}
+        rivals = [(c, s) for c, s in candidates if c.claim_id in hits and s is not slot]
+        return slot, rivals
+
+    def _candidates(
+        self,
+        draft: ClaimDraft,
+        embedding: list[float] | None,
+        state: State,
+        exclude: SlotState | None,
+    ) -> list[tuple[Candidate, SlotState]]:
+        """The nearest active claims in the draft's namespace (outside ``exclude``), scored."""
+        if embedding is None or (not draft.text_only and self.detector.scorer is None):
+            return []
+        near: list[tuple[float, dict[str, Any], SlotState]] = []
+        for slot in state.slots.values():
+            if slot.key[0] != draft.namespace or slot is exclude:
+                continue
+            for row in slot.active:
+                if row.get("embedding"):
+                    similarity = cosine(embedding, row["embedding"])
+                    if similarity >= self.policy.candidate_similarity:
+                        near.append((similarity, row, slot))
+        near.sort(key=lambda t: -t[0])
+        near = near[: self.policy.neighbours]
+        scores = self.detector.relate(draft.text, embedding, [row for _, row, _ in near])
+        return [
+            (Candidate(row["id"], slot.slot_id, slot.cardinality, scores[row["id"]]), slot)
+            for _, row, slot in near
+        ]
+
+
+def _check_references(
+    draft: ClaimDraft,
+    recorded_at: datetime,
+    slot: SlotState,
+    state: State,
+    created: set[tuple[str, str]],
+) -> None:
+    if slot.last_recorded_at is not None and recorded_at < slot.last_recorded_at:
+        raise ConflictError(
+            f"recorded_at {recorded_at.isoformat()} is earlier than this fact's last recorded "
+            f"change ({slot.last_recorded_at.isoformat()})"
+        )
+    known = state.existing | created
+    for name, values in (("depends_on", draft.depends_on), ("supports", draft.supports)):
+        for value in values:
+            if (draft.namespace, value) not in known:
+                raise NotFound(f"{name}: no claim {value!r} in namespace {draft.namespace!r}")
+    if draft.id and (
+        any(draft.id == i for _, i in state.existing) or any(draft.id == i for _, i in created)
+    ):
+        raise ConflictError(f"id: a claim {draft.id!r} already exists")
+
+
+def _changes(
+    request: Request,
+    claim_id: str,
+    slot: SlotState,
+    plan: Plan,
+    scores: dict[str, PairScores],
+    rivals: list[tuple[Candidate, SlotState]],
+    now: datetime,
+    recorded_at: datetime,
+    valid_from: datetime,
+    embedding: list[float] | None,
+) -> ChangeSet:
+    """One draft's ``ChangeSet``, applied to the in-memory slot state as well."""
+    draft, rid, ns = request.draft, request.revision_id, request.draft.namespace
+    change = ChangeSet(
+        revision_id=rid,
+        namespace=ns,
+        op="remember",
+        decision=plan.action,
+        reason=plan.reason,
+        at=now,
+        actor=request.actor,
+        verdict=plan.verdict,
+        slot_id=slot.slot_id,
+        slot_ids=[slot.slot_id],
+    )
+    slot.touched_by = rid
+    slot.last_recorded_at = max(filter(None, [slot.last_recorded_at, recorded_at]))
+    if plan.action == "reinforce":
+        assert plan.target is not None
+        change.reinforcements.append(
+            Reinforce(
+                plan.target,
+                1,
+                confidence=draft.confidence,
+                episode_id=draft.episode_id,
+                episode_content=draft.episode_content,
+                origin=draft.origin,
+                at=recorded_at,
+            )
+        )
+        row = slot.find(plan.target)
+        assert row is not None
+        row["frequency"] = row.get("frequency", 1) + 1
+        row["confidence"] = max(row["confidence"], draft.confidence)
+        return change
+    status = STATUS_OF[plan.action]
+    joins_chain = status == "active" and slot.cardinality == "single"
+    version: int | None = 1 if status == "active" and not joins_chain else None
+    if joins_chain:
+        head = slot.head
+        version = slot.next_version(claim_id)
+        if head is not None:
+            change.supersedes.append(Supersedes(claim_id, head, plan.verdict))
+    props = claim_properties(
+        draft,
+        claim_id,
+        slot.key,
+        slot.subject,
+        status=status,
+        version=version,
+        contradiction=plan.contradiction,
+        disputed=plan.action == "hold_pending",
+        valid_from=valid_from,
+        recorded_at=recorded_at,
+        embedding=embedding,
+    )
+    change.creates.append(
+        NewClaim(
+            slot.slot_id,
+            props,
+            episode_id=draft.episode_id,
+            episode_content=draft.episode_content,
+            depends_on=draft.depends_on,
+            supports=draft.supports,
+        )
+    )
+    if plan.action == "supersede" and plan.target is not None:
+        old = slot.find(plan.target)
+        assert old is not None
+        change.retires.append(
+            Retire(
+                plan.target,
+                "superseded",
+                previous_status="active",
+                previous_valid_to=old.get("valid_to"),
+                valid_to=valid_from,
+                why="superseded",
+                at=recorded_at,
+            )
+        )
+        slot.claims.remove(old)
+    if plan.action in ("hold_pending", "reject") and plan.target is not None:
+        score = scores.get(plan.target)
+        change.contradictions.append(
+            Contradiction(
+                claim_id,
+                plan.target,
+                score.contradiction if score else None,
+                dispute=plan.action == "hold_pending",
+                resolution=None if plan.action == "hold_pending" else "rejected: lower trust",
+            )
+        )
+        if plan.action == "hold_pending":
+            change.flags.append((plan.target, "disputed"))
+    if status in ("active", "pending"):
+        for rival, rival_slot in rivals:
+            change.contradictions.append(
+                Contradiction(claim_id, rival.claim_id, rival.scores.contradiction, dispute=True)
+            )
+            change.flags.append((rival.claim_id, "disputed"))
+            rival_slot.touched_by = rid
+        # A copy: later drafts of the batch update it in memory (frequency), while props is
+        # what the create statement writes.
+        slot.claims.append(dict(props))
+    return change
+
+
+def replayed(result: str) -> RevisionResult:
+    """The stored result of a revision that already ran, marked as a replay."""
+    return RevisionResult.model_validate_json(result).model_copy(update={"replayed": True})

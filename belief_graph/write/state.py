@@ -1,0 +1,126 @@
+"""The read step of every write operation: slot states, replays and named claims, read before
+the transaction (the apply step re-checks each slot's ``seq`` under its lock)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from ..models import Cardinality
+from ..store import Store
+from .changes import SlotKey, SlotState
+
+_MOMENTS = (
+    "valid_from",
+    "valid_to",
+    "recorded_at",
+    "accepted_at",
+    "reinforced_at",
+    "superseded_at",
+    "retracted_at",
+    "erased_at",
+)
+
+Ref = tuple[str, str]  # (namespace, id)
+
+
+def moments(row: dict[str, Any]) -> dict[str, Any]:
+    """A claim row with its ISO-8601 moments parsed (in place)."""
+    for name in _MOMENTS:
+        value = row.get(name)
+        if isinstance(value, str):
+            row[name] = datetime.fromisoformat(value)
+    return row
+
+
+@dataclass
+class State:
+    """What the read step found."""
+
+    slots: dict[SlotKey, SlotState] = field(default_factory=dict)
+    claims: dict[Ref, dict[str, Any]] = field(default_factory=dict)
+    replays: dict[Ref, str] = field(default_factory=dict)
+    existing: set[Ref] = field(default_factory=set)
+
+    def slot(self, slot_id: str) -> SlotState | None:
+        return next((s for s in self.slots.values() if s.slot_id == slot_id), None)
+
+
+def read_state(
+    store: Store,
+    new_id: Callable[[], str],
+    *,
+    keys: Mapping[SlotKey, tuple[str | None, Cardinality]] = {},
+    slot_refs: Iterable[Ref] = (),
+    claim_refs: Iterable[Ref] = (),
+    revisions: Iterable[Ref] = (),
+    claim_ids: Iterable[Ref] = (),
+) -> State:
+    """Read the slots by key (``keys``: subject and cardinality for a slot not created yet) and
+    by id, the claims ``claim_refs`` (and their slots), stored ``revisions`` and which of
+    ``claim_ids`` exist."""
+    row = store.read(
+        "write/state",
+        slots=[{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys],
+        slot_refs=[{"namespace": ns, "id": i} for ns, i in slot_refs],
+        claim_refs=[{"namespace": ns, "id": i} for ns, i in claim_refs],
+        revisions=[{"namespace": ns, "id": i} for ns, i in revisions],
+        claim_ids=[{"namespace": ns, "id": i} for ns, i in claim_ids],
+    )[0]
+    state = State(
+        claims={(c["namespace"], c["id"]): moments(c) for c in row["claims"]},
+        replays={(r["namespace"], r["id"]): r["result"] for r in row["replays"]},
+        existing={(c["namespace"], c["id"]) for c in row["existing"]},
+    )
+    for s in row["by_id"]:
+        key = (s["namespace"], s["subject_key"], s["predicate"])
+        state.slots[key] = _slot(key, s["subject"], s["cardinality"], s, new_id)
+    for s in row["slots"]:
+        key = (s["namespace"], s["subject_key"], s["predicate"])
+        if key not in state.slots:
+            subject, cardinality = keys[key]
+            state.slots[key] = _slot(key, subject, cardinality, s, new_id)
+    return state
+
+
+def _slot(
+    key: SlotKey,
+    subject: str | None,
+    cardinality: Cardinality,
+    row: dict[str, Any],
+    new_id: Callable[[], str],
+) -> SlotState:
+    return SlotState(
+        key=key,
+        subject=subject,
+        cardinality=cardinality,
+        slot_id=row["slot_id"] or new_id(),
+        seq=row["seq"] or 0,
+        versions=row["versions"] or 0,
+        head=row["head"],
+        last_recorded_at=(
+            datetime.fromisoformat(row["last_recorded_at"]) if row["last_recorded_at"] else None
+        ),
+        last_revision=row.get("last_revision"),
+        claims=[moments(c) for c in row["claims"]],
+        new=row["slot_id"] is None,
+    )
+
+
+def new_slot(key: SlotKey, slot_id: str) -> SlotState:
+    """The state of a slot that does not exist yet (a text-only claim's own fact)."""
+    return SlotState(
+        key=key,
+        subject=None,
+        cardinality="single",
+        slot_id=slot_id,
+        seq=0,
+        versions=0,
+        head=None,
+        last_recorded_at=None,
+        last_revision=None,
+        claims=[],
+        new=True,
+    )

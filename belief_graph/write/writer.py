@@ -1,0 +1,235 @@
+"""The write operations' entry points: each reads its state, decides with a pure function and
+hands the ``ChangeSet`` to ``apply.run`` (which retries read → decide → apply when a slot
+changed meanwhile)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from ..detect import Detector
+from ..errors import NotFound
+from ..models import RevisionResult
+from ..policy import Policy
+from ..store import Store
+from ..vocabulary import Vocabulary, normalize_key
+from . import operations
+from .apply import Planned, run
+from .changes import ChangeSet
+from .remember import Remember, Request, replayed
+from .state import State, read_state
+
+
+class Writer:
+    """Every write the engine makes."""
+
+    def __init__(
+        self,
+        store: Store,
+        vocabulary: Vocabulary,
+        policy: Policy,
+        detector: Detector,
+        clock: Callable[[], datetime],
+        new_id: Callable[[], str],
+    ) -> None:
+        self.store = store
+        self.vocabulary = vocabulary
+        self.policy = policy
+        self.detector = detector
+        self.clock = clock
+        self.new_id = new_id
+
+    def remember(self, requests: Sequence[Request]) -> list[RevisionResult]:
+        """Remember every request in order, in one transaction; results in the same order."""
+        batch = Remember(
+            self.store,
+            self.vocabulary,
+            self.policy,
+            self.detector,
+            self.clock,
+            self.new_id,
+            requests,
+        )
+        return run(self.store, batch.read, batch.plan)
+
+    def _one(
+        self,
+        namespace: str,
+        revision_id: str | None,
+        read: Callable[[str], State],
+        decide: Callable[[State, str], ChangeSet],
+    ) -> RevisionResult:
+        """One operation under revision id ``revision_id`` (a replay returns its stored result
+        before any precondition is checked)."""
+        rid = revision_id or self.new_id()
+
+        def plan(state: State) -> Planned:
+            stored = state.replays.get((namespace, rid))
+            return [replayed(stored) if stored is not None else decide(state, rid)]
+
+        return run(self.store, lambda: read(rid), plan)[0]
+
+    def _claim_state(self, namespace: str, claim_id: str) -> Callable[[str], State]:
+        return lambda rid: read_state(
+            self.store,
+            self.new_id,
+            claim_refs=[(namespace, claim_id)],
+            revisions=[(namespace, rid)],
+        )
+
+    def contract(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        retract: bool,
+        valid_to: datetime | None,
+        reason: str,
+        revision_id: str | None,
+        actor: str | None,
+    ) -> RevisionResult:
+        return self._one(
+            namespace,
+            revision_id,
+            self._claim_state(namespace, claim_id),
+            lambda state, rid: operations.contract(
+                state,
+                namespace,
+                claim_id,
+                retract=retract,
+                valid_to=valid_to,
+                reason=reason,
+                rid=rid,
+                actor=actor,
+                now=self.clock(),
+            ),
+        )
+
+    def settle(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        accept: bool,
+        revision_id: str | None,
+        actor: str | None,
+    ) -> RevisionResult:
+        return self._one(
+            namespace,
+            revision_id,
+            self._claim_state(namespace, claim_id),
+            lambda state, rid: operations.settle(
+                state, namespace, claim_id, accept=accept, rid=rid, actor=actor, now=self.clock()
+            ),
+        )
+
+    def rectify(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        object: str,
+        text: str,
+        actor: str,
+        revision_id: str | None,
+    ) -> RevisionResult:
+        embedding = self.detector.embed([text])[0]
+        new_id = self.new_id()
+        return self._one(
+            namespace,
+            revision_id,
+            self._claim_state(namespace, claim_id),
+            lambda state, rid: operations.rectify(
+                state,
+                namespace,
+                claim_id,
+                object=object,
+                text=text,
+                actor=actor,
+                new_id=new_id,
+                embedding=embedding,
+                rid=rid,
+                now=self.clock(),
+            ),
+        )
+
+    def rollback(
+        self,
+        namespace: str,
+        revision_id: str,
+        *,
+        new_revision_id: str | None,
+        actor: str | None,
+    ) -> RevisionResult:
+        target: dict[str, Any] = {}
+
+        def read(rid: str) -> State:
+            rows = self.store.read("revision_changes", namespace=namespace, revision_id=revision_id)
+            target.clear()
+            target.update(rows[0] if rows else {})
+            return read_state(
+                self.store,
+                self.new_id,
+                slot_refs=[(namespace, i) for i in (target.get("slot_ids") or [])],
+                claim_refs=[(namespace, c["id"]) for c in target.get("changes", [])],
+                revisions=[(namespace, rid)],
+            )
+
+        def decide(state: State, rid: str) -> ChangeSet:
+            if not target:
+                raise NotFound(
+                    f"revision_id: no revision {revision_id!r} in namespace {namespace!r}"
+                )
+            return operations.rollback(
+                state,
+                namespace,
+                target,
+                revision_id=revision_id,
+                rid=rid,
+                actor=actor,
+                now=self.clock(),
+                new_id=self.new_id,
+            )
+
+        return self._one(namespace, new_revision_id, read, decide)
+
+    def erase(
+        self,
+        namespace: str,
+        *,
+        subject: str | None,
+        claim_ids: Sequence[str] | None,
+        revision_id: str | None,
+        actor: str | None,
+    ) -> RevisionResult:
+        ids = list(claim_ids) if claim_ids is not None else None
+        scope: operations.ErasureScope = (
+            "namespace"
+            if subject is None and ids is None
+            else ("subject" if ids is None else "claims")
+        )
+        targets: list[dict[str, Any]] = []
+
+        def read(rid: str) -> State:
+            targets[:] = self.store.read(
+                "erase_targets",
+                namespace=namespace,
+                subject_key=normalize_key(subject) if subject is not None else None,
+                ids=ids,
+            )
+            return read_state(
+                self.store,
+                self.new_id,
+                slot_refs=[(namespace, t["slot_id"]) for t in targets if t["slot_id"]],
+                revisions=[(namespace, rid)],
+            )
+
+        return self._one(
+            namespace,
+            revision_id,
+            read,
+            lambda state, rid: operations.erase(
+                state, namespace, targets, scope=scope, rid=rid, actor=actor, now=self.clock()
+            ),
+        )

@@ -1,0 +1,299 @@
+"""The pure decision step of each operation on existing claims, without a database: the state
+read before the transaction in, a ChangeSet out."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from itertools import count
+from typing import Any
+
+import pytest
+
+from belief_graph.errors import ConflictError, NotFound
+from belief_graph.write import operations
+from belief_graph.write.changes import SlotState
+from belief_graph.write.state import State
+
+NS = "user:priya"
+NOW = datetime(2026, 5, 1, tzinfo=UTC)
+
+
+def at(month: int) -> datetime:
+    return datetime(2026, month, 1, tzinfo=UTC)
+
+
+def claim(claim_id: str, status: str = "active", **extra: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "id": claim_id,
+        "namespace": NS,
+        "slot_id": "S1",
+        "subject": "priya",
+        "predicate": "lives_in",
+        "object": claim_id,
+        "text": f"Priya lives in {claim_id}.",
+        "source_type": "user_stated",
+        "confidence": 0.8,
+        "frequency": 1,
+        "status": status,
+        "valid_from": at(1),
+        "recorded_at": at(1),
+        "contradiction": False,
+    }
+    return row | extra
+
+
+def state(*claims: dict[str, Any], cardinality: str = "single", **slot: Any) -> State:
+    s = SlotState(
+        key=(NS, "priya", "lives_in"),
+        subject="priya",
+        cardinality=cardinality,  # type: ignore[arg-type]
+        slot_id="S1",
+        seq=4,
+        versions=slot.get("versions", 1),
+        head=slot.get("head", claims[0]["id"] if claims else None),
+        last_recorded_at=at(1),
+        last_revision=slot.get("last_revision"),
+        claims=[c for c in claims if c["status"] in ("active", "pending")],
+        new=False,
+    )
+    return State(slots={s.key: s}, claims={(NS, c["id"]): c for c in claims})
+
+
+def test_contract_retracts_and_flags_dependents_as_retracted() -> None:
+    st = state(claim("lisbon"))
+    change = operations.contract(
+        st, NS, "lisbon", retract=True, valid_to=None, reason="wrong", rid="R", actor=None, now=NOW
+    )
+    [retire] = change.retires
+    assert (retire.id, retire.status, retire.why) == ("lisbon", "retracted", "retracted")
+    assert change.result().retired == ["lisbon"]
+    assert st.slots[(NS, "priya", "lives_in")].touched_by == "R"
+
+
+def test_contract_closes_at_valid_to_or_now() -> None:
+    change = operations.contract(
+        state(claim("lisbon")),
+        NS,
+        "lisbon",
+        retract=False,
+        valid_to=None,
+        reason="",
+        rid="R",
+        actor=None,
+        now=NOW,
+    )
+    [retire] = change.retires
+    assert (retire.status, retire.valid_to, retire.why) == ("superseded", NOW, "closed")
+    assert change.decision == "close"
+
+
+def test_contract_refuses_an_empty_window_by_name() -> None:
+    with pytest.raises(ValueError, match="valid_to"):
+        operations.contract(
+            state(claim("lisbon")),
+            NS,
+            "lisbon",
+            retract=False,
+            valid_to=at(1),
+            reason="",
+            rid="R",
+            actor=None,
+            now=NOW,
+        )
+
+
+@pytest.mark.parametrize("status", ["superseded", "retracted", "pending", "rejected", "erased"])
+def test_contract_needs_an_active_claim(status: str) -> None:
+    with pytest.raises(ConflictError, match=f"is {status}, not active"):
+        operations.contract(
+            state(claim("lisbon", status)),
+            NS,
+            "lisbon",
+            retract=True,
+            valid_to=None,
+            reason="",
+            rid="R",
+            actor=None,
+            now=NOW,
+        )
+
+
+def test_an_unknown_claim_is_not_found_by_name() -> None:
+    with pytest.raises(NotFound, match="claim_id"):
+        operations.settle(state(), NS, "nope", accept=True, rid="R", actor=None, now=NOW)
+
+
+def test_confirm_supersedes_the_belief_and_joins_the_chain() -> None:
+    st = state(
+        claim("lisbon"),
+        claim("porto", "pending", valid_from=at(3), contradiction=True),
+        versions=1,
+        head="lisbon",
+    )
+    change = operations.settle(st, NS, "porto", accept=True, rid="R", actor=None, now=NOW)
+    [retire] = change.retires
+    assert (retire.id, retire.status, retire.valid_to) == ("lisbon", "superseded", at(3))
+    [activate] = change.activations
+    assert (activate.id, activate.version, activate.contradiction) == ("porto", 2, True)
+    [edge] = change.supersedes
+    assert (edge.new, edge.old, edge.verdict) == ("porto", "lisbon", "CONFLICT")
+    assert [(s.id, s.resolution) for s in change.settles] == [("porto", "confirmed")]
+    assert change.actor == "human" and change.result().added == ["porto"]
+
+
+def test_confirm_in_a_multi_valued_fact_keeps_the_other_values() -> None:
+    st = state(claim("tea"), claim("coffee", "pending"), cardinality="multi")
+    change = operations.settle(st, NS, "coffee", accept=True, rid="R", actor=None, now=NOW)
+    assert change.retires == [] and change.supersedes == []
+    assert change.activations[0].version is None
+
+
+def test_reject_keeps_the_belief() -> None:
+    st = state(claim("lisbon"), claim("porto", "pending"))
+    change = operations.settle(st, NS, "porto", accept=False, rid="R", actor="ana", now=NOW)
+    [retire] = change.retires
+    assert (retire.id, retire.status, retire.previous_status) == ("porto", "rejected", "pending")
+    assert retire.why is None  # a claim that was never believed has no dependents to warn
+    assert change.activations == [] and change.actor == "ana"
+
+
+def test_rectify_retracts_and_writes_a_verified_claim_over_the_same_window() -> None:
+    st = state(claim("lisbon", valid_from=at(2), valid_to=at(4)), head="lisbon")
+    change = operations.rectify(
+        st,
+        NS,
+        "lisbon",
+        object="Porto",
+        text="Priya lived in Porto.",
+        actor="dpo",
+        new_id="NEW",
+        embedding=None,
+        rid="R",
+        now=NOW,
+    )
+    assert [(r.id, r.status, r.why) for r in change.retires] == [
+        ("lisbon", "retracted", "rectified")
+    ]
+    [new] = change.creates
+    assert new.props["source_type"] == "human_verified"
+    assert (new.props["valid_from"], new.props["valid_to"]) == (at(2), at(4))
+    assert new.props["version"] == 2 and new.props["object"] == "Porto"
+    assert [(e.new, e.old) for e in change.supersedes] == [("NEW", "lisbon")]
+
+
+def target(op: str, *changes: dict[str, Any]) -> dict[str, Any]:
+    return {"op": op, "slot_ids": ["S1"], "changes": list(changes)}
+
+
+def test_rollback_of_a_supersession_restores_the_old_value_as_a_new_version() -> None:
+    st = state(
+        claim("porto"),
+        claim("lisbon", "superseded", valid_to=at(3)),
+        versions=2,
+        head="porto",
+        last_revision="R1",
+    )
+    ids = count()
+    change = operations.rollback(
+        st,
+        NS,
+        target(
+            "remember",
+            {"kind": "ADDED", "id": "porto"},
+            {
+                "kind": "RETIRED",
+                "id": "lisbon",
+                "previous_status": "active",
+                "previous_valid_to": None,
+            },
+        ),
+        revision_id="R1",
+        rid="R2",
+        actor=None,
+        now=NOW,
+        new_id=lambda: f"copy{next(ids)}",
+    )
+    assert [(r.id, r.status) for r in change.retires] == [("porto", "retracted")]
+    [restore] = change.restores
+    assert (restore.id, restore.new_id, restore.version, restore.valid_to) == (
+        "lisbon",
+        "copy0",
+        3,
+        None,
+    )
+    assert [(e.new, e.old, e.verdict) for e in change.supersedes] == [
+        ("copy0", "porto", "ROLLBACK")
+    ]
+    assert change.result().restored == ["copy0"]
+
+
+def test_rollback_is_refused_after_a_later_change_to_the_fact() -> None:
+    st = state(claim("porto"), last_revision="R9")
+    with pytest.raises(ConflictError, match="R9"):
+        operations.rollback(
+            st,
+            NS,
+            target("remember", {"kind": "ADDED", "id": "porto"}),
+            revision_id="R1",
+            rid="R2",
+            actor=None,
+            now=NOW,
+            new_id=lambda: "x",
+        )
+
+
+def test_rollback_of_an_erase_is_refused() -> None:
+    with pytest.raises(ConflictError, match="erase"):
+        operations.rollback(
+            state(),
+            NS,
+            target("erase"),
+            revision_id="R1",
+            rid="R2",
+            actor=None,
+            now=NOW,
+            new_id=lambda: "x",
+        )
+
+
+def test_rollback_undoes_reinforcements_and_review_flags_and_reopens_pending() -> None:
+    st = state(claim("lisbon"), claim("porto", "rejected"), last_revision="R1")
+    change = operations.rollback(
+        st,
+        NS,
+        target(
+            "reject",
+            {"kind": "REINFORCED", "id": "lisbon"},
+            {"kind": "FLAGGED", "id": "lisbon", "flag": "needs_review"},
+            {"kind": "FLAGGED", "id": "lisbon", "flag": "disputed"},
+            {
+                "kind": "RETIRED",
+                "id": "porto",
+                "previous_status": "pending",
+                "previous_valid_to": None,
+            },
+        ),
+        revision_id="R1",
+        rid="R2",
+        actor=None,
+        now=NOW,
+        new_id=lambda: "x",
+    )
+    assert [(r.id, r.delta) for r in change.reinforcements] == [("lisbon", -1)]
+    assert change.clear_review_of == ["lisbon"] and change.cleared_revision == "R1"
+    assert [(r.id, r.status) for r in change.reopens] == [("porto", "pending")]
+    assert change.restores == []
+
+
+def test_erase_of_a_subject_also_erases_its_slots_but_listed_claims_do_not() -> None:
+    rows = [{"id": "b", "slot_id": "S1"}, {"id": "a", "slot_id": "S1"}]
+    whole = operations.erase(
+        state(claim("a"), claim("b")), NS, rows, scope="subject", rid="R", actor=None, now=NOW
+    )
+    assert whole.erasure is not None
+    assert (whole.erasure.claim_ids, whole.erasure.slot_ids) == (["a", "b"], ["S1"])
+    assert whole.result().retired == ["a", "b"]
+    listed = operations.erase(
+        state(claim("a")), NS, rows[1:], scope="claims", rid="R", actor=None, now=NOW
+    )
+    assert listed.erasure is not None and listed.erasure.slot_ids == []
