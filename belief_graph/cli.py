@@ -9,17 +9,23 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
+import shlex
 import sys
-from collections.abc import Callable
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import typer
+from typer.core import TyperCommand
 
 from belief_graph.errors import BeliefGraphError
 
 if TYPE_CHECKING:
+    import pydantic
+
+    from belief_graph.cli_render import Times
     from belief_graph.client import BeliefGraph
     from belief_graph.models import Claim, RevisionResult
 
@@ -28,11 +34,24 @@ R = TypeVar("R")
 
 app = typer.Typer(
     name="belief-graph",
-    help="A belief-revision engine for AI-agent memory on Neo4j.",
     no_args_is_help=True,
-    add_completion=False,
+    rich_markup_mode=None,
     pretty_exceptions_enable=False,
 )
+
+
+class Command(TyperCommand):
+    """A command whose usage line leaves out hidden arguments (the deprecated positional
+    namespace)."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:  # typer's own vendored click Context
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if not getattr(param, "hidden", False):
+                pieces.extend(param.get_usage_pieces(ctx))
+        return pieces
+
+
 neo4j_app = typer.Typer(
     help="Run a Neo4j for belief-graph on this machine (Docker if available, else Java).",
     no_args_is_help=True,
@@ -42,8 +61,10 @@ app.add_typer(neo4j_app, name="neo4j")
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``error: <first line of message>`` on stderr and exit with ``code``."""
+    from belief_graph.cli_render import clean
+
     first_line = message.strip().splitlines()[0] if message.strip() else "failed"
-    typer.echo(f"error: {first_line}", err=True)
+    typer.echo(f"error: {clean(first_line)}", err=True)
     raise typer.Exit(code)
 
 
@@ -148,11 +169,147 @@ ModelsOption = Annotated[
         "--models", help="Load the embedding and contradiction models (default: structural only)."
     ),
 ]
-Namespace = Annotated[str, typer.Argument(help="Namespace, e.g. user:priya.")]
-Subject = Annotated[str, typer.Argument(help="Subject of the fact.")]
-Predicate = Annotated[str, typer.Argument(help="Predicate (synonyms are normalized).")]
-ClaimId = Annotated[str, typer.Argument(help="Claim id.")]
+NamespaceOption = Annotated[
+    str | None,
+    typer.Option(
+        "--namespace",
+        "-n",
+        help="Namespace, e.g. user:priya (default: $BELIEF_GRAPH_NAMESPACE, else the config file).",
+        show_default=False,
+    ),
+]
+# The namespace as a first positional argument: the form before -n, accepted for one release.
+LegacyNamespace = Annotated[str | None, typer.Argument(hidden=True, show_default=False)]
+Subject = Annotated[str, typer.Argument(help="Subject of the fact.", metavar="SUBJECT")]
+Predicate = Annotated[
+    str, typer.Argument(help="Predicate (synonyms are normalized).", metavar="PREDICATE")
+]
+ClaimId = Annotated[str, typer.Argument(help="Claim id.", metavar="CLAIM_ID")]
 ActorOption = Annotated[str | None, typer.Option("--actor", help="Who performs the operation.")]
+
+
+def _check_tz(value: str | None) -> str | None:
+    if value is not None:
+        times_of(value)  # a bad zone fails before anything else runs
+    return value
+
+
+TzOption = Annotated[
+    str | None,
+    typer.Option(
+        "--tz",
+        callback=_check_tz,
+        help="Show times in 'local', 'UTC' or a zone such as Europe/Lisbon (default: "
+        "$BELIEF_GRAPH_TZ, else the config file, else local; UTC with --json unless --tz is "
+        "given).",
+        show_default=False,
+    ),
+]
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version as installed
+
+        typer.echo(f"belief-graph {installed('belief-graph')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the version and exit.",
+            is_eager=True,
+            callback=_print_version,
+            expose_value=True,
+        ),
+    ] = False,
+) -> None:
+    """A belief-revision engine for AI-agent memory on Neo4j.
+
+    Every command that works in a namespace takes -n/--namespace NS; its default comes from
+    BELIEF_GRAPH_NAMESPACE or the config file (see docs/cli.md).
+    """
+    # The driver logs every retry of a transaction as a warning; the command's own one-line
+    # error says what matters.
+    quiet = logging.getLogger("neo4j")
+    if not any(isinstance(h, logging.NullHandler) for h in quiet.handlers):
+        quiet.addHandler(logging.NullHandler())
+        quiet.propagate = False
+
+
+def namespace_of(
+    command: str,
+    option: str | None,
+    legacy: str | None = None,
+    positionals: Sequence[str] = (),
+    *,
+    explicit: bool = False,
+) -> tuple[str, list[str]]:
+    """The namespace and the positional arguments, new form or old.
+
+    The old form names the namespace as the first positional argument, so a command given one
+    argument more than it takes is read that way (``legacy`` is the extra last one), with a
+    deprecation line on stderr. ``explicit``: the namespace must be on the command line.
+    """
+    from belief_graph.cli_config import NAMESPACE_ENV, ConfigError, config_path, resolve
+
+    args = list(positionals)
+    if legacy is not None:
+        if option is not None:
+            fail(f"-n/--namespace: given twice ({option!r} and the first argument {args[0]!r})")
+        args.append(legacy)
+        namespace, args = args[0], args[1:]
+        from belief_graph.cli_render import clean
+
+        shown = clean(shlex.join(["belief-graph", command, "-n", namespace, *args]))
+        typer.echo(
+            f"warning: the namespace as first argument is deprecated and goes in the next "
+            f"release; write: {shown}",
+            err=True,
+        )
+        return namespace, args
+    if explicit:
+        if option is None:
+            fail(f"-n/--namespace: {command} needs the namespace on the command line")
+        return option, args
+    try:
+        setting = resolve("namespace", option, NAMESPACE_ENV)
+    except ConfigError as exc:
+        fail(str(exc))
+    if setting.value is None:
+        fail(
+            f"-n/--namespace: no namespace given; pass -n NS, or set {NAMESPACE_ENV} or "
+            f"'namespace' in {config_path()}"
+        )
+    return setting.value, args
+
+
+def times_of(option: str | None) -> Times:
+    """How to show times: ``--tz`` (``local``, ``UTC`` or an IANA zone), else the default."""
+    from belief_graph.cli_config import TZ_ENV, ConfigError, resolve
+    from belief_graph.cli_render import Times
+
+    try:
+        setting = resolve("tz", option, TZ_ENV)
+    except ConfigError as exc:
+        fail(str(exc))
+    name = setting.value or "local"
+    where = "--tz" if setting.source == "option" else setting.source
+    if name.lower() == "local":
+        zone = datetime.now().astimezone().tzinfo or UTC
+        return Times(zone, f"local time ({datetime.now(zone).strftime('%Z')})")
+    if name.upper() in ("UTC", "Z"):
+        return Times(UTC, "UTC")
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return Times(ZoneInfo(name), name)
+    except (ZoneInfoNotFoundError, ValueError):
+        fail(f"{where}: {name!r} is not 'local', 'UTC' or a time zone such as Europe/Lisbon")
 
 
 def connect(models: bool = False) -> BeliefGraph:
@@ -175,6 +332,19 @@ def connect(models: bool = False) -> BeliefGraph:
     return BeliefGraph.connect(status.bolt_uri, models=models)
 
 
+def open_graph(models: bool = False) -> BeliefGraph:
+    """``connect``, then one round trip: a database that is down fails here at once, in one
+    line, rather than after the driver has retried the command's first query for half a
+    minute."""
+    bg = connect(models)
+    try:
+        bg.store.verify()
+    except BaseException:
+        bg.close()
+        raise
+    return bg
+
+
 def parse_when(option: str, value: str | None) -> datetime | None:
     """An ISO-8601 date or date-time; without an offset it is UTC. Bad input exits naming
     ``option``."""
@@ -191,49 +361,97 @@ def _emit_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def _claim_json(claim: Claim | list[Claim] | None) -> Any:
-    if claim is None:
+def _retime(python: Any, plain: Any, zone: tzinfo) -> Any:
+    """``plain`` (a JSON dump) with each date-time that ``python`` (the same dump in Python
+    mode) holds rewritten in ``zone``."""
+    if isinstance(python, datetime):
+        return python.astimezone(zone).isoformat()
+    if isinstance(python, dict) and isinstance(plain, dict):
+        return {k: _retime(python.get(k), v, zone) for k, v in plain.items()}
+    if isinstance(python, list | tuple) and isinstance(plain, list):
+        return [_retime(p, v, zone) for p, v in zip(python, plain, strict=True)]
+    return plain
+
+
+def _json_of(
+    value: pydantic.BaseModel | Sequence[pydantic.BaseModel] | None, tz: str | None = None
+) -> Any:
+    """A model (or a list of them) as JSON data: date-times in UTC, or in ``--tz`` if given."""
+    if value is None:
         return None
-    if isinstance(claim, list):
-        return [c.model_dump(mode="json") for c in claim]
-    return claim.model_dump(mode="json")
+    from pydantic import BaseModel
+
+    if not isinstance(value, BaseModel):
+        return [_json_of(v, tz) for v in value]
+    plain = value.model_dump(mode="json")
+    if tz is None:
+        return plain
+    return _retime(value.model_dump(), plain, times_of(tz).zone)
+
+
+def _claim_json(claim: Claim | list[Claim] | None, tz: str | None = None) -> Any:
+    return _json_of(claim, tz)
 
 
 def _show_result(result: RevisionResult, as_json: bool) -> None:
     if as_json:
         _emit_json(result.model_dump(mode="json"))
         return
-    from belief_graph.cli_render import console, result_table
+    from belief_graph.cli_render import console, result_table, show
 
-    console().print(result_table(result))
+    show(console(), result_table(result))
 
 
-def _show_claims(claims: list[Claim], title: str, as_json: bool, empty: str) -> None:
+def _show_claims(
+    claims: list[Claim],
+    title: str,
+    as_json: bool,
+    empty: str,
+    tz: str | None,
+    *,
+    one_fact: bool = False,
+) -> None:
     if as_json:
-        _emit_json(_claim_json(claims))
+        _emit_json(_claim_json(claims, tz))
         return
-    from belief_graph.cli_render import claims_table, console
+    from belief_graph.cli_render import claims_table, console, show
 
     if not claims:
         typer.echo(empty)
         return
-    console().print(claims_table(claims, title))
+    show(console(), claims_table(claims, title, times_of(tz), one_fact=one_fact))
 
 
-def _show_belief(claim: Claim | list[Claim] | None, title: str, as_json: bool) -> None:
+def _show_belief(
+    bg: BeliefGraph,
+    namespace: str,
+    claim: Claim | list[Claim] | None,
+    title: str,
+    as_json: bool,
+    tz: str | None,
+) -> None:
+    """One belief as a panel (with its rivals), several as a table, none as 'unknown'."""
     if as_json:
-        _emit_json(_claim_json(claim))
+        _emit_json(_claim_json(claim, tz))
     elif claim is None or claim == []:
         typer.echo("unknown: no belief (the engine does not guess)")
+    elif isinstance(claim, list):
+        _show_claims(claim, title, False, "", tz)
     else:
-        _show_claims(claim if isinstance(claim, list) else [claim], title, False, "")
+        from belief_graph.cli_render import belief_panel, console, rivals_of, show
+
+        rivals = rivals_of(claim, bg.conflicts(namespace, open_only=True), bg.pending(namespace))
+        show(console(), belief_panel(claim, rivals, title, times_of(tz)))
 
 
-@app.command("init")
+@app.command("init", cls=Command)
 @handle_errors
 def init_cmd(as_json: JsonOption = False) -> None:
-    """Create the constraints and indexes (idempotent) and wait until they are online."""
-    with connect() as bg:
+    """Create the constraints and indexes (idempotent) and wait until they are online.
+
+    Example: belief-graph init
+    """
+    with open_graph() as bg:
         applied = bg.init_schema()
     if as_json:
         _emit_json({"applied": applied})
@@ -241,10 +459,10 @@ def init_cmd(as_json: JsonOption = False) -> None:
         typer.echo(f"schema ready ({len(applied)} statements applied)")
 
 
-@app.command("remember")
+@app.command("remember", cls=Command)
 @handle_errors
 def remember_cmd(
-    namespace: Annotated[str | None, typer.Option(help="Namespace, e.g. user:priya.")] = None,
+    namespace: NamespaceOption = None,
     subject: Annotated[str | None, typer.Option(help="Subject of the fact.")] = None,
     predicate: Annotated[str | None, typer.Option(help="Predicate (normalized).")] = None,
     object_: Annotated[str | None, typer.Option("--object", help="Value of the fact.")] = None,
@@ -283,7 +501,13 @@ def remember_cmd(
     models: ModelsOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Tell the engine a claim: NEW, SAME (reinforce), UPDATE or CONFLICT, decided by policy."""
+    """Tell the engine a claim: NEW, SAME (reinforce), UPDATE or CONFLICT, decided by policy.
+
+    The namespace: -n, else the one in --json-claim, else the default.
+
+    Example: belief-graph remember -n project:atlas --subject atlas --predicate uses
+    --object Express.js --text "Atlas uses Express.js." --valid-from 2026-03-01
+    """
     from belief_graph.models import ClaimDraft
 
     data: dict[str, Any] = {}
@@ -295,6 +519,8 @@ def remember_cmd(
         if not isinstance(loaded, dict):
             fail("--json-claim: expected a JSON object")
         data.update(loaded)
+    if namespace is None and "namespace" not in data:
+        namespace, _ = namespace_of("remember", None)
     flags: dict[str, Any] = {
         "namespace": namespace,
         "subject": subject,
@@ -318,17 +544,24 @@ def remember_cmd(
     }
     data.update({k: v for k, v in flags.items() if v is not None})
     draft = ClaimDraft.model_validate(data)
-    with connect(models) as bg:
+    with open_graph(models) as bg:
         result = bg.remember(draft, revision_id=revision_id, actor=actor)
     _show_result(result, as_json)
 
 
-@app.command("import")
+@app.command("import", cls=Command)
 @handle_errors
 def import_cmd(
     file: Annotated[Path, typer.Argument(help="JSONL file: one ClaimDraft per line ('-': stdin).")],
     namespace: Annotated[
-        str | None, typer.Option(help="Namespace for lines that name none.")
+        str | None,
+        typer.Option(
+            "--namespace",
+            "-n",
+            help="Namespace for lines that name none (default: $BELIEF_GRAPH_NAMESPACE, else "
+            "the config file).",
+            show_default=False,
+        ),
     ] = None,
     snapshot: Annotated[
         bool, typer.Option("--snapshot", help="FILE is an `export` snapshot: restore it.")
@@ -342,7 +575,10 @@ def import_cmd(
     models: ModelsOption = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Remember a JSONL file of claims in order; or with --snapshot, restore an export."""
+    """Remember a JSONL file of claims in order; or with --snapshot, restore an export.
+
+    Example: belief-graph import claims.jsonl -n project:atlas
+    """
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -352,7 +588,8 @@ def import_cmd(
     )
 
     from belief_graph import transfer
-    from belief_graph.cli_render import console, import_summary, mapping_table
+    from belief_graph.cli_config import NAMESPACE_ENV, ConfigError, resolve
+    from belief_graph.cli_render import console, import_summary, mapping_table, show
 
     if str(file) != "-" and not file.is_file():
         fail(f"FILE: no such file {str(file)!r}")
@@ -368,7 +605,7 @@ def import_cmd(
     if snapshot:
         if str(file) == "-":
             fail("FILE: a snapshot is read twice; give a file, not stdin")
-        with connect(False) as bg, bar:
+        with open_graph(False) as bg, bar:
             bg.init_schema()
             task = bar.add_task("restoring", total=transfer.snapshot_size(file) or None)
             summary = transfer.restore_snapshot(
@@ -383,14 +620,19 @@ def import_cmd(
             _emit_json(summary)
         else:
             flat = {f"{k} nodes": v for k, v in summary["nodes"].items()}
-            console().print(
+            show(
+                console(),
                 mapping_table(
                     f"restored {summary['namespace']}",
                     {**flat, "relationships": summary["edges"]},
-                )
+                ),
             )
         return
 
+    try:
+        namespace = resolve("namespace", namespace, NAMESPACE_ENV).value
+    except ConfigError as exc:
+        fail(str(exc))
     stream = sys.stdin if str(file) == "-" else file.open(encoding="utf-8")
     total = None
     if stream is not sys.stdin:
@@ -398,7 +640,7 @@ def import_cmd(
             total = sum(1 for line in counting if line.strip())
     stats = transfer.ImportStats()
     try:
-        with connect(models) as bg, bar:
+        with open_graph(models) as bg, bar:
             task = bar.add_task("remembering", total=total)
             stats = transfer.import_claims(
                 bg,
@@ -416,22 +658,27 @@ def import_cmd(
     if as_json:
         _emit_json(stats.as_dict())
     else:
-        console().print(import_summary(stats))
+        show(console(), import_summary(stats))
 
 
-@app.command("export")
+@app.command("export", cls=Command)
 @handle_errors
 def export_cmd(
-    namespace: Annotated[str, typer.Option(help="The namespace to export.")],
+    namespace: NamespaceOption = None,
     file: Annotated[
         Path | None, typer.Argument(help="Snapshot file to write (default: stdout).")
     ] = None,
 ) -> None:
     """Write a namespace's whole graph (slots, claims with embeddings, episodes, revisions, every
-    relationship) as a JSONL snapshot that `import --snapshot` restores exactly."""
+    relationship) as a JSONL snapshot that `import --snapshot` restores exactly.
+
+    Example: belief-graph export -n project:atlas atlas.jsonl
+    """
+    from belief_graph.cli_render import clean
     from belief_graph.transfer import export_namespace
 
-    with connect() as bg:
+    namespace, _ = namespace_of("export", namespace)
+    with open_graph() as bg:
         if file is None or str(file) == "-":
             counts = export_namespace(bg.store, namespace, sys.stdout)
             sys.stdout.flush()
@@ -441,81 +688,136 @@ def export_cmd(
                 counts = export_namespace(bg.store, namespace, out)
             partial.replace(file)
     summary = ", ".join(f"{v} {k}" for k, v in counts.items()) or "nothing"
-    typer.echo(f"exported {namespace}: {summary}", err=True)
+    typer.echo(f"exported {clean(namespace)}: {summary}", err=True)
 
 
-@app.command("current")
+@app.command("current", cls=Command)
 @handle_errors
 def current_cmd(
-    namespace: Namespace, subject: Subject, predicate: Predicate, as_json: JsonOption = False
-) -> None:
-    """The current belief about one fact, or 'unknown'."""
-    with connect() as bg:
-        claim = bg.current(namespace, subject, predicate)
-    _show_belief(claim, f"{subject} · {predicate}", as_json)
-
-
-@app.command("beliefs")
-@handle_errors
-def beliefs_cmd(namespace: Namespace, subject: Subject, as_json: JsonOption = False) -> None:
-    """Every current belief about a subject."""
-    with connect() as bg:
-        claims = bg.beliefs(namespace, subject)
-    _show_claims(claims, f"beliefs about {subject}", as_json, "no beliefs")
-
-
-@app.command("history")
-@handle_errors
-def history_cmd(
-    namespace: Namespace, subject: Subject, predicate: Predicate, as_json: JsonOption = False
-) -> None:
-    """Every claim ever made about one fact, oldest first."""
-    with connect() as bg:
-        claims = bg.history(namespace, subject, predicate)
-    _show_claims(claims, f"history of {subject} · {predicate}", as_json, "no history")
-
-
-@app.command("lineage")
-@handle_errors
-def lineage_cmd(namespace: Namespace, claim_id: ClaimId, as_json: JsonOption = False) -> None:
-    """A claim's version chain, provenance, revisions and dependents, as a tree."""
-    with connect() as bg:
-        lineage = bg.lineage(namespace, claim_id)
-    if as_json:
-        _emit_json(lineage.model_dump(mode="json"))
-        return
-    from belief_graph.cli_render import console, lineage_tree
-
-    console().print(lineage_tree(lineage))
-
-
-@app.command("as-of")
-@handle_errors
-def as_of_cmd(
-    namespace: Namespace,
     subject: Subject,
     predicate: Predicate,
-    valid_at: Annotated[str | None, typer.Option(help="World time (ISO-8601).")] = None,
-    known_at: Annotated[str | None, typer.Option(help="Transaction time (ISO-8601).")] = None,
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
+    tz: TzOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """What held at world time --valid-at, as the engine knew it at --known-at."""
+    """The current belief about one fact (a panel), a list for a multi-valued predicate, or
+    'unknown'.
+
+    Example: belief-graph current -n project:atlas atlas uses
+    """
+    namespace, (subject, predicate) = namespace_of(
+        "current", namespace, legacy, (subject, predicate)
+    )
+    with open_graph() as bg:
+        claim = bg.current(namespace, subject, predicate)
+        _show_belief(bg, namespace, claim, f"{subject} · {predicate}", as_json, tz)
+
+
+@app.command("beliefs", cls=Command)
+@handle_errors
+def beliefs_cmd(
+    subject: Subject,
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
+    tz: TzOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Every current belief about a subject.
+
+    Example: belief-graph beliefs -n user:priya priya
+    """
+    namespace, (subject,) = namespace_of("beliefs", namespace, legacy, (subject,))
+    with open_graph() as bg:
+        claims = bg.beliefs(namespace, subject)
+    _show_claims(claims, f"beliefs about {subject}", as_json, "no beliefs", tz)
+
+
+@app.command("history", cls=Command)
+@handle_errors
+def history_cmd(
+    subject: Subject,
+    predicate: Predicate,
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
+    tz: TzOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Every claim ever made about one fact, oldest first.
+
+    Example: belief-graph history -n project:atlas atlas uses
+    """
+    namespace, (subject, predicate) = namespace_of(
+        "history", namespace, legacy, (subject, predicate)
+    )
+    with open_graph() as bg:
+        claims = bg.history(namespace, subject, predicate)
+    title = f"history of {subject} · {predicate}"
+    _show_claims(claims, title, as_json, "no history", tz, one_fact=True)
+
+
+@app.command("lineage", cls=Command)
+@handle_errors
+def lineage_cmd(
+    claim_id: ClaimId,
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
+    tz: TzOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """A claim's version chain, provenance, revisions and dependents, as a tree.
+
+    Example: belief-graph lineage -n project:atlas 01M8KNXQ...
+    """
+    namespace, (claim_id,) = namespace_of("lineage", namespace, legacy, (claim_id,))
+    with open_graph() as bg:
+        lineage = bg.lineage(namespace, claim_id)
+    if as_json:
+        _emit_json(_json_of(lineage, tz))
+        return
+    from belief_graph.cli_render import console, lineage_tree, show
+
+    show(console(), lineage_tree(lineage, times_of(tz)))
+
+
+@app.command("as-of", cls=Command)
+@handle_errors
+def as_of_cmd(
+    subject: Subject,
+    predicate: Predicate,
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
+    valid_at: Annotated[str | None, typer.Option(help="World time (ISO-8601).")] = None,
+    known_at: Annotated[str | None, typer.Option(help="Transaction time (ISO-8601).")] = None,
+    tz: TzOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """What held at world time --valid-at, as the engine knew it at --known-at.
+
+    Example: belief-graph as-of -n project:atlas atlas uses --valid-at 2026-04-01
+    """
+    namespace, (subject, predicate) = namespace_of("as-of", namespace, legacy, (subject, predicate))
     valid = parse_when("--valid-at", valid_at)
     known = parse_when("--known-at", known_at)
-    with connect() as bg:
+    with open_graph() as bg:
         claim = bg.as_of(namespace, subject, predicate, valid_at=valid, known_at=known)
-    _show_belief(claim, f"{subject} · {predicate} as of", as_json)
+        _show_belief(bg, namespace, claim, f"{subject} · {predicate} as of", as_json, tz)
 
 
-@app.command("conflicts")
+@app.command("conflicts", cls=Command)
 @handle_errors
 def conflicts_cmd(
-    namespace: Namespace,
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
     open_only: Annotated[bool, typer.Option("--open", help="Only unresolved ones.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Recorded contradictions, newest first."""
-    with connect() as bg:
+    """Recorded contradictions, newest first.
+
+    Example: belief-graph conflicts -n user:priya --open
+    """
+    namespace, _ = namespace_of("conflicts", namespace, legacy)
+    with open_graph() as bg:
         conflicts = bg.conflicts(namespace, open_only=open_only)
     if as_json:
         _emit_json([c.model_dump(mode="json") for c in conflicts])
@@ -523,64 +825,96 @@ def conflicts_cmd(
     if not conflicts:
         typer.echo("no conflicts")
         return
-    from belief_graph.cli_render import conflicts_table, console
+    from belief_graph.cli_render import conflicts_table, console, show
 
-    console().print(conflicts_table(conflicts, "open conflicts" if open_only else "conflicts"))
+    show(console(), conflicts_table(conflicts, "open conflicts" if open_only else "conflicts"))
 
 
-@app.command("pending")
+@app.command("pending", cls=Command)
 @handle_errors
-def pending_cmd(namespace: Namespace, as_json: JsonOption = False) -> None:
-    """Claims waiting for a human to confirm or reject them."""
-    with connect() as bg:
+def pending_cmd(
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
+    tz: TzOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Claims waiting for a human to confirm or reject them.
+
+    Example: belief-graph pending -n user:priya
+    """
+    namespace, _ = namespace_of("pending", namespace, legacy)
+    with open_graph() as bg:
         claims = bg.pending(namespace)
-    _show_claims(claims, "pending confirmation", as_json, "nothing pending")
+    _show_claims(claims, "pending confirmation", as_json, "nothing pending", tz)
 
 
-@app.command("review")
+@app.command("review", cls=Command)
 @handle_errors
-def review_cmd(namespace: Namespace, as_json: JsonOption = False) -> None:
-    """Claims flagged needs_review because a premise was retired."""
-    with connect() as bg:
+def review_cmd(
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
+    tz: TzOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Claims flagged needs_review because a premise was retired.
+
+    Example: belief-graph review -n project:atlas
+    """
+    namespace, _ = namespace_of("review", namespace, legacy)
+    with open_graph() as bg:
         claims = bg.needs_review(namespace)
     if as_json or not claims:
-        _show_claims(claims, "", as_json, "nothing to review")
+        _show_claims(claims, "", as_json, "nothing to review", tz)
         return
-    from belief_graph.cli_render import claims_table, console
+    from belief_graph.cli_render import claims_table, console, review_lines, show
 
-    out = console()
-    out.print(claims_table(claims, "needs review"))
-    for c in claims:
-        out.print(f"{c.id}: {c.review_reason or ''}")
+    show(console(), claims_table(claims, "needs review", times_of(tz)), review_lines(claims))
 
 
-@app.command("confirm")
+@app.command("confirm", cls=Command)
 @handle_errors
 def confirm_cmd(
-    namespace: Namespace, claim_id: ClaimId, actor: ActorOption = None, as_json: JsonOption = False
+    claim_id: ClaimId,
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """Accept a pending claim: it becomes the belief; its rival is superseded."""
-    with connect() as bg:
+    """Accept a pending claim: it becomes the belief; its rival is superseded.
+
+    Example: belief-graph confirm -n user:priya 01M8KR... --actor ana
+    """
+    namespace, (claim_id,) = namespace_of("confirm", namespace, legacy, (claim_id,))
+    with open_graph() as bg:
         result = bg.confirm(namespace, claim_id, actor=actor)
     _show_result(result, as_json)
 
 
-@app.command("reject")
+@app.command("reject", cls=Command)
 @handle_errors
 def reject_cmd(
-    namespace: Namespace, claim_id: ClaimId, actor: ActorOption = None, as_json: JsonOption = False
+    claim_id: ClaimId,
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
 ) -> None:
-    """Reject a pending claim: it is kept as rejected; the current belief stands."""
-    with connect() as bg:
+    """Reject a pending claim: it is kept as rejected; the current belief stands.
+
+    Example: belief-graph reject -n user:priya 01M8KR... --actor ana
+    """
+    namespace, (claim_id,) = namespace_of("reject", namespace, legacy, (claim_id,))
+    with open_graph() as bg:
         result = bg.reject(namespace, claim_id, actor=actor)
     _show_result(result, as_json)
 
 
-@app.command("retract")
+@app.command("retract", cls=Command)
 @handle_errors
 def retract_cmd(
-    namespace: Namespace,
     claim_id: ClaimId,
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
     close: Annotated[
         bool, typer.Option("--close", help="It was true until --valid-to (not wrong): close it.")
     ] = False,
@@ -591,9 +925,13 @@ def retract_cmd(
     actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Contract a belief: retract it (it was wrong) or --close it (it ended)."""
+    """Contract a belief: retract it (it was wrong) or --close it (it ended).
+
+    Example: belief-graph retract -n project:atlas 01M8KQ... --close --valid-to 2026-06-01
+    """
+    namespace, (claim_id,) = namespace_of("retract", namespace, legacy, (claim_id,))
     end = parse_when("--valid-to", valid_to)
-    with connect() as bg:
+    with open_graph() as bg:
         result = bg.contract(
             namespace,
             claim_id,
@@ -605,24 +943,38 @@ def retract_cmd(
     _show_result(result, as_json)
 
 
-@app.command("rollback")
+@app.command("rollback", cls=Command)
 @handle_errors
 def rollback_cmd(
-    namespace: Namespace,
     revision_id: Annotated[str, typer.Argument(help="The revision to reverse.")],
+    legacy: LegacyNamespace = None,
+    namespace: NamespaceOption = None,
     actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Reverse an earlier revision with a new one (refused if later revisions touched the fact)."""
-    with connect() as bg:
+    """Reverse an earlier revision with a new one (refused if later revisions touched the fact).
+
+    Example: belief-graph rollback -n user:priya 01M8KS...
+    """
+    namespace, (revision_id,) = namespace_of("rollback", namespace, legacy, (revision_id,))
+    with open_graph() as bg:
         result = bg.rollback(namespace, revision_id, actor=actor)
     _show_result(result, as_json)
 
 
-@app.command("erase")
+@app.command("erase", cls=Command)
 @handle_errors
 def erase_cmd(
-    namespace: Namespace,
+    legacy: LegacyNamespace = None,
+    namespace: Annotated[
+        str | None,
+        typer.Option(
+            "--namespace",
+            "-n",
+            help="Namespace to erase in; never a default: erase needs it on the command line.",
+            show_default=False,
+        ),
+    ] = None,
     subject: Annotated[str | None, typer.Option(help="Erase only this subject.")] = None,
     claims: Annotated[
         list[str] | None, typer.Option("--claim", help="Erase only this claim (repeatable).")
@@ -631,13 +983,20 @@ def erase_cmd(
     actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """GDPR Art. 17: remove the content of a namespace, a subject or claims, for good."""
+    """Remove the content of a namespace, a subject or claims for good (GDPR right to erasure).
+
+    Example: belief-graph erase -n user:priya --subject priya
+    """
+    from belief_graph.cli_render import clean
+
+    namespace, _ = namespace_of("erase", namespace, legacy, explicit=True)
+    shown = clean(namespace)
     if claims:
-        scope = f"{len(claims)} claim(s) in {namespace}"
+        scope = f"{len(claims)} claim(s) in {shown}"
     elif subject is not None:
-        scope = f"everything about {subject!r} in {namespace}"
+        scope = f"everything about {clean(repr(subject))} in {shown}"
     else:
-        scope = f"the whole namespace {namespace}"
+        scope = f"the whole namespace {shown}"
     if not yes:
         try:
             agreed = typer.confirm(f"Erase the content of {scope}? This cannot be undone")
@@ -645,16 +1004,16 @@ def erase_cmd(
             fail("refusing to erase without confirmation: no answer on stdin; pass --yes")
         if not agreed:
             fail("erase cancelled")
-    with connect() as bg:
+    with open_graph() as bg:
         result = bg.erase(namespace, subject=subject, claim_ids=claims or None, actor=actor)
     _show_result(result, as_json)
 
 
-@app.command("search")
+@app.command("search", cls=Command)
 @handle_errors
 def search_cmd(
     query: Annotated[str, typer.Argument(help="What to look for, in plain words.")],
-    namespace: Annotated[str, typer.Option("--namespace", "-n", help="Namespace to search.")],
+    namespace: NamespaceOption = None,
     k: Annotated[int, typer.Option("--k", help="How many hits.")] = 10,
     history: Annotated[
         bool, typer.Option("--history", help="Search every version, not only current beliefs.")
@@ -665,25 +1024,30 @@ def search_cmd(
     known_at: Annotated[
         str | None, typer.Option("--known-at", help="Transaction time (ISO-8601).")
     ] = None,
+    tz: TzOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Claims nearest in meaning to QUERY: current beliefs by default, each with its rivals."""
+    """Claims nearest in meaning to QUERY: current beliefs by default, each with its rivals.
+
+    Example: belief-graph search -n user:priya "what is her appetite for risk?" --k 3
+    """
+    namespace, _ = namespace_of("search", namespace)
     valid = parse_when("--valid-at", valid_at)
     known = parse_when("--known-at", known_at)
-    with connect(models=True) as bg:
+    with open_graph(models=True) as bg:
         hits = bg.search(query, namespace, k, history=history, valid_at=valid, known_at=known)
     if as_json:
-        _emit_json([{**h.model_dump(mode="json"), "contested": h.contested} for h in hits])
+        _emit_json([{**_json_of(h, tz), "contested": h.contested} for h in hits])
         return
-    from belief_graph.cli_render import console, search_table
+    from belief_graph.cli_render import console, search_table, show
 
     if not hits:
         typer.echo("no matching claims")
         return
-    console().print(search_table(hits, f"search: {query}"))
+    show(console(), search_table(hits, f"search: {query}", times_of(tz)))
 
 
-@app.command("doctor")
+@app.command("doctor", cls=Command)
 @handle_errors
 def doctor_cmd(
     models: Annotated[
@@ -692,8 +1056,13 @@ def doctor_cmd(
     as_json: JsonOption = False,
 ) -> None:
     """Connectivity, schema, vector index, models, and a paraphrased query retrieving the right
-    belief. Exits 1 when a check fails."""
-    with connect(models=models) as bg:
+    belief. Exits 1 when a check fails.
+
+    Example: belief-graph doctor --no-models
+    """
+    from belief_graph.cli_render import clean
+
+    with open_graph(models=models) as bg:
         bg.init_schema()
         report = bg.doctor()
     if as_json:
@@ -701,19 +1070,22 @@ def doctor_cmd(
     else:
         for check in report.checks:
             mark = "info" if check.info else ("ok  " if check.ok else "FAIL")
-            typer.echo(f"{mark}  {check.name}: {check.detail}")
+            typer.echo(f"{mark}  {check.name}: {clean(check.detail)}")
     if not report.ok:
         raise typer.Exit(1)
 
 
-@app.command("demo")
+@app.command("demo", cls=Command)
 @handle_errors
 def demo_cmd() -> None:
-    """The engine's stories on a real Neo4j (started if needed), narrated, in a fresh namespace."""
+    """The engine's stories on a real Neo4j (started if needed), narrated, in a fresh namespace.
+
+    Example: belief-graph demo
+    """
     from belief_graph import demo
     from belief_graph.cli_render import console
 
-    with connect() as bg:
+    with open_graph() as bg:
         bg.init_schema()
         from belief_graph.launcher import LocalNeo4j
 
@@ -722,20 +1094,44 @@ def demo_cmd() -> None:
         demo.run(bg, console(), browser)
 
 
-@app.command("browser")
+@app.command("browser", cls=Command)
 @handle_errors
 def browser_cmd(
     query: Annotated[str, typer.Argument(help="Audit query: slot-lineage, open-conflicts, ...")],
     args: Annotated[
         list[str] | None, typer.Argument(help="Its parameters as name=value.", show_default=False)
     ] = None,
+    namespace: Annotated[
+        str | None,
+        typer.Option(
+            "--namespace",
+            "-n",
+            help="Fills the query's namespace parameter (default: $BELIEF_GRAPH_NAMESPACE, else "
+            "the config file); a namespace=... argument wins.",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonOption = False,
 ) -> None:
     """A Neo4j Browser URL that opens with a saved audit query (cypher/audit/) in the editor,
-    and the :param lines to run before it. BELIEF_GRAPH_BROWSER_URL overrides the Browser."""
-    from belief_graph.audit import browser_link
+    and the :param lines to run before it. BELIEF_GRAPH_BROWSER_URL overrides the Browser.
 
-    link = browser_link(query, args or [])
+    Example: belief-graph browser open-conflicts -n user:priya
+    """
+    from belief_graph.audit import browser_link, load
+    from belief_graph.cli_config import NAMESPACE_ENV, ConfigError, resolve
+
+    given = list(args or [])
+    if "namespace" in load(query).params and not any(
+        a.partition("=")[0].strip() == "namespace" for a in given
+    ):
+        try:
+            default = resolve("namespace", namespace, NAMESPACE_ENV).value
+        except ConfigError as exc:
+            fail(str(exc))
+        if default is not None:
+            given.insert(0, f"namespace={default}")
+    link = browser_link(query, given)
     if as_json:
         _emit_json(link.as_dict())
         return

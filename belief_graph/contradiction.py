@@ -14,12 +14,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
-from belief_graph.embeddings import resolve_model_path
+from belief_graph.embeddings import locate_model
 from belief_graph.errors import ModelError
 
 __all__ = [
@@ -133,8 +132,7 @@ class CrossEncoderScorer:
         with self._lock:
             if self._encoder is not None:
                 return self._encoder
-            path = resolve_model_path(self.model)
-            local = Path(path).is_dir()
+            path, local = locate_model(self.model, "BELIEF_GRAPH_CONTRADICTION_MODEL")
             try:
                 from sentence_transformers import CrossEncoder
 

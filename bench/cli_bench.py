@@ -104,18 +104,18 @@ def lineage_timing(namespace: str, versions: int = 50, repeat: int = 10) -> dict
     runner = CliRunner()
     current = runner.invoke(app, ["current", namespace, "service", "version", "--json"])
     head = json.loads(current.stdout)["id"]
-    runner.invoke(app, ["lineage", namespace, head])  # warm: imports, driver, query plan
+    runner.invoke(app, ["lineage", "-n", namespace, head])  # warm: imports, driver, query plan
     samples = []
     for _ in range(repeat):
         started = time.perf_counter()
-        result = runner.invoke(app, ["lineage", namespace, head])
+        result = runner.invoke(app, ["lineage", "-n", namespace, head])
         samples.append(time.perf_counter() - started)
         assert result.exit_code == 0, result.output
     assert result.stdout.count(" v") >= versions
     json_samples = []
     for _ in range(repeat):
         started = time.perf_counter()
-        runner.invoke(app, ["lineage", namespace, head, "--json"])
+        runner.invoke(app, ["lineage", "-n", namespace, head, "--json"])
         json_samples.append(time.perf_counter() - started)
     return {
         "versions": versions,

