@@ -1055,7 +1055,7 @@ def doctor_cmd(
         _emit_json({"ok": report.ok, "checks": [c.model_dump() for c in report.checks]})
     else:
         for check in report.checks:
-            mark = "ok  " if check.ok else "FAIL"
+            mark = "info" if check.info else ("ok  " if check.ok else "FAIL")
             typer.echo(f"{mark}  {check.name}: {clean(check.detail)}")
     if not report.ok:
         raise typer.Exit(1)

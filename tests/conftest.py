@@ -133,8 +133,7 @@ def bg(make_bg: Callable[..., BeliefGraph]) -> BeliefGraph:
 @pytest.fixture(scope="session")
 def offline_models() -> tuple[object, object]:
     """The offline embedder and contradiction classifier (loaded once; missing = failure)."""
-    from belief_graph.contradiction import offline_scorer
-    from belief_graph.embeddings import offline_embedder
+    from belief_graph.testing.offline import offline_embedder, offline_scorer
 
     return offline_embedder(), offline_scorer(dynamic_length=True)
 

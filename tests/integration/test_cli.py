@@ -487,3 +487,12 @@ def test_help_does_not_import_heavy_modules() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_doctor_without_models_shows_the_models_row_as_information(cli: Any) -> None:
+    report = as_json(cli("doctor", "--no-models", "--json"))
+    rows = {c["name"]: c for c in report["checks"]}
+    assert report["ok"] and rows["models"]["info"] and rows["models"]["ok"]
+    assert not any(c["info"] for name, c in rows.items() if name != "models")
+    lines = ok(cli("doctor", "--no-models")).stdout.splitlines()
+    assert [line.split()[0] for line in lines if "models:" in line] == ["info"]

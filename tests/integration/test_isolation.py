@@ -11,11 +11,11 @@ import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.detect import Detector
-from belief_graph.embeddings import offline_embedder
 from belief_graph.errors import NotFound
 from belief_graph.store import Store
 from belief_graph.testing.graph import namespace_snapshot as snapshot
 from belief_graph.testing.graph import q
+from belief_graph.testing.offline import offline_embedder
 from belief_graph.transfer import export_namespace
 
 A, B = "tenant:a", "tenant:b"
