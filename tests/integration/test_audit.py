@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from belief_graph import BeliefGraph, ClaimDraft, audit, cypher
+from belief_graph import BeliefGraph, ClaimDraft, cypher
+from belief_graph.cli import browser as audit
 from belief_graph.policy import Policy
 from belief_graph.store import Store
 
@@ -18,7 +19,7 @@ AUDITS = [
     "known_at",
     "open_conflicts",
     "pending_confirmations",
-    "revision_changes",
+    "write/revision_changes",
     "revision_flagged",
     "slot_lineage",
 ]

@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph
-from belief_graph.cli import app
+from belief_graph.cli.app import app
 from belief_graph.errors import ModelError
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
