@@ -19,7 +19,7 @@ AUDITS = [
     "known_at",
     "open_conflicts",
     "pending_confirmations",
-    "write/revision_changes",
+    "revision_changes",
     "revision_flagged",
     "slot_lineage",
 ]
