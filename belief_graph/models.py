@@ -23,7 +23,18 @@ Verdict = Literal["NEW", "SAME", "UPDATE", "CONFLICT"]
 Kind = Literal["evidence", "policy"]
 Cardinality = Literal["single", "multi"]
 Operation = Literal[
-    "remember", "contract", "confirm", "reject", "rollback", "rectify", "erase", "import", "dispute"
+    "remember",
+    "contract",
+    "confirm",
+    "reject",
+    "rollback",
+    "rectify",
+    "erase",
+    "import",
+    "dispute",
+    "resolve",
+    "dismiss",
+    "review",
 ]
 
 _SURROGATES = re.compile("[\ud800-\udfff]")

@@ -106,6 +106,7 @@ def _slot(
         last_revision=row.get("last_revision"),
         claims=[moments(c) for c in row["claims"]],
         new=row["slot_id"] is None,
+        past=[moments(c) for c in row.get("past") or []],
     )
 
 
