@@ -145,9 +145,7 @@ def settle(
         return change
     if slot.cardinality == "single":
         for old in slot.active:
-            if old["valid_from"] >= claim["valid_from"]:
-                # A newer belief arrived while it waited: confirming it would leave that belief
-                # an empty (or inverted) window.
+            if _stale(claim, old):
                 raise ConflictError(
                     f"claim_id: pending claim {claim_id!r} (valid from "
                     f"{claim['valid_from'].isoformat()}) is stale: claim {old['id']!r}, valid "
@@ -168,6 +166,17 @@ def settle(
     change.activations.append(Activate(claim_id, bool(claim.get("contradiction")), version))
     change.settles.append(Settle(claim_id, "confirmed"))
     return change
+
+
+def _stale(waiting: dict[str, Any], belief: dict[str, Any]) -> bool:
+    """True when ``belief`` became the belief after ``waiting`` was held against another one,
+    or starts no earlier than it: confirming ``waiting`` would silently override a newer
+    decision, or leave ``belief`` an empty (or inverted) window."""
+    accepted = belief.get("accepted_at")
+    return bool(
+        belief["valid_from"] >= waiting["valid_from"]
+        or (accepted is not None and accepted > waiting["recorded_at"])
+    )
 
 
 def rectify(
@@ -385,7 +394,7 @@ def resolve(
     home = slots[winner["slot_id"]]
     if winner["status"] == "pending":
         for old in home.active:
-            if old["id"] != loser["id"] and old["valid_from"] >= winner["valid_from"]:
+            if old["id"] != loser["id"] and _stale(winner, old):
                 raise ConflictError(
                     f"keep: claim {keep!r} is stale: claim {old['id']!r} has become the belief "
                     "since it was held"

@@ -142,19 +142,22 @@ CALL () {
   CREATE (a)-[:CONTRADICTS {score: x.score, revision_id: x.revision_id, resolution: x.resolution}]->(b)
   SET b.disputed = b.disputed OR x.dispute, a.disputed = x.dispute
 }
-// open conflicts around a claim (or with one rival) settled by a revision; a claim left without
-// an open conflict is no longer disputed
+// open conflicts around a claim (or with one rival) settled by a revision, row by row (a later
+// row never overwrites an earlier one's resolution); a claim left without an open conflict is no
+// longer disputed
 CALL () {
   UNWIND $settles AS x
-  MATCH (c:Claim {id: x.id, namespace: x.namespace})-[e:CONTRADICTS]-(r:Claim)
-  WHERE e.resolution IS NULL AND (x.rival IS NULL OR r.id = x.rival)
-  SET e.resolution = x.resolution, e.settled_by = x.revision_id
-  WITH DISTINCT r, c
-  UNWIND [r, c] AS side
-  WITH DISTINCT side
-  OPTIONAL MATCH (side)-[open:CONTRADICTS]-(:Claim) WHERE open.resolution IS NULL
-  WITH side, count(open) AS still_open
-  SET side.disputed = still_open > 0 AND side.status IN ['active', 'pending']
+  CALL (x) {
+    MATCH (c:Claim {id: x.id, namespace: x.namespace})-[e:CONTRADICTS]-(r:Claim)
+    WHERE e.resolution IS NULL AND (x.rival IS NULL OR r.id = x.rival)
+    SET e.resolution = x.resolution, e.settled_by = x.revision_id
+    WITH DISTINCT r, c
+    UNWIND [r, c] AS side
+    WITH DISTINCT side
+    OPTIONAL MATCH (side)-[open:CONTRADICTS]-(:Claim) WHERE open.resolution IS NULL
+    WITH side, count(open) AS still_open
+    SET side.disputed = still_open > 0 AND side.status IN ['active', 'pending']
+  }
 }
 // DEPENDS_ON and SUPPORTS edges (the type is picked from two fixed branches)
 CALL () {
