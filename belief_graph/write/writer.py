@@ -4,6 +4,7 @@ changed meanwhile)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -19,6 +20,14 @@ from .apply import Planned, run
 from .changes import ChangeSet
 from .remember import Remember, Request, replayed
 from .state import State, read_state
+
+
+def mention(subject: str) -> str:
+    """A pattern (Neo4j's Java regex) matching lower-cased text that names ``subject`` as whole
+    words: how a text-only claim is tied to the subjects it is about."""
+    words = normalize_key(subject).split()
+    edge = "[\\p{L}\\p{N}_]"
+    return f"(?s).*(?<!{edge})" + "\\s+".join(re.escape(w) for w in words) + f"(?!{edge}).*"
 
 
 class Writer:
@@ -313,6 +322,7 @@ class Writer:
                 "erase_targets",
                 namespace=namespace,
                 subject_key=normalize_key(subject) if subject is not None else None,
+                mention=mention(subject) if subject is not None else None,
                 ids=ids,
             )
             return read_state(

@@ -43,7 +43,7 @@ class World:
         subject: str = "atlas",
         predicate: str = "uses",
         **kw: Any,
-    ):  # noqa: ANN201
+    ):
         return self.on(month, day).remember(
             ClaimDraft(
                 namespace=NS,
@@ -78,7 +78,7 @@ def agree(w: World, subject: str = "atlas", predicate: str = "uses") -> str | No
     return now
 
 
-# -- 1. never rewrite the past ----------------------------------------------------------------
+# -- 1. never rewrite the past --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("ends", [(1, 31), (3, 1), (4, 1)])  # in the past, today, the future
@@ -112,7 +112,7 @@ def test_restating_an_ended_value_starts_a_new_window(make_bg: Callable[..., Bel
     assert w.at(d(2, 15), None, "priya", "lives_in") is None
 
 
-# -- 2. the future is not now -----------------------------------------------------------------
+# -- 2. the future is not now ---------------------------------------------------------------------
 
 
 def test_a_scheduled_change_takes_effect_when_its_time_comes(
@@ -165,7 +165,7 @@ def test_a_new_value_before_a_scheduled_end_holds_from_its_start(
     assert w.at(d(5, 1), d(3, 15)) == "Express.js"
 
 
-# -- 3. a correction retracts -------------------------------------------------------------------
+# -- 3. a correction retracts ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("back_dated", [False, True])
@@ -236,7 +236,7 @@ def test_late_knowledge_about_the_past_is_an_earlier_version(
     assert w.r(4, 3, "Django", valid_from=d(2, 1), valid_to=d(2, 15)).verdict == "SAME"
 
 
-# -- 5. a stale pending claim ------------------------------------------------------------------
+# -- 5. a stale pending claim ---------------------------------------------------------------------
 
 
 def test_confirming_a_stale_pending_claim_never_makes_an_empty_window(
@@ -255,7 +255,7 @@ def test_confirming_a_stale_pending_claim_never_makes_an_empty_window(
         assert c.valid_to is None or c.valid_to > c.valid_from
 
 
-# -- 6. every queue can be worked down to empty -------------------------------------------------
+# -- 6. every queue can be worked down to empty ---------------------------------------------------
 
 
 def test_superseding_one_side_closes_its_conflict(make_bg: Callable[..., BeliefGraph]) -> None:
@@ -383,7 +383,7 @@ def test_rollback_of_a_reinforcement_undoes_it_whole(make_bg: Callable[..., Beli
     assert [e.id for e in w.bg.lineage(NS, first).episodes] == ["E1"]
 
 
-# -- 8. pending claims accumulate evidence ----------------------------------------------------------
+# -- 8. pending claims accumulate evidence --------------------------------------------------------
 
 
 def test_a_repeat_of_a_waiting_value_reinforces_it(make_bg: Callable[..., BeliefGraph]) -> None:
@@ -395,3 +395,36 @@ def test_a_repeat_of_a_waiting_value_reinforces_it(make_bg: Callable[..., Belief
         assert again.reinforced == [held] and not again.added
     [waiting] = w.bg.pending(NS)
     assert waiting.id == held and waiting.frequency == 3
+
+
+# -- 9. erase is complete and flags dependents ----------------------------------------------------
+
+
+def test_erasing_a_subject_covers_its_text_only_claims_and_flags_dependents(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    w = World(make_bg)
+    home = w.r(3, 1, "Lisbon", "Zed", "lives_in").added[0]
+    bg = w.on(3, 2)
+    note = bg.remember(ClaimDraft(namespace=NS, text="Zed prefers tea over coffee.")).added[0]
+    other = bg.remember(ClaimDraft(namespace=NS, text="Zedd the DJ plays in Lisbon.")).added[0]
+    dependent = bg.remember(
+        ClaimDraft(
+            namespace=NS,
+            subject="atlas",
+            predicate="office",
+            object="Lisbon",
+            text="The Atlas team meets where its lead lives.",
+            depends_on=(home,),
+        )
+    ).added[0]
+    erased = w.on(3, 3).erase(NS, subject="zed")
+    assert {home, note} <= set(erased.retired) and other not in erased.retired
+    assert dependent in erased.flagged
+    assert [c.id for c in w.bg.needs_review(NS)] == [dependent]
+    records, _, _ = w.bg.store._driver.execute_query(
+        "MATCH (n) WHERE any(k IN keys(n) WHERE n[k] IS :: STRING AND n[k] CONTAINS 'tea over') "
+        "RETURN count(n) AS n"
+    )
+    assert records[0]["n"] == 0
+    assert w.bg.get(NS, other).text == "Zedd the DJ plays in Lisbon."
