@@ -576,6 +576,57 @@ def reject_cmd(
     _show_result(result, as_json)
 
 
+@app.command("resolve")
+@handle_errors
+def resolve_cmd(
+    namespace: Namespace,
+    claim_id: ClaimId,
+    rival_id: Annotated[str, typer.Argument(help="The other side of the conflict.")],
+    keep: Annotated[str, typer.Option(help="The side that is right (one of the two ids).")],
+    reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Settle an open conflict for --keep: the other side was wrong."""
+    with connect() as bg:
+        result = bg.resolve(namespace, claim_id, rival_id, keep=keep, reason=reason, actor=actor)
+    _show_result(result, as_json)
+
+
+@app.command("dismiss")
+@handle_errors
+def dismiss_cmd(
+    namespace: Namespace,
+    claim_id: ClaimId,
+    rival_id: Annotated[str, typer.Argument(help="The other side of the conflict.")],
+    reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Dismiss an open conflict: the two claims do not contradict each other; both stay."""
+    with connect() as bg:
+        result = bg.dismiss(namespace, claim_id, rival_id, reason=reason, actor=actor)
+    _show_result(result, as_json)
+
+
+@app.command("reviewed")
+@handle_errors
+def reviewed_cmd(
+    namespace: Namespace,
+    claim_id: ClaimId,
+    premise: Annotated[
+        str | None, typer.Option(help="Depend on this claim (the new version) from now on.")
+    ] = None,
+    reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Lift a claim's needs_review flag, optionally re-pointing it to a new premise."""
+    with connect() as bg:
+        result = bg.reviewed(namespace, claim_id, premise=premise, reason=reason, actor=actor)
+    _show_result(result, as_json)
+
+
 @app.command("retract")
 @handle_errors
 def retract_cmd(

@@ -428,3 +428,71 @@ def test_erasing_a_subject_covers_its_text_only_claims_and_flags_dependents(
     )
     assert records[0]["n"] == 0
     assert w.bg.get(NS, other).text == "Zedd the DJ plays in Lisbon."
+
+
+# -- 10. AGM: the documented exceptions (docs/engine.md) ------------------------------------------
+
+
+def test_agm_success_fails_for_non_prioritized_revision(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    w = World(make_bg)
+    w.r(3, 1, "Express.js", source_type="human_verified")
+    weaker = w.r(3, 2, "Go", source_type="inferred")
+    assert weaker.decision == "reject" and agree(w) == "Express.js"
+    w2 = World(make_bg, Policy(preset="conservative"))
+    w2.r(3, 3, "Express.js", "beta")
+    held = w2.r(3, 4, "Go", "beta")
+    assert held.decision == "hold_pending" and agree(w2, "beta") == "Express.js"
+
+
+def test_agm_inclusion_and_vacuity(make_bg: Callable[..., BeliefGraph]) -> None:
+    w = World(make_bg)
+    w.r(3, 1, "Express.js")
+    before = {c.id for c in w.bg.history(NS, "atlas", "uses")}
+    revised = w.r(3, 2, "Go")
+    after = {c.id for c in w.bg.history(NS, "atlas", "uses")}
+    assert after - before == set(revised.added) and len(revised.added) == 1
+    # vacuity: nothing excludes a second value of a multi-valued fact: plain expansion
+    w.r(3, 3, "Python", "priya", "speaks")
+    both = w.r(3, 4, "Portuguese", "priya", "speaks")
+    assert both.decision == "expand" and not both.retired
+    found = w.bg.current(NS, "priya", "speaks")
+    assert isinstance(found, list) and {c.object for c in found} == {"Python", "Portuguese"}
+
+
+def test_agm_extensionality(make_bg: Callable[..., BeliefGraph]) -> None:
+    w = World(make_bg)
+    w.r(3, 1, "Express.js")
+    same = w.on(3, 2).remember(
+        ClaimDraft(
+            namespace=NS,
+            subject="ATLAS ",
+            predicate="runs on",
+            object="express.JS",
+            text="Atlas runs on Express.",
+        )
+    )
+    assert same.verdict == "SAME"
+    # without models, two paraphrases of a text-only claim are two facts (the exception)
+    one = w.on(3, 3).remember(ClaimDraft(namespace=NS, text="Priya owns two cats."))
+    two = w.on(3, 4).remember(ClaimDraft(namespace=NS, text="Priya has a pair of cats."))
+    assert one.slot_id != two.slot_id
+
+
+def test_agm_recovery_fails_rollback_recovers(make_bg: Callable[..., BeliefGraph]) -> None:
+    w = World(make_bg)
+    first = w.r(3, 1, "Express.js", episode_id="E1").added[0]
+    w.r(3, 2, "Express.js", episode_id="E2")
+    retraction = w.on(3, 3).contract(NS, first, retract=True)
+    again = w.r(3, 4, "Express.js")
+    claim = w.bg.current(NS, "atlas", "uses")
+    assert claim is not None and not isinstance(claim, list)
+    assert claim.id == again.added[0] != first and claim.frequency == 1
+    # rollback (of the newer remember, then of the retraction) is the way back
+    w.on(3, 5).rollback(NS, again.revision_id)
+    w.on(3, 6).rollback(NS, retraction.revision_id)
+    restored = w.bg.current(NS, "atlas", "uses")
+    assert restored is not None and not isinstance(restored, list)
+    assert restored.frequency == 2
+    assert {e.id for e in w.bg.lineage(NS, restored.id).episodes} >= {"E1", "E2"}
