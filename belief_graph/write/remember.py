@@ -207,7 +207,8 @@ class Remember:
             ]
             return _changes(*args, policy(live))
         known = slot.known
-        head = next((r for r in known if r["id"] == slot.head), None)
+        # The newest version still believed (the chain's head, unless it was retracted).
+        head = max((r for r in known if r.get("version")), key=lambda r: r["version"], default=None)
         if draft.correction:
             fix = correction(known, head, draft.valid_from, recorded_at, same)
             if fix is not None and head is not None:

@@ -167,7 +167,7 @@ def test_retract_close_and_review(cli: Any) -> None:
     review = as_json(cli("review", NS, "--json"))
     assert [c["id"] for c in review] == dependent["added"] and review[0]["needs_review"]
     assert "closed" in ok(cli("review", NS)).stdout
-    failed(cli("retract", NS, premise), "not active")
+    failed(cli("retract", NS, premise, "--close"), "not active")
     failed(cli("retract", NS, dependent["added"][0], "--valid-to", "June"), "--valid-to")
     retracted = as_json(cli("retract", NS, dependent["added"][0], "--json"))
     assert retracted["decision"] == "retract"
