@@ -269,7 +269,7 @@ def remember_cmd(
         list[str] | None, typer.Option("--supports", help="Supported claim id (repeatable).")
     ] = None,
     correction: Annotated[
-        bool, typer.Option("--correction", help="The old value was wrong (CONFLICT).")
+        bool, typer.Option("--correction", help="The old value was wrong: retract it (CONFLICT).")
     ] = False,
     claim_id: Annotated[str | None, typer.Option("--id", help="Client-chosen claim id.")] = None,
     json_claim: Annotated[

@@ -94,7 +94,8 @@ class ClaimDraft(BaseModel):
 
     ``subject``/``predicate``/``object`` identify the fact; a text-only draft leaves all three out
     and the semantic layer finds its slot. ``correction=True`` says the caller knows the old value
-    was wrong, so a different value is a CONFLICT rather than a plain UPDATE.
+    was wrong (never true), not that the world changed: the wrong value is retracted and this one
+    takes its place (a CONFLICT).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
