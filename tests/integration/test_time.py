@@ -258,13 +258,65 @@ def test_confirming_a_stale_pending_claim_never_makes_an_empty_window(
 # -- 6. every queue can be worked down to empty ---------------------------------------------------
 
 
-def test_superseding_one_side_closes_its_conflict(make_bg: Callable[..., BeliefGraph]) -> None:
+@pytest.mark.parametrize("how", ["retract", "close", "supersede", "erase"])
+def test_a_side_that_leaves_the_beliefs_closes_its_conflict(
+    make_bg: Callable[..., BeliefGraph], how: str
+) -> None:
     w = World(make_bg, Policy(preset="conservative"))
-    first = w.r(3, 1, "Express.js")
-    held = w.r(4, 1, "Go")
-    w.on(4, 2).contract(NS, first.added[0], retract=True)
+    first = w.r(3, 1, "Express.js").added[0]
+    held = w.r(4, 1, "Go").added[0]
+    bg = w.on(4, 2)
+    if how == "retract":
+        bg.contract(NS, first, retract=True)
+    elif how == "close":
+        bg.contract(NS, first, retract=False)
+    elif how == "supersede":
+        w.r(4, 2, "Rust", source_type="human_verified")
+    else:
+        bg.erase(NS, claim_ids=[first])
     assert w.bg.conflicts(NS, open_only=True) == []
-    assert not w.bg.get(NS, held.added[0]).disputed
+    assert not w.bg.get(NS, held).disputed
+    if how != "erase":  # conflicts() leaves erased claims out
+        [closed] = w.bg.conflicts(NS)
+        assert closed.resolution == {"retract": "retracted", "erase": "erased"}.get(
+            how, "superseded"
+        )
+    if how != "supersede":
+        w.bg.reject(NS, held)
+    else:
+        with pytest.raises(ConflictError, match="stale"):
+            w.bg.confirm(NS, held)
+        w.bg.reject(NS, held)
+    assert w.bg.pending(NS) == []
+
+
+def test_rollback_of_a_retraction_reopens_its_conflict(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    w = World(make_bg, Policy(preset="conservative"))
+    first = w.r(3, 1, "Express.js").added[0]
+    held = w.r(4, 1, "Go").added[0]
+    retraction = w.on(4, 2).contract(NS, first, retract=True)
+    w.on(4, 3).rollback(NS, retraction.revision_id)
+    [conflict] = w.bg.conflicts(NS, open_only=True)
+    sides = {conflict.claim.object: conflict.claim.id, conflict.rival.object: conflict.rival.id}
+    assert sides["Go"] == held and sides["Express.js"] != first
+    assert w.bg.get(NS, held).disputed and w.bg.get(NS, sides["Express.js"]).disputed
+
+
+def test_rollback_of_a_correction_brings_the_versions_back(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    w = World(make_bg)
+    w.r(3, 1, "Express.js")
+    w.r(4, 1, "Go")
+    w.r(5, 1, "Rust")
+    fix = w.r(6, 1, "Express.js", correction=True, valid_from=d(4, 1))
+    assert agree(w) == "Express.js"
+    w.on(6, 2).rollback(NS, fix.revision_id)
+    assert agree(w) == "Rust"
+    assert w.at(d(4, 15)) == "Go" and w.at(d(3, 15)) == "Express.js"
+    assert w.at(d(4, 15), d(6, 1) + timedelta(hours=1)) == "Express.js"  # on record
 
 
 @pytest.mark.parametrize("keep", ["pending", "belief"])
@@ -497,3 +549,31 @@ def test_agm_recovery_fails_rollback_recovers(make_bg: Callable[..., BeliefGraph
             assert claim is not None and not isinstance(claim, list)
             assert claim.frequency == 2
             assert {e.id for e in w.bg.lineage(NS, claim.id).episodes} >= {"beta-1", "beta-2"}
+
+
+# -- current, beliefs, search and as_of(now, now) agree (with the semantic layer) ------------------
+
+
+def test_search_agrees_with_current_across_a_scheduled_change(semantic_bg: BeliefGraph) -> None:
+    clock = Clock(d(3, 1))
+    bg = BeliefGraph(semantic_bg.store, detector=semantic_bg.detector, clock=clock)
+    for month, obj, start in [(3, "Express.js", None), (4, "Go", d(6, 1))]:
+        clock.set(d(month, 1))
+        bg.remember(
+            ClaimDraft(
+                namespace=NS,
+                subject="atlas",
+                predicate="uses",
+                object=obj,
+                text=f"The Atlas backend is written in {obj}.",
+                valid_from=start,
+            )
+        )
+    for day, expected in [(d(4, 2), "Express.js"), (d(6, 2), "Go")]:
+        clock.set(day)
+        hits = bg.search("which framework does the backend use?", NS, k=5)
+        assert [h.claim.object for h in hits] == [expected]
+        assert not hits[0].contested
+        current = bg.current(NS, "atlas", "uses")
+        assert current is not None and not isinstance(current, list)
+        assert current.object == expected
