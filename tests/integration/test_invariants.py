@@ -254,6 +254,27 @@ class Run:
             self.check_erased(*forbidden)
         self.check_time()
 
+    def work_queues_down(self) -> None:
+        """Invariant 10: conflicts, pending and needs_review can all be emptied through the API
+        (and the time invariants hold on the way)."""
+        bg = self.bg
+        for ns in NAMESPACES:
+            for conflict in bg.conflicts(ns, open_only=True):
+                a, b = conflict.claim, conflict.rival
+                try:
+                    bg.resolve(ns, a.id, b.id, keep=a.id, reason="kept the newer")
+                except ConflictError:  # a stale side: the conflict is dismissed instead
+                    bg.dismiss(ns, a.id, b.id, reason="not a contradiction")
+                self.check_time()
+            assert bg.conflicts(ns, open_only=True) == []
+            for claim in bg.pending(ns):
+                bg.reject(ns, claim.id)
+            assert bg.pending(ns) == []
+            for claim in bg.needs_review(ns):
+                bg.reviewed(ns, claim.id, reason="checked")
+            assert bg.needs_review(ns) == []
+            self.check_time()
+
     def check_time(self) -> None:
         """Invariants 8 and 9: current = as_of(now, now) = beliefs, for every fact; and every
         as_of answer given for a past known_at is given again (unless erased since)."""
@@ -417,6 +438,9 @@ def test_random_sequences_keep_every_invariant(
     check_chains(store)
     assert counts(store)["revisions"] == run.revisions
     check_namespace_isolation(store, run.bg)
+    run.work_queues_down()
+    check_one_active_per_single_slot(store)
+    check_chains(store)
 
 
 # -- invariant 6: revise = contract then expand ---------------------------------------------
