@@ -116,6 +116,7 @@ def run(bg: BeliefGraph, console: Console, browser_url: str | None = None) -> st
     say(f"  what does Atlas use now?            {_one(bg.current(ns, 'atlas', 'uses_framework'))}")
     later = bg.as_of(ns, "atlas", "uses_framework", valid_at=today + timedelta(days=31))
     say(f"  and in 31 days?                    {_one(later)}")
+    say("  (Go is already the superseded version, yet current until Rust's time comes)")
 
     say("\n[bold]2c. A correction: the value was never true[/]")
     wrong = bg.remember(
