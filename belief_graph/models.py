@@ -182,7 +182,8 @@ class Claim(BaseModel):
 
     @property
     def current(self) -> bool:
-        """Active: the engine's belief for its slot (if its validity covers the moment asked)."""
+        """Active: the newest version of its fact. Whether it holds now is ``current``'s question
+        (``as_of(now, now)``): its window may have ended, or a change may be scheduled."""
         return self.status == "active"
 
 

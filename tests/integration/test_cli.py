@@ -199,6 +199,37 @@ def test_pending_confirm_reject_conflicts(cli: Any) -> None:
     failed(cli("confirm", NS, again["added"][0]), "not pending")
 
 
+def test_resolve_dismiss_and_reviewed_empty_the_queues(cli: Any) -> None:
+    for _ in range(3):
+        remember(cli, "Express.js")
+    belief = as_json(cli("current", NS, "atlas", "uses", "--json"))["id"]
+    held = remember(cli, "Go")["added"][0]
+    failed(cli("resolve", NS, held, belief, "--keep", "nope"), "keep")
+    resolved = as_json(
+        cli("resolve", NS, held, belief, "--keep", held, "--reason", "asked", "--json")
+    )
+    assert resolved["op"] == "resolve" and resolved["retired"] == [belief]
+    assert as_json(cli("conflicts", NS, "--open", "--json")) == []
+    assert as_json(cli("pending", NS, "--json")) == []
+    for _ in range(3):
+        remember(cli, "Go")
+    other = remember(cli, "Rust")["added"][0]
+    go = as_json(cli("current", NS, "atlas", "uses", "--json"))["id"]
+    dismissed = as_json(cli("dismiss", NS, other, go, "--reason", "both", "--json"))
+    assert dismissed["op"] == "dismiss"
+    assert as_json(cli("conflicts", NS, "--open", "--json")) == []
+    failed(cli("dismiss", NS, other, go), "no open conflict")
+
+    dependent = remember(cli, "pgvector", "--depends-on", go, predicate="vector_store")
+    moved = remember(cli, "Zig", "--source-type", "human_verified")
+    assert as_json(cli("review", NS, "--json"))[0]["id"] == dependent["added"][0]
+    done = as_json(
+        cli("reviewed", NS, dependent["added"][0], "--premise", moved["added"][0], "--json")
+    )
+    assert done["op"] == "review"
+    assert as_json(cli("review", NS, "--json")) == []
+
+
 def test_rollback(cli: Any) -> None:
     remember(cli, "Express.js")
     moved = remember(cli, "Go")
