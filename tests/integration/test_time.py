@@ -577,3 +577,13 @@ def test_search_agrees_with_current_across_a_scheduled_change(semantic_bg: Belie
         current = bg.current(NS, "atlas", "uses")
         assert current is not None and not isinstance(current, list)
         assert current.object == expected
+
+
+def test_the_known_at_audit_believes_what_as_of_believes(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    w = World(make_bg)
+    w.r(3, 1, "Express.js", valid_to=d(6, 1))  # an end stated with it: never moved
+    w.r(4, 1, "Go")  # overlaps Express.js until June: the newer claim holds
+    rows = w.bg.store.read("audit/known_at", namespace=NS, known_at=d(5, 1))
+    assert [r["id"] for r in rows if r["believed_then"]] == [w.bg.as_of(NS, "atlas", "uses").id]
