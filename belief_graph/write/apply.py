@@ -60,7 +60,7 @@ def _iso(value: datetime | str | None) -> str | None:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
-_MOMENTS = ("valid_from", "valid_to", "recorded_at", "accepted_at")
+_MOMENTS = ("valid_from", "valid_to", "recorded_at", "accepted_at", "correction_from")
 
 
 def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResult]:
@@ -192,6 +192,7 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
                 "id": a.id,
                 "contradiction": a.contradiction,
                 "version": a.version,
+                "valid_from": _iso(a.valid_from),
                 "at": at,
             }
             for a in c.activations

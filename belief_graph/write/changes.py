@@ -128,11 +128,13 @@ class Reopen:
 
 @dataclass
 class Activate:
-    """A pending claim becomes the belief (confirmed)."""
+    """A pending claim becomes the belief (confirmed); a confirmed correction may start where
+    the value it corrects started (``valid_from``)."""
 
     id: str
     contradiction: bool
     version: int | None
+    valid_from: datetime | None = None
 
 
 @dataclass

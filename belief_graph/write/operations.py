@@ -26,6 +26,7 @@ from .changes import (
     claim_properties,
 )
 from .state import State
+from .timeline import Correction, correction
 
 ErasureScope = Literal["namespace", "subject", "claims"]
 
@@ -143,6 +144,12 @@ def settle(
         change.retires.append(Retire(claim_id, "rejected", "pending", claim.get("valid_to")))
         change.settles.append(Settle(claim_id, "rejected"))
         return change
+    fix = _correction(slot, claim) if slot.cardinality == "single" else None
+    if fix is not None:
+        for row in fix.wrong:
+            change.retires.append(
+                Retire(row["id"], "retracted", row["status"], row.get("valid_to"), why="retracted")
+            )
     if slot.cardinality == "single":
         for old in slot.active:
             if _stale(claim, old):
@@ -152,6 +159,8 @@ def settle(
                     f"from {old['valid_from'].isoformat()}, has become the belief since; reject "
                     "it, or remember its value again"
                 )
+            if fix is not None:
+                continue
             change.retires.append(
                 Retire(
                     old["id"],
@@ -163,9 +172,32 @@ def settle(
                 )
             )
     version = _join_chain(change, slot, claim_id, verdict)
-    change.activations.append(Activate(claim_id, bool(claim.get("contradiction")), version))
+    change.activations.append(
+        Activate(
+            claim_id,
+            bool(claim.get("contradiction")),
+            version,
+            valid_from=fix.valid_from if fix is not None else None,
+        )
+    )
     change.settles.append(Settle(claim_id, "confirmed"))
     return change
+
+
+def _correction(slot: SlotState, claim: dict[str, Any]) -> Correction | None:
+    """What a pending correction retracts when it is confirmed (as remember would have)."""
+    if not claim.get("correction"):
+        return None
+    known = slot.known
+    head = max((r for r in known if r.get("version")), key=lambda r: r["version"], default=None)
+    key = claim.get("object_key")
+    return correction(
+        known,
+        head,
+        claim.get("correction_from"),
+        claim["recorded_at"],
+        lambda row: key is not None and row.get("object_key") == key,
+    )
 
 
 def _stale(waiting: dict[str, Any], belief: dict[str, Any]) -> bool:

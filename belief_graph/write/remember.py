@@ -215,7 +215,14 @@ class Remember:
                 plan = policy([head])
                 if plan.action == "supersede":
                     return _correct(*args, fix)
-                return _changes(*args, plan)
+                change = _changes(*args, plan)
+                if plan.action == "hold_pending":
+                    # Confirmed later, it still corrects (retracts) rather than supersedes.
+                    props = change.creates[-1].props
+                    props["correction"] = True
+                    if draft.valid_from is not None:
+                        props["correction_from"] = draft.valid_from
+                return change
         placed = place(known, head, valid_from, draft.valid_to, same)
         if placed.where == "overlap":
             assert placed.target is not None

@@ -21,6 +21,7 @@ _MOMENTS = (
     "superseded_at",
     "retracted_at",
     "erased_at",
+    "correction_from",
 )
 
 Ref = tuple[str, str]  # (namespace, id)

@@ -7,7 +7,7 @@
 //         $restores (list of {namespace, id, new_id, valid_to, version, status, undoes, at}),
 //         $retires (list of {namespace, id, status, valid_to, at}),
 //         $reopens (list of {namespace, id, status}),
-//         $activations (list of {namespace, id, contradiction, version, at}),
+//         $activations (list of {namespace, id, contradiction, version, valid_from, at}),
 //         $edges (list of {namespace, from, to, revision_id, verdict}),
 //         $reinforcements (list of {namespace, id, delta, at, confidence, episode_id,
 //         episode_content, origin, revision_id, previous_confidence, previous_at, undoes}),
@@ -101,7 +101,8 @@ CALL () {
   UNWIND $activations AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
   SET c.status = 'active', c.accepted_at = datetime(x.at), c.disputed = false,
-      c.contradiction = x.contradiction, c.version = coalesce(x.version, c.version)
+      c.contradiction = x.contradiction, c.version = coalesce(x.version, c.version),
+      c.valid_from = coalesce(datetime(x.valid_from), c.valid_from)
 }
 // version-chain edges: each new version SUPERSEDES the previous one
 CALL () {

@@ -587,3 +587,19 @@ def test_the_known_at_audit_believes_what_as_of_believes(
     w.r(4, 1, "Go")  # overlaps Express.js until June: the newer claim holds
     rows = w.bg.store.read("audit/known_at", namespace=NS, known_at=d(5, 1))
     assert [r["id"] for r in rows if r["believed_then"]] == [w.bg.as_of(NS, "atlas", "uses").id]
+
+
+def test_a_correction_that_waits_still_retracts_when_confirmed(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    w = World(make_bg, Policy(preset="conservative"))
+    w.r(3, 1, "Express.js")
+    go = w.r(5, 16, "Go", valid_from=d(5, 15)).added[0]
+    w.on(5, 17).confirm(NS, go)
+    fix = w.r(5, 20, "Express.js", correction=True)
+    assert fix.decision == "hold_pending" and agree(w) == "Go"
+    confirmed = w.on(5, 21).confirm(NS, fix.added[0])
+    assert go in confirmed.retired and w.bg.get(NS, go).status == "retracted"
+    assert agree(w) == "Express.js"
+    assert w.at(d(5, 18)) == "Express.js" and w.at(d(4, 1)) == "Express.js"
+    assert w.at(d(5, 18), d(5, 20)) == "Go"  # what we believed then stays on record
