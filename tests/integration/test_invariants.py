@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from belief_graph import (
@@ -291,7 +291,7 @@ class Run:
                     assert ids(now) == sorted(i for p, i in held if p == canonical), (
                         "invariant 8: current ≠ beliefs"
                     )
-                    for days in (-20, 0, 20):
+                    for days in (-20, 0, 2, 10, 35):
                         key = (ns, subject, predicate, t + timedelta(days=days), t)
                         self.asked[key] = first(
                             again
@@ -420,6 +420,41 @@ class Run:
     max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+# Pinned: a window with an end of its own, then a new value inside it (the end is never moved);
+# an end scheduled by a contract, then a new value before it; a correction after two versions.
+@example(
+    ops=[
+        ("remember", 0, 0, 0, 0, "user_stated", 0.8, False, False, None, 3),
+        ("remember", 0, 0, 0, 1, "user_stated", 0.8, False, False, None, None),
+        ("wait", 10),
+        ("remember", 0, 0, 0, 2, "user_stated", 0.8, False, False, None, None),
+    ],
+    preset="recency",
+    reinforce_after=3,
+)
+@example(
+    ops=[
+        ("remember", 0, 0, 1, 3, "user_stated", 0.8, False, False, -40, None),
+        ("contract", 0, False, 30),
+        ("wait", 10),
+        ("remember", 0, 0, 1, 4, "user_stated", 0.8, False, False, None, None),
+        ("wait", 45),
+        ("remember", 0, 0, 1, 3, "user_stated", 0.8, True, False, None, None),
+    ],
+    preset="recency",
+    reinforce_after=3,
+)
+@example(
+    ops=[
+        ("remember", 1, 1, 0, 0, "user_stated", 0.8, False, False, -40, None),
+        ("remember", 1, 1, 0, 1, "user_stated", 0.8, False, False, -5, None),
+        ("remember", 1, 1, 0, 2, "user_stated", 0.8, False, False, None, None),
+        ("remember", 1, 1, 0, 0, "user_stated", 0.8, True, False, -5, None),
+        ("rollback", 3),
+    ],
+    preset="freshness",
+    reinforce_after=2,
 )
 @given(
     ops=st.lists(OPS, min_size=1, max_size=20),
