@@ -333,7 +333,7 @@ class BeliefGraph:
         rival_id: Identifier,
         *,
         keep: Identifier,
-        reason: Annotated[str, Field(max_length=1000)] = "",
+        reason: Reason = "",
         revision_id: Identifier | None = None,
         actor: Term | None = None,
     ) -> RevisionResult:
@@ -357,7 +357,7 @@ class BeliefGraph:
         claim_id: Identifier,
         rival_id: Identifier,
         *,
-        reason: Annotated[str, Field(max_length=1000)] = "",
+        reason: Reason = "",
         revision_id: Identifier | None = None,
         actor: Term | None = None,
     ) -> RevisionResult:
@@ -374,7 +374,7 @@ class BeliefGraph:
         claim_id: Identifier,
         *,
         premise: Identifier | None = None,
-        reason: Annotated[str, Field(max_length=1000)] = "",
+        reason: Reason = "",
         revision_id: Identifier | None = None,
         actor: Term | None = None,
     ) -> RevisionResult:
