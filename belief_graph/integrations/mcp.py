@@ -263,6 +263,11 @@ class Tools:
         claims nearest in meaning to the query, current beliefs only unless valid_at/known_at
         ask about the past. A hit with rivals is contested: say so beside the answer."""
         ns = self._ns(namespace)
+        if self.bg.detector.embedder is None:
+            raise ToolError(
+                "query: recall needs the embedding model; this server runs without models "
+                "(start it without --no-models, BELIEF_GRAPH_MODELS=true)"
+            )
         return self._run(
             lambda: self.bg.search(
                 query, ns, k, history=history, valid_at=valid_at, known_at=known_at

@@ -350,6 +350,9 @@ def test_bad_input_comes_back_as_a_tool_error_naming_the_field(open_session: Ope
             assert "valid_at" in naive
             assert "claim_id" in await fails(session, "lineage", claim_id="no such claim")
             assert "claim_id" in await fails(session, "lineage", claim_id="01NOSUCHCLAIM")
+            assert (await fails(session, "recall", query="tea?")).startswith(
+                "Error executing tool recall: query: recall needs the embedding model"
+            )
             elsewhere = await fails(session, "current", subject="u", predicate="p", namespace="x")
             assert elsewhere.startswith("Error executing tool current: namespace:")
             # Nothing was written by the refused calls.
