@@ -46,14 +46,16 @@ from pydantic import TypeAdapter, ValidationError
 
 from belief_graph.client import BeliefGraph
 from belief_graph.errors import ConflictError
-from belief_graph.models import Claim, ClaimDraft, Identifier, SourceType
+from belief_graph.models import Claim, ClaimDraft, Identifier, SourceType, Term
 from belief_graph.vocabulary import normalize_key
 
 PREDICATE = "langgraph_value"
 SEPARATOR = "."
 MAX_VALUE = 1000  # a claim's object is a Term
+MAX_KEY = 980  # room for the digest within a Term
 _DIGEST = re.compile(r"^(?P<key>.*) #[0-9a-f]{16}$", re.DOTALL)
 _NAMESPACE = TypeAdapter(Identifier)
+_TERM = TypeAdapter(Term)
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "$eq": operator.eq,
     "$ne": operator.ne,
@@ -90,8 +92,14 @@ def labels_of(namespace: str) -> tuple[str, ...]:
 def subject_of(key: str) -> str:
     """The claim subject of a store key: the key itself when the engine's subject normalization
     keeps it as it is, else the key with a digest, so distinct keys never share a slot."""
-    if not isinstance(key, str) or not key.strip():
-        raise ValueError("key: must be a non-blank string")
+    if not isinstance(key, str):
+        raise ValueError(f"key: must be a string, not {type(key).__name__}")
+    if len(key) > MAX_KEY:
+        raise ValueError(f"key: at most {MAX_KEY} characters")
+    try:
+        _TERM.validate_python(key)
+    except ValidationError as exc:
+        raise ValueError(f"key: {exc.errors()[0]['msg']}") from None
     if normalize_key(key) == key and not _DIGEST.match(key):
         return key
     return f"{key} #{hashlib.sha256(key.encode()).hexdigest()[:16]}"

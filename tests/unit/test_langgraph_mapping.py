@@ -55,3 +55,11 @@ def test_values_are_canonical_json() -> None:
     assert encode({"b": 1, "a": "é"}) == '{"a":"é","b":1}'
     with pytest.raises(ValueError, match=r"^value: must be a dict"):
         encode(["x"])  # type: ignore[arg-type]
+
+
+def test_bad_keys_name_the_key() -> None:
+    longest = subject_of("X" * 980)  # gets the digest, and still fits a claim subject
+    ClaimDraft(namespace="n", subject=longest, predicate="p", object="o", text="t")
+    for bad in ["", "  ", "a\x00b", "x" * 981]:
+        with pytest.raises(ValueError, match=r"^key: "):
+            subject_of(bad)
