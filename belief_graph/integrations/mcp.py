@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from belief_graph.cli_render import rivals_of
@@ -355,11 +356,26 @@ TOOL_NAMES = (
 )
 
 
+class _Server(MCPServer[Any]):
+    """The SDK's server, with argument errors said in one line: ``field: message``."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Any = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            raise ToolError(f"Error executing tool {name}: {describe_validation(cause)}") from cause
+
+
 def build_server(bg: BeliefGraph, settings: McpSettings) -> MCPServer[Any]:
     """The MCP server for ``bg``: every tool of ``TOOL_NAMES`` and two resources, the
     namespace's open conflicts and its pending queue (JSON)."""
     tools = Tools(bg, settings)
-    server: MCPServer[Any] = MCPServer(
+    server = _Server(
         "belief-graph",
         instructions=(
             f"Long-term memory for namespace {settings.namespace!r}: one current belief per fact, "

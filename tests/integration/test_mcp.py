@@ -347,7 +347,9 @@ def test_bad_input_comes_back_as_a_tool_error_naming_the_field(open_session: Ope
             naive = await fails(
                 session, "as_of", subject="user", predicate="city", valid_at="2026-05-10T12:00"
             )
-            assert "valid_at" in naive
+            assert naive == "Error executing tool as_of: valid_at: Input should have timezone info"
+            too_sure = await fails(session, "remember", claims=[{"text": "x", "confidence": 2}])
+            assert too_sure.startswith("Error executing tool remember: claims.0.confidence: ")
             assert "claim_id" in await fails(session, "lineage", claim_id="no such claim")
             assert "claim_id" in await fails(session, "lineage", claim_id="01NOSUCHCLAIM")
             assert (await fails(session, "recall", query="tea?")).startswith(
