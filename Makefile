@@ -31,6 +31,8 @@ chromium:
 		exit 1; \
 	fi
 
+# The suite starts a private Neo4j of its own (free ports, its own data) and discards it: never
+# the one `make demo` and the CLI use, unless NEO4J_URI names a database explicitly.
 test: chromium $(STAMP)
 	$(BIN)/python -m pytest
 

@@ -159,7 +159,7 @@ def browser_target() -> BrowserTarget:
         host = parts.hostname or "127.0.0.1"
         base = explicit or f"http://{_host_for_url(host)}:7474/browser/"
         return BrowserTarget(base, uri, no_auth=False)
-    from belief_graph.launcher import LocalNeo4j
+    from belief_graph.server.launcher import LocalNeo4j
 
     local = LocalNeo4j()
     return BrowserTarget(explicit or local.browser_url, local.bolt_uri, no_auth=local.is_running())

@@ -120,10 +120,10 @@ def neo4j_start(
     as_json: JsonOption = False,
 ) -> None:
     """Start Neo4j (docker/compose.yaml if a Docker engine answers, else the local launcher)."""
-    from belief_graph.database import docker_available
-    from belief_graph.launcher import ComposeNeo4j, LocalNeo4j
+    from belief_graph.server.launcher import LocalNeo4j
+    from belief_graph.server.provide import user_server
 
-    server = LocalNeo4j() if launcher or not docker_available() else ComposeNeo4j()
+    server = LocalNeo4j() if launcher else user_server()
     status = server.start(wait_seconds=wait)
     _print_status(status.as_dict(), as_json)
 
@@ -134,8 +134,9 @@ def neo4j_stop(
     timeout: Annotated[int, typer.Option(help="Seconds to wait before SIGKILL.")] = 30,
 ) -> None:
     """Stop the Neo4j started by 'belief-graph neo4j start' (data is kept)."""
-    from belief_graph.database import docker_available
-    from belief_graph.launcher import ComposeNeo4j, LocalNeo4j
+    from belief_graph.server.compose import ComposeNeo4j
+    from belief_graph.server.launcher import LocalNeo4j
+    from belief_graph.server.provide import docker_available
 
     local = LocalNeo4j()
     pid = local.status().pid
@@ -152,12 +153,9 @@ def neo4j_stop(
 @handle_errors
 def neo4j_status(as_json: JsonOption = False) -> None:
     """Show whether Neo4j runs, its Bolt URI, Browser URL and server version."""
-    from belief_graph.database import docker_available
-    from belief_graph.launcher import ComposeNeo4j, LocalNeo4j
+    from belief_graph.server.provide import user_server
 
-    status = LocalNeo4j().status()
-    if not status.running and docker_available():
-        status = ComposeNeo4j().status()
+    status = user_server().status()
     _print_status(status.as_dict(), as_json)
 
 
@@ -313,23 +311,11 @@ def times_of(option: str | None) -> Times:
 
 
 def connect(models: bool = False) -> BeliefGraph:
-    """``NEO4J_URI`` if set; else the Neo4j of ``belief-graph neo4j start``, started if needed."""
+    """``NEO4J_URI`` if set; else the Neo4j of ``belief-graph neo4j start``, started if needed
+    (the library's order: ``server/provide.py``)."""
     from belief_graph.client import BeliefGraph
-    from belief_graph.settings import Neo4jSettings
 
-    if Neo4jSettings().uri:
-        return BeliefGraph.connect(models=models)
-    from belief_graph.database import docker_available
-    from belief_graph.launcher import ComposeNeo4j, LocalNeo4j
-
-    local = LocalNeo4j()
-    if local.is_running():
-        status = local.status()
-    elif docker_available():
-        status = ComposeNeo4j().start()
-    else:
-        status = local.start()
-    return BeliefGraph.connect(status.bolt_uri, models=models)
+    return BeliefGraph.connect(models=models)
 
 
 def open_graph(models: bool = False) -> BeliefGraph:
@@ -1069,7 +1055,7 @@ def doctor_cmd(
         _emit_json({"ok": report.ok, "checks": [c.model_dump() for c in report.checks]})
     else:
         for check in report.checks:
-            mark = "ok  " if check.ok else "FAIL"
+            mark = "info" if check.info else ("ok  " if check.ok else "FAIL")
             typer.echo(f"{mark}  {check.name}: {clean(check.detail)}")
     if not report.ok:
         raise typer.Exit(1)
@@ -1152,14 +1138,11 @@ def demo_cmd() -> None:
     """
     from belief_graph import demo
     from belief_graph.cli_render import console
+    from belief_graph.server.provide import provide
 
     with open_graph() as bg:
         bg.init_schema()
-        from belief_graph.launcher import LocalNeo4j
-
-        local = LocalNeo4j()
-        browser = local.browser_url if local.is_running() else None
-        demo.run(bg, console(), browser)
+        demo.run(bg, console(), provide(start=False).browser_url)
 
 
 @app.command("browser", cls=Command)

@@ -7,16 +7,16 @@ never run inside a transaction.
 
 from __future__ import annotations
 
+import math
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated
 
 from pydantic import Field
 
-from .arguments import checked
 from .detect import Detector
 from .errors import BeliefGraphError, ModelError, NotFound
 from .models import (
@@ -30,6 +30,7 @@ from .models import (
     Identifier,
     Lineage,
     Moment,
+    Reason,
     RevisionRecord,
     RevisionResult,
     SearchHit,
@@ -38,6 +39,7 @@ from .models import (
 )
 from .policy import Policy
 from .store import Row, Store
+from .validation import checked
 from .vocabulary import Vocabulary, normalize_key
 from .write.remember import Request, slot_key
 from .write.writer import Writer
@@ -102,13 +104,14 @@ class BeliefGraph:
     # -- lifecycle ---------------------------------------------------------------------------
 
     @classmethod
+    @checked
     def connect(
         cls,
-        uri: str | None = None,
+        uri: Term | None = None,
         *,
-        auth: tuple[str, str] | None = None,
-        database: str | None = None,
-        policy: Policy | str | None = None,
+        auth: tuple[Term, Term] | None = None,
+        database: Identifier | None = None,
+        policy: Policy | Term | None = None,
         models: bool | None = None,
         start: bool = True,
     ) -> BeliefGraph:
@@ -117,7 +120,7 @@ class BeliefGraph:
         ``models`` loads the embedding and contradiction models (default: the
         ``BELIEF_GRAPH_MODELS`` setting); without them detection is structural only.
         """
-        from .database import provide
+        from .server.provide import provide
         from .settings import EngineSettings, Neo4jSettings
 
         engine = EngineSettings()
@@ -157,7 +160,10 @@ class BeliefGraph:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def init_schema(self, timeout_seconds: int = 120) -> list[str]:
+    @checked
+    def init_schema(
+        self, timeout_seconds: Annotated[int, Field(ge=1, le=86_400)] = 120
+    ) -> list[str]:
         """Create constraints and indexes (idempotent) and wait until they are online."""
         from . import cypher
 
@@ -196,8 +202,8 @@ class BeliefGraph:
         self,
         drafts: Iterable[ClaimDraft],
         *,
-        batch_size: int = 500,
-        revision_ids: Iterable[str] | None = None,
+        batch_size: Annotated[int, Field(ge=1, le=100_000)] = 500,
+        revision_ids: Iterable[Identifier] | None = None,
         actor: Term | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> list[RevisionResult]:
@@ -206,11 +212,13 @@ class BeliefGraph:
 
         Give ``revision_ids`` (one per draft) to make a re-run after a failure idempotent: drafts
         that already ran are replays. ``progress`` is called with the count done after each batch.
-        If a draft is refused, the batches before it are kept and the error names its index.
+        If a draft is refused, the batches before it are kept and the error names its index. A
+        claim id or revision id given twice, or a revision id missing, is refused by name; for a
+        list of drafts before anything is written, for a stream before its batch is.
         """
-        if batch_size < 1:
-            raise ValueError("batch_size: must be at least 1")
-        ids = iter(revision_ids) if revision_ids is not None else None
+        requests = self._requests(drafts, revision_ids, actor)
+        if isinstance(drafts, Sized):
+            requests = iter(list(requests))
         results: list[RevisionResult] = []
         pending: list[Request] = []
 
@@ -224,13 +232,45 @@ class BeliefGraph:
             if progress is not None:
                 progress(len(results))
 
-        for draft in drafts:
-            pending.append(Request(draft, next(ids) if ids is not None else new_id(), actor))
+        for request in requests:
+            pending.append(request)
             if len(pending) >= batch_size:
                 flush()
         if pending:
             flush()
         return results
+
+    @staticmethod
+    def _requests(
+        drafts: Iterable[ClaimDraft], revision_ids: Iterable[str] | None, actor: str | None
+    ) -> Iterator[Request]:
+        """One request per draft, refusing repeated ids and a missing revision id by name (the
+        database would refuse them too, but mid-batch and in its own words)."""
+        ids = iter(revision_ids) if revision_ids is not None else None
+        claims: dict[str, int] = {}
+        revisions: dict[str, int] = {}
+        count = 0
+        for index, draft in enumerate(drafts):
+            count += 1
+            if draft.id is not None and claims.setdefault(draft.id, index) != index:
+                raise ValueError(
+                    f"id: drafts {claims[draft.id]} and {index} both give the claim id "
+                    f"{draft.id!r}; a claim id names one claim"
+                )
+            if ids is None:
+                yield Request(draft, new_id(), actor)
+                continue
+            rid = next(ids, None)
+            if rid is None:
+                raise ValueError(f"revision_ids: no id left for draft {index}; give one per draft")
+            if revisions.setdefault(rid, index) != index:
+                raise ValueError(
+                    f"revision_ids: {rid!r} is given to drafts {revisions[rid]} and {index}; give "
+                    "each draft its own (a repeated id would replay the first draft's result)"
+                )
+            yield Request(draft, rid, actor)
+        if ids is not None and next(ids, None) is not None:
+            raise ValueError(f"revision_ids: more ids than the {count} drafts; give one per draft")
 
     @checked
     def contract(
@@ -240,7 +280,7 @@ class BeliefGraph:
         *,
         retract: bool = True,
         valid_to: Moment | None = None,
-        reason: Annotated[str, Field(max_length=1000)] = "",
+        reason: Reason = "",
         revision_id: Identifier | None = None,
         actor: Term | None = None,
     ) -> RevisionResult:
@@ -371,9 +411,6 @@ class BeliefGraph:
 
         Both default to now; given only ``known_at``, ``valid_at`` is the same moment.
         """
-        for name, value in (("valid_at", valid_at), ("known_at", known_at)):
-            if value is not None and value.tzinfo is None:
-                raise ValueError(f"{name}: must be timezone-aware")
         now = self.clock()
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
@@ -481,7 +518,7 @@ class BeliefGraph:
         self,
         query: Text,
         namespace: Identifier,
-        k: int = 10,
+        k: Annotated[int, Field(ge=1, le=1000)] = 10,
         *,
         history: bool = False,
         valid_at: Moment | None = None,
@@ -493,13 +530,6 @@ class BeliefGraph:
         what held then, as ``as_of`` defines it. A hit that is disputed or has a pending rival
         comes back with its rivals, so the contradiction is seen instead of hidden.
         """
-        if not 1 <= k <= 1000:
-            raise ValueError("k: must be between 1 and 1000")
-        if not query.strip():
-            raise ValueError("query: must not be blank")
-        for name, value in (("valid_at", valid_at), ("known_at", known_at)):
-            if value is not None and value.tzinfo is None:
-                raise ValueError(f"{name}: must be timezone-aware")
         if self.detector.embedder is None:
             raise ModelError("search needs an embedding model (connect with models=True)")
         embedding = self.detector.embed([query])[0]
@@ -539,9 +569,10 @@ class BeliefGraph:
         return hits
 
     def doctor(self) -> DoctorReport:
-        """Connectivity, schema, vector index online and populated, the models in use, and a
-        paraphrased query that must retrieve the right belief (in the ``doctor:self-test``
-        namespace, whose fixed claims are reinforced, not duplicated, on every run)."""
+        """Connectivity, schema, vector index online and populated, the models loaded and
+        answering sensibly, and a paraphrased query that must retrieve the right belief (in the
+        ``doctor:self-test`` namespace, whose fixed claims are reinforced, not duplicated, on
+        every run)."""
         checks: list[Check] = []
         try:
             info = self.store.verify()
@@ -573,19 +604,49 @@ class BeliefGraph:
                 detail=f"{counts['embedded']} of {counts['claims']} claims (not erased) embedded",
             )
         )
-        embedder, scorer = self.detector.embedder, self.detector.scorer
-        checks.append(
-            Check(
-                name="models",
-                ok=True,
-                detail=f"embeddings: {embedder!r}; contradiction: {scorer!r}"
-                if embedder or scorer
-                else "none loaded: structural detection only",
-            )
-        )
-        if embedder is not None:
+        models = self._models_check(vector["dimensions"] if vector else None)
+        checks.append(models)
+        # Retrieval with models that failed their own check would fail for the same reason (or
+        # write vectors the index cannot hold into the self-test namespace).
+        if self.detector.embedder is not None and models.ok:
             checks.append(self._paraphrase_check())
         return DoctorReport(checks=checks)
+
+    def _models_check(self, dimensions: int | None) -> Check:
+        """The loaded models run: a sentence embeds to a unit vector the index can hold, and a
+        clear contradiction scores above a paraphrase of the same sentence."""
+        embedder, scorer = self.detector.embedder, self.detector.scorer
+        if embedder is None and scorer is None:
+            return Check(
+                name="models", ok=True, info=True, detail="none loaded: structural detection only"
+            )
+        premise = "The meeting is on Monday."
+        found, problems = [], []
+        try:
+            if embedder is not None:
+                vector = embedder.embed([premise])[0]
+                found.append(f"embeddings {embedder!r} ({len(vector)}-d)")
+                if dimensions is not None and len(vector) != dimensions:
+                    problems.append(f"the vector index holds {dimensions}-d vectors")
+                if abs(math.fsum(x * x for x in vector) - 1) > 1e-3:
+                    problems.append("the embeddings are not unit length")
+            if scorer is not None:
+                clash, same = scorer.score(
+                    [
+                        (premise, "The meeting is not on Monday."),
+                        (premise, "The meeting takes place on Monday."),
+                    ]
+                )
+                found.append(
+                    f"contradiction {scorer!r} ({clash.contradiction:.2f} for a contradiction, "
+                    f"{same.contradiction:.2f} for a paraphrase)"
+                )
+                if not clash.contradiction > same.contradiction:
+                    problems.append("the contradiction model scores a paraphrase higher")
+        except ModelError as exc:
+            return Check(name="models", ok=False, detail=str(exc))
+        detail = "; ".join(found) + (f": {'; '.join(problems)}" if problems else "")
+        return Check(name="models", ok=not problems, detail=detail)
 
     def _paraphrase_check(self) -> Check:
         ns = "doctor:self-test"

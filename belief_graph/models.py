@@ -28,22 +28,28 @@ Operation = Literal[
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-_ID_CHARS = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-/@]*$")
+_ID_CHARS = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:\-/@]*")
 
 
-def _storable(value: str) -> str:
+def _printable(value: str) -> str:
     # Lone surrogates cannot travel as UTF-8 over Bolt: refuse them here, not at the server.
     if _SURROGATES.search(value):
         raise ValueError("contains unpaired surrogate code points")
     if _CONTROL.search(value):
         raise ValueError("contains control characters")
-    if not value.strip():
+    return value
+
+
+def _storable(value: str) -> str:
+    if not _printable(value).strip():
         raise ValueError("must not be blank")
     return value
 
 
 def _identifier(value: str) -> str:
-    if not _ID_CHARS.match(value):
+    # fullmatch: with match and "$", "user:ana\n" would pass as a second tenant that prints
+    # like "user:ana".
+    if not _ID_CHARS.fullmatch(value):
         raise ValueError(
             "may hold only letters, digits and _ . : - / @, starting with a letter or digit"
         )
@@ -62,6 +68,8 @@ Term = Annotated[str, Field(min_length=1, max_length=1_000), AfterValidator(_sto
 """A subject, predicate, object, author or origin."""
 Identifier = Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_identifier)]
 """Ids and namespaces: printable, no spaces, safe in URLs and Browser queries."""
+Reason = Annotated[str, Field(max_length=1_000), AfterValidator(_printable)]
+"""Why an operation was made, for the audit log (may be empty)."""
 Confidence = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
 
 
@@ -268,13 +276,15 @@ class SearchHit(BaseModel):
 
 
 class Check(BaseModel):
-    """One doctor check."""
+    """One doctor check. ``info`` marks a row that reports a setting (such as "no models
+    loaded") rather than testing something; it is always ``ok``."""
 
     model_config = ConfigDict(frozen=True)
 
     name: str
     ok: bool
     detail: str
+    info: bool = False
 
 
 class DoctorReport(BaseModel):
@@ -286,5 +296,5 @@ class DoctorReport(BaseModel):
 
     @property
     def ok(self) -> bool:
-        """True when every check passed."""
+        """True when every check passed (information rows always do)."""
         return all(c.ok for c in self.checks)

@@ -1,4 +1,5 @@
-"""Settings from the environment (and a ``.env`` file): Neo4j connection, models, policy."""
+"""Settings from the environment (and a ``.env`` file): the Neo4j connection, the engine (models,
+policy), and the Neo4j server belief-graph runs itself (ports, versions, cache)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Neo4jSettings(BaseSettings):
-    """Where the database is. ``uri`` unset means: find or start one (see ``database.py``)."""
+    """Where the database is. ``uri`` unset means: find or start one (see ``server/provide.py``)."""
 
     model_config = SettingsConfigDict(env_prefix="NEO4J_", env_file=".env", extra="ignore")
 
@@ -29,8 +30,28 @@ class EngineSettings(BaseSettings):
     embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
     contradiction_model: str = "cross-encoder/nli-deberta-v3-xsmall"
     models: bool = Field(default=True, description="Load models; off = structural detection only")
-    cache_dir: Path = Field(default=Path.home() / ".cache" / "belief-graph")
-    neo4j_version: str = "5.26.30"
-    neo4j_browser_version: str = "5.24.0"
+
+
+# The one place the Neo4j version is written: the launcher resolves exactly these jars, and a test
+# checks docker/compose.yaml, the launcher's pom and the Docker image against them.
+NEO4J_VERSION = "5.26.30"
+NEO4J_BROWSER_VERSION = "5.24.0"
+
+
+class ServerSettings(BaseSettings):
+    """The Neo4j that belief-graph starts itself (launcher or compose), and its cache directory.
+
+    Every field is ``BELIEF_GRAPH_<NAME>`` in the environment. ``bolt_port`` and ``http_port``
+    are the user's server; a test server picks free ports of its own (``server/launcher.py``).
+    """
+
+    model_config = SettingsConfigDict(env_prefix="BELIEF_GRAPH_", env_file=".env", extra="ignore")
+
+    cache_dir: Path = Field(
+        default=Path.home() / ".cache" / "belief-graph",
+        description="Neo4j jars, the local server's home, converted models",
+    )
+    neo4j_version: str = NEO4J_VERSION
+    neo4j_browser_version: str = NEO4J_BROWSER_VERSION
     bolt_port: int = 7687
     http_port: int = 7474

@@ -142,6 +142,16 @@ class Store:
         with _mapped(), self._driver.session(database=self.database) as session:
             return session.execute_write(lambda tx: work(Tx(tx)))
 
+    def run_literal(self, query: LiteralString, /, **params: Any) -> list[Row]:
+        """Run Cypher given as a literal, in one auto-commit transaction; rows as the driver
+        returns them (no conversion).
+
+        Only for ``belief_graph.testing`` (invariant checks, counts, the guarded wipe) and the
+        tests: the engine itself runs nothing but its shipped statements.
+        """
+        with _mapped(), self._driver.session(database=self.database) as session:
+            return [record.data() for record in session.run(query, params)]
+
     def explain(self, name: str) -> None:
         """EXPLAIN a shipped statement (plans it without running it): catches syntax errors."""
         with _mapped():

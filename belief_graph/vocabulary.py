@@ -28,20 +28,19 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal, TypeGuard
+from typing import Any, TypeGuard
 
 from belief_graph.errors import ConfigError
+from belief_graph.models import Cardinality
 
 __all__ = [
     "CARDINALITIES",
-    "Cardinality",
     "PredicateSpec",
     "Vocabulary",
     "normalize_key",
     "normalize_predicate",
 ]
 
-Cardinality = Literal["single", "multi"]
 CARDINALITIES: tuple[Cardinality, ...] = ("single", "multi")
 
 _SHIPPED_LABEL = "belief_graph/data/vocabulary.toml"

@@ -11,13 +11,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from belief_graph import BeliefGraph
-from belief_graph.database import provide
+from belief_graph.server.provide import provide
 from belief_graph.store import Store
 
 
 def connect(**kwargs: Any) -> BeliefGraph:
-    """A BeliefGraph on the configured/local database, schema applied (models off by default)."""
-    info = provide(start=True)
+    """A BeliefGraph on ``NEO4J_URI``, else on a private Neo4j for this run (never the user's
+    own server), schema applied (models off by default)."""
+    info = provide(start=True, for_tests=True)
     bg = BeliefGraph(Store(info.uri, info.auth, info.database), **kwargs)
     bg.init_schema()
     return bg

@@ -1,6 +1,9 @@
 """CLI benchmarks: `import` throughput, `lineage` of a 50-version slot, `--help` start-up.
 
-    NEO4J_URI=bolt://127.0.0.1:7687 python bench/cli_bench.py [--claims 100000] [--json]
+    python bench/cli_bench.py [--claims 100000] [--json]
+
+Without ``NEO4J_URI`` it runs on a private Neo4j started for this run (never the user's own);
+with it, on that database.
 
 `import` runs the real command in a subprocess (models off, no embeddings) on a generated JSONL:
 many subjects × predicates, about one line in five an update of an earlier fact and one in ten a
@@ -139,6 +142,23 @@ def help_timing(repeat: int = 20) -> dict[str, float]:
     }
 
 
+def use_private_database() -> None:
+    """Point this process and its CLI subprocesses at NEO4J_URI, else at a private Neo4j."""
+    if os.environ.get("NEO4J_URI"):
+        return
+    if __package__ in (None, ""):  # run as a script: make the repository importable
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from belief_graph.server.provide import provide
+
+    info = provide(start=True, for_tests=True)
+    os.environ.update(
+        NEO4J_URI=info.uri,
+        NEO4J_USER=info.user,
+        NEO4J_PASSWORD=info.password,
+        NEO4J_DATABASE=info.database,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--claims", type=int, default=100_000, help="lines for the batched import")
@@ -148,6 +168,7 @@ def main() -> None:
     parser.add_argument("--batch-size", type=int, default=500)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
+    use_private_database()
     stamp = time.strftime("%Y%m%d%H%M%S")
     report: dict[str, Any] = {"help": help_timing()}
     with tempfile.TemporaryDirectory() as tmp:

@@ -17,7 +17,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from belief_graph.embeddings import offline_embedder
+from belief_graph.testing.offline import offline_embedder
 
 PAIRS = Path(__file__).resolve().parent / "nli_pairs.jsonl"
 

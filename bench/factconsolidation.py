@@ -118,9 +118,8 @@ def main() -> int:
     kwargs: dict[str, Any] = {}
     if text_only:
         from belief_graph import Policy
-        from belief_graph.contradiction import offline_scorer
         from belief_graph.detect import Detector
-        from belief_graph.embeddings import offline_embedder
+        from belief_graph.testing.offline import offline_embedder, offline_scorer
 
         kwargs["detector"] = Detector(offline_embedder(), offline_scorer(dynamic_length=True))
         if args.candidate_similarity is not None:

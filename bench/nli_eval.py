@@ -25,9 +25,9 @@ from belief_graph.contradiction import (
     DEFAULT_CONTRADICTION_MODEL,
     ContradictionScorer,
     CrossEncoderScorer,
-    OnnxBinaryScorer,
 )
 from belief_graph.errors import ModelError
+from belief_graph.testing.offline import OnnxBinaryScorer
 
 PAIRS = Path(__file__).resolve().parent / "nli_pairs.jsonl"
 SWEEP = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.99)

@@ -24,9 +24,8 @@ from datetime import UTC, datetime
 from _common import connect, report, stopwatch, summary
 
 from belief_graph import ClaimDraft
-from belief_graph.contradiction import offline_scorer
 from belief_graph.detect import Detector
-from belief_graph.embeddings import offline_embedder
+from belief_graph.testing.offline import offline_embedder, offline_scorer
 
 SENTENCES = [
     "Priya is cautious with money and dislikes individual stocks.",

@@ -1,6 +1,6 @@
 """Soak: concurrent writers (threads and processes) mixing remember / contract / confirm /
 reject / rollback over hot and cold slots, then every DESIGN §7 invariant checked over the whole
-graph in plain Cypher.
+graph in plain Cypher (``belief_graph.testing.graph``).
 
 Each worker runs a bounded number of operations (and stops early at a deadline) with
 deterministic revision ids. Hot slots are shared by every worker (lock contention, pending
@@ -36,6 +36,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from belief_graph import BeliefGraph, ClaimDraft, Policy
 from belief_graph.errors import ConflictError, NotFound
 from belief_graph.store import Store
+from belief_graph.testing.graph import check_graph, counts
 
 HOT_SUBJECTS = ["hot-0", "hot-1", "hot-2"]
 PREDICATES = ["city", "risk_tolerance", "likes"]  # single, single, multi
@@ -183,114 +184,11 @@ def _process_worker(args: tuple[Target, str, int, float, int]) -> dict[str, Any]
     return run_worker(*args)
 
 
-# -- invariants over the whole graph, in plain Cypher -----------------------------------------
-
-
-def _q(store: Store, query: str, **params: Any) -> list[dict[str, Any]]:
-    from tests.integration.test_invariants import q
-
-    return q(store, query, **params)
-
-
-def check_graph(store: Store, results: list[dict[str, Any]] | None = None) -> list[str]:
-    """Every DESIGN §7 invariant that can be read off the stored graph; the violations found.
-
-    ``results`` (RevisionResult dumps of every acknowledged write) adds the bookkeeping checks:
-    each acknowledged revision exists exactly once and every claim it added is there.
-    """
-    from tests.integration.test_invariants import check_chains, check_one_active_per_single_slot
-
-    violations: list[str] = []
-    for check in (check_one_active_per_single_slot, check_chains):
-        try:
-            check(store)
-        except AssertionError as exc:
-            violations.append(f"{check.__name__}: {str(exc)[:500]}")
-
-    # 3 and 4: no claim without the revision that added it; each revision's recorded result
-    # matches its edges (nothing half-applied); revision ids unique.
-    for row in _q(
-        store,
-        # A confirm also lists the pending claim it accepts as ADDED; creation is the other one.
-        "MATCH (c:Claim) WITH c, count { (r:Revision)-[:ADDED]->(c) WHERE r.op <> 'confirm' } "
-        "AS n WHERE n <> 1 RETURN c.id AS id, n LIMIT 20",
-    ):
-        violations.append(f"invariant 4: claim {row['id']} was created by {row['n']} revisions")
-    for row in _q(
-        store,
-        "MATCH (r:Revision) WITH r.id AS id, count(*) AS n WHERE n > 1 RETURN id, n LIMIT 20",
-    ):
-        violations.append(f"invariant 4: revision {row['id']} exists {row['n']} times")
-    for row in _q(
-        store,
-        "MATCH (r:Revision) RETURN r.id AS id, r.result AS result, "
-        "[(r)-[:ADDED]->(c) | c.id] AS added, [(r)-[:RETIRED]->(c) | c.id] AS retired, "
-        "[(r)-[:REINFORCED]->(c) | c.id] AS reinforced",
-    ):
-        if row["result"] is None:
-            violations.append(f"invariant 4: revision {row['id']} has no stored result")
-            continue
-        stored = json.loads(row["result"])
-        for key in ("added", "retired", "reinforced"):
-            if sorted(stored.get(key) or []) != sorted(row[key]):
-                violations.append(
-                    f"half-applied: revision {row['id']} {key} {stored.get(key)} "
-                    f"vs edges {row[key]}"
-                )
-    # 5: no relationship joins two namespaces.
-    for row in _q(
-        store,
-        "MATCH (a)-[r]->(b) WHERE a.namespace <> b.namespace "
-        "RETURN type(r) AS type, a.id AS a, b.id AS b LIMIT 20",
-    ):
-        violations.append(f"invariant 5: {row['type']} joins {row['a']} and {row['b']}")
-    # 7: an erased claim keeps no content, and neither do the episodes it came from.
-    for row in _q(
-        store,
-        "MATCH (c:Claim {status: 'erased'}) "
-        "WHERE c.text IS NOT NULL OR c.object IS NOT NULL OR c.subject IS NOT NULL "
-        "OR c.embedding IS NOT NULL OR exists { (c)-[:DERIVED_FROM]->(e:Episode) "
-        "WHERE e.content IS NOT NULL AND NOT exists { (e)<-[:DERIVED_FROM]-(o:Claim) "
-        "WHERE o.status <> 'erased' } } RETURN c.id AS id LIMIT 20",
-    ):
-        violations.append(f"invariant 7: erased claim {row['id']} still holds content")
-
-    if results is not None:
-        acknowledged = [r for r in results if not r.get("replayed")]
-        ids = [r["revision_id"] for r in acknowledged]
-        found = {
-            row["id"]: row["n"]
-            for row in _q(
-                store,
-                "UNWIND $ids AS id OPTIONAL MATCH (r:Revision {id: id}) RETURN id, count(r) AS n",
-                ids=ids,
-            )
-        }
-        for rid in ids:
-            if found.get(rid) != 1:
-                violations.append(
-                    f"invariant 4: acknowledged revision {rid} stored {found.get(rid)}x"
-                )
-        claim_ids = sorted({c for r in acknowledged for c in r["added"]})
-        present = _q(
-            store,
-            "UNWIND $ids AS id MATCH (c:Claim {id: id}) RETURN count(c) AS n",
-            ids=claim_ids,
-        )[0]["n"]
-        if present != len(claim_ids):
-            violations.append(
-                f"invariant 3: {len(claim_ids) - present} acknowledged claims are missing"
-            )
-    return violations
-
-
 def replay_sample(
     store: Store, logs: list[dict[str, Any]], sample: int, seed: int
 ) -> tuple[int, list[str]]:
     """Re-issue up to ``sample`` acknowledged remembers with their revision ids: each must be a
     replay returning the original result, and the graph must not change."""
-    from tests.integration.test_invariants import counts
-
     by_id = {r["revision_id"]: r for log in logs for r in log["results"]}
     drafts = [(rid, d) for log in logs for rid, d in log["drafts"].items() if rid in by_id]
     random.Random(seed).shuffle(drafts)
@@ -401,9 +299,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
 
-    from belief_graph.database import provide
+    from belief_graph.server.provide import provide
 
-    info = provide(start=True)
+    info = provide(start=True, for_tests=True)
     run_id = f"soak{int(time.time())}{os.getpid() % 1000:03d}"
     target = Target(info.uri, info.auth, info.database, args.namespace or f"soak:{run_id}", run_id)
     figures = soak(

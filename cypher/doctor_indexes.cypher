@@ -1,4 +1,4 @@
 // Doctor: the schema's constraints and indexes and their states.
-// Params: none   Returns: name, type, state
-SHOW INDEXES YIELD name, type, state
-RETURN name, type, state
+// Params: none   Returns: name, type, state, dimensions (of a vector index, else null)
+SHOW INDEXES YIELD name, type, state, options
+RETURN name, type, state, options.indexConfig['vector.dimensions'] AS dimensions

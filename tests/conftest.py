@@ -1,61 +1,92 @@
 """Fixtures: one real Neo4j for the session, a clean database for every test.
 
-The database comes from ``belief_graph.database.provide()`` (NEO4J_URI, else Docker, else the
-local launcher, which this session starts and stops). No database is a failure, never a skip.
+The database comes from ``provide(for_tests=True)``: ``NEO4J_URI`` when it is set, else a private
+server for this session alone (a testcontainer where Docker answers, else a throwaway launcher
+server with its own home and free ports), never the user's own. No database is a failure, never
+a skip. Every source is wiped only after ``claim_database`` found it empty (or
+``BELIEF_GRAPH_TEST_WIPE=1``).
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from belief_graph import BeliefGraph
-from belief_graph.database import ConnectionInfo, provide
 from belief_graph.detect import Detector
 from belief_graph.policy import Policy
+from belief_graph.server.launcher import LocalNeo4j
+from belief_graph.server.provide import ConnectionInfo, provide, release
+from belief_graph.server.status import free_port
+from belief_graph.settings import ServerSettings
 from belief_graph.store import Store
-
-WIPE_ALLOWED = "BELIEF_GRAPH_TEST_WIPE"
+from belief_graph.testing.graph import claim_database, wipe
 
 
 @pytest.fixture(scope="session")
 def neo4j_info() -> Iterator[ConnectionInfo]:
-    """The session's database; a launcher server started here is stopped at the end."""
-    from belief_graph.launcher import LocalNeo4j
-
-    was_running = LocalNeo4j().is_running()
-    info = provide(start=True)
+    """The session's database; a private server started for it is discarded at the end."""
+    info = provide(start=True, for_tests=True)
     yield info
-    if info.source == "launcher" and not was_running:
-        LocalNeo4j().stop()
+    release()
 
 
 @pytest.fixture(scope="session")
 def store(neo4j_info: ConnectionInfo) -> Iterator[Store]:
     """A store on the session's database, schema applied, refusing to wipe foreign data."""
     s = Store(neo4j_info.uri, neo4j_info.auth, neo4j_info.database)
-    if neo4j_info.source == "env" and os.environ.get(WIPE_ALLOWED) != "1":
-        records, _, _ = s._driver.execute_query("MATCH (n) RETURN count(n) AS n")
-        if records[0]["n"]:
-            s.close()
-            raise RuntimeError(
-                f"NEO4J_URI points at a database that holds {records[0]['n']} nodes; the tests "
-                f"wipe it between tests. Set {WIPE_ALLOWED}=1 to allow that."
-            )
+    try:
+        claim_database(s)
+    except Exception:
+        s.close()
+        raise
     BeliefGraph(s).init_schema()
     yield s
     s.close()
 
 
-def wipe(store: Store) -> None:
-    """Empty the database (test fixture only: the engine itself never deletes)."""
-    with store._driver.session(database=store.database) as session:
-        session.run(
-            "MATCH (n) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS"
-        ).consume()
+@dataclass(frozen=True)
+class UserSandbox:
+    """A user's machine in miniature: a cache directory of its own (sharing the Neo4j jars), and
+    the user's launcher server running from it on ports of its own. ``env`` makes it the
+    default database (no ``NEO4J_URI``), as on a machine where someone ran ``make demo``."""
+
+    env: dict[str, str]
+    server: LocalNeo4j
+
+    def apply(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        for name in ("NEO4J_URI", "NEO4J_USER", "NEO4J_PASSWORD", "NEO4J_DATABASE"):
+            monkeypatch.delenv(name, raising=False)
+        for name, value in self.env.items():
+            monkeypatch.setenv(name, value)
+
+
+@pytest.fixture(scope="session")
+def user_sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UserSandbox]:
+    """The sandboxed user's server, started once for the tests that need one."""
+    real = ServerSettings()
+    LocalNeo4j(real).resolve()  # the jars, once, in the real cache
+    cache = tmp_path_factory.mktemp("user-cache")
+    jars = f"neo4j-{real.neo4j_version}"
+    (cache / jars).symlink_to(real.cache_dir.expanduser() / jars, target_is_directory=True)
+    settings = real.model_copy(
+        update={"cache_dir": cache, "bolt_port": free_port(), "http_port": free_port()}
+    )
+    env = {
+        "BELIEF_GRAPH_CACHE_DIR": str(cache),
+        "BELIEF_GRAPH_BOLT_PORT": str(settings.bolt_port),
+        "BELIEF_GRAPH_HTTP_PORT": str(settings.http_port),
+        "BELIEF_GRAPH_MODELS": "false",
+    }
+    server = LocalNeo4j(settings)
+    server.start()
+    try:
+        yield UserSandbox(env, server)
+    finally:
+        server.stop()
 
 
 class Clock:
@@ -102,8 +133,7 @@ def bg(make_bg: Callable[..., BeliefGraph]) -> BeliefGraph:
 @pytest.fixture(scope="session")
 def offline_models() -> tuple[object, object]:
     """The offline embedder and contradiction classifier (loaded once; missing = failure)."""
-    from belief_graph.contradiction import offline_scorer
-    from belief_graph.embeddings import offline_embedder
+    from belief_graph.testing.offline import offline_embedder, offline_scorer
 
     return offline_embedder(), offline_scorer(dynamic_length=True)
 

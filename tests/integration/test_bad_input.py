@@ -9,17 +9,15 @@ import pytest
 from pydantic import ValidationError
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound
+from belief_graph.testing.graph import counts as graph_counts
 
 NS = "user:eve"
 MISSING = "01NOSUCHCLAIM0000000000000"
 
 
 def counts(bg: BeliefGraph) -> tuple[int, int]:
-    records, _, _ = bg.store._driver.execute_query(
-        "CALL () { MATCH (n) RETURN count(n) AS n } CALL () { MATCH ()-[r]->() "
-        "RETURN count(r) AS r } RETURN n, r"
-    )
-    return records[0]["n"], records[0]["r"]
+    found = graph_counts(bg.store)
+    return found["nodes"], found["rels"]
 
 
 def seed(bg: BeliefGraph) -> str:
@@ -217,3 +215,101 @@ def test_naive_datetimes_in_reads_and_contract_are_refused(bg: BeliefGraph) -> N
     with pytest.raises(ValueError, match="valid_to"):
         bg.contract(NS, cid, retract=False, valid_to=naive + timedelta(days=1))
     assert counts(bg) == before
+
+
+def test_a_namespace_with_a_trailing_newline_is_refused_not_a_second_tenant(
+    bg: BeliefGraph,
+) -> None:
+    cid = seed(bg)
+    before = counts(bg)
+    with pytest.raises(ValidationError) as exc:
+        ClaimDraft(namespace=NS + "\n", text="Eve lives in Porto.")
+    assert exc.value.errors()[0]["loc"] == ("namespace",)
+    for call in (
+        lambda: bg.get(NS + "\n", cid),
+        lambda: bg.current(NS + "\n", "eve", "city"),
+        lambda: bg.erase(NS + "\n"),
+    ):
+        with pytest.raises(ValidationError) as exc:
+            call()
+        assert exc.value.errors()[0]["loc"] == ("namespace",)
+    assert counts(bg) == before
+
+
+@pytest.mark.parametrize(
+    "reason", ["x" * 1_000_000, "wrong\x00", "lone \ud800"], ids=["1MB", "NUL", "surrogate"]
+)
+def test_a_bad_contract_reason_is_refused_naming_reason(bg: BeliefGraph, reason: str) -> None:
+    cid = seed(bg)
+    before = counts(bg)
+    with pytest.raises(ValidationError) as exc:
+        bg.contract(NS, cid, reason=reason)
+    assert [e["loc"] for e in exc.value.errors()] == [("reason",)]
+    assert counts(bg) == before
+    assert bg.get(NS, cid).status == "active"
+
+
+def test_a_contract_reason_up_to_a_thousand_characters_is_kept(bg: BeliefGraph) -> None:
+    cid = seed(bg)
+    reason = ("Checked with Eve.\n" * 60)[:1000]
+    bg.contract(NS, cid, reason=reason)
+    revisions = bg.lineage(NS, cid).revisions
+    assert [r.reason for r in revisions if r.op == "contract"] == [reason]
+
+
+def drafts(n: int, ns: str = NS) -> list[ClaimDraft]:
+    return [
+        ClaimDraft(
+            namespace=ns,
+            subject=f"person-{i}",
+            predicate="city",
+            object="Lisbon",
+            text=f"Person {i} lives in Lisbon.",
+        )
+        for i in range(n)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("ids", "message"),
+    [
+        (["r-0", "r-1"], "revision_ids: no id left for draft 2"),
+        (["r-0", "r-1", "r-2", "r-3"], "revision_ids: more ids than the 3 drafts"),
+        (["r-0", "r-1", "r-0"], "revision_ids: 'r-0' is given to drafts 0 and 2"),
+    ],
+    ids=["too-few", "too-many", "repeated"],
+)
+def test_ingest_refuses_revision_ids_that_do_not_fit_before_writing(
+    bg: BeliefGraph, ids: list[str], message: str
+) -> None:
+    before = counts(bg)
+    with pytest.raises(ValueError, match=message):
+        bg.ingest(drafts(3), revision_ids=ids)
+    assert counts(bg) == before
+
+
+def test_ingest_refuses_a_repeated_claim_id_before_writing(bg: BeliefGraph) -> None:
+    # The ids are global: the same id in two namespaces is still one claim id.
+    batch = [d.model_copy(update={"id": "claim-1"}) for d in drafts(1) + drafts(1, "user:other")]
+    before = counts(bg)
+    with pytest.raises(ValueError, match="id: drafts 0 and 1 both give the claim id 'claim-1'"):
+        bg.ingest(batch)
+    assert counts(bg) == before
+
+
+def test_a_stream_running_out_of_revision_ids_keeps_the_batches_before(bg: BeliefGraph) -> None:
+    done: list[int] = []
+    with pytest.raises(ValueError, match="revision_ids: no id left for draft 2"):
+        bg.ingest(
+            iter(drafts(3)),
+            batch_size=2,
+            revision_ids=iter(["r-0", "r-1"]),
+            progress=done.append,
+        )
+    assert done == [2]
+    stored = sorted(
+        c.subject or "" for c in bg.beliefs(NS, "person-0") + bg.beliefs(NS, "person-1")
+    )
+    assert stored == ["person-0", "person-1"]
+    assert bg.beliefs(NS, "person-2") == []
+    assert [r.replayed for r in bg.ingest(drafts(2), revision_ids=["r-0", "r-1"])] == [True, True]

@@ -3,7 +3,7 @@
 
 Chromium is Debian's (``apt-get install chromium``), driven by the ``playwright`` package's
 driver with ``executable_path``: no browser is ever downloaded. No Chromium is a failure.
-The Browser is the session database's: the launcher's HTTP port, else
+The Browser is the session database's: its launcher server's HTTP port, else
 ``BELIEF_GRAPH_BROWSER_URL`` (required with NEO4J_URI or Docker).
 """
 
@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, audit
-from belief_graph.database import ConnectionInfo
-from belief_graph.launcher import resource_path
+from belief_graph.server.provide import ConnectionInfo
+from belief_graph.server.status import resource_path
 
 pytestmark = pytest.mark.browser
 
@@ -39,10 +39,8 @@ def chromium_path() -> str:
 
 def browser_target(info: ConnectionInfo) -> audit.BrowserTarget:
     explicit = os.environ.get(audit.BROWSER_URL_ENV)
-    if info.source == "launcher":
-        from belief_graph.launcher import LocalNeo4j
-
-        return audit.BrowserTarget(explicit or LocalNeo4j().browser_url, info.uri, no_auth=True)
+    if info.source == "launcher" and info.browser_url:
+        return audit.BrowserTarget(explicit or info.browser_url, info.uri, no_auth=True)
     if not explicit:
         pytest.fail(f"the session database is {info.source}: set {audit.BROWSER_URL_ENV}")
     return audit.BrowserTarget(explicit, info.uri, no_auth=info.auth is None)

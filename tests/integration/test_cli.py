@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph
 from belief_graph.cli import app
-from belief_graph.database import ConnectionInfo
+from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
-from tests.conftest import wipe
+from belief_graph.testing.graph import q, wipe
 
 NS = "project:atlas"
 
@@ -376,18 +376,18 @@ def test_import_without_namespace_names_the_field(cli: Any, tmp_path: Path) -> N
 
 def dump(store: Store) -> tuple[list[Any], list[Any]]:
     """Every node (labels, properties) and relationship (type, end points, properties)."""
-    with store._driver.session(database=store.database) as session:
-        nodes = [
-            (r["labels"], json.dumps(r["props"], sort_keys=True, default=str))
-            for r in session.run("MATCH (n) RETURN labels(n) AS labels, properties(n) AS props")
-        ]
-        rels = [
-            (r["type"], r["a"], r["b"], json.dumps(r["props"], sort_keys=True, default=str))
-            for r in session.run(
-                "MATCH (a)-[r]->(b) RETURN type(r) AS type, [labels(a), a.id] AS a, "
-                "[labels(b), b.id] AS b, properties(r) AS props"
-            )
-        ]
+    nodes = [
+        (r["labels"], json.dumps(r["props"], sort_keys=True, default=str))
+        for r in q(store, "MATCH (n) RETURN labels(n) AS labels, properties(n) AS props")
+    ]
+    rels = [
+        (r["type"], r["a"], r["b"], json.dumps(r["props"], sort_keys=True, default=str))
+        for r in q(
+            store,
+            "MATCH (a)-[r]->(b) RETURN type(r) AS type, [labels(a), a.id] AS a, "
+            "[labels(b), b.id] AS b, properties(r) AS props",
+        )
+    ]
     return sorted(nodes), sorted(rels)
 
 
@@ -414,11 +414,10 @@ def test_export_then_restore_is_exact(cli: Any, store: Store, tmp_path: Path) ->
     rolled = remember(cli, "hiking", predicate="likes")
     as_json(cli("rollback", "-n", NS, rolled["revision_id"], "--json"))
     rng = random.Random(7)
-    with store._driver.session(database=store.database) as session:
-        ids = [r["id"] for r in session.run("MATCH (c:Claim) RETURN c.id AS id")]
-        for claim_id in ids:
-            vector = [rng.uniform(-1, 1) for _ in range(384)]
-            session.run("MATCH (c:Claim {id: $id}) SET c.embedding = $v", id=claim_id, v=vector)
+    ids = [r["id"] for r in q(store, "MATCH (c:Claim) RETURN c.id AS id")]
+    for claim_id in ids:
+        vector = [rng.uniform(-1, 1) for _ in range(384)]
+        q(store, "MATCH (c:Claim {id: $id}) SET c.embedding = $v", id=claim_id, v=vector)
     other = as_json(
         cli(
             "remember",
@@ -488,3 +487,12 @@ def test_help_does_not_import_heavy_modules() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_doctor_without_models_shows_the_models_row_as_information(cli: Any) -> None:
+    report = as_json(cli("doctor", "--no-models", "--json"))
+    rows = {c["name"]: c for c in report["checks"]}
+    assert report["ok"] and rows["models"]["info"] and rows["models"]["ok"]
+    assert not any(c["info"] for name, c in rows.items() if name != "models")
+    lines = ok(cli("doctor", "--no-models")).stdout.splitlines()
+    assert [line.split()[0] for line in lines if "models:" in line] == ["info"]

@@ -5,20 +5,15 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, RevisionResult
 from belief_graph.store import Store
+from belief_graph.testing.graph import q
 
 THREADS, CALLS, SLOTS = 8, 200, 10
 NS = "user:crowd"
-
-
-def q(store: Store, query: str, **params: Any) -> list[dict[str, Any]]:
-    records, _, _ = store._driver.execute_query(query, params, database_=store.database)
-    return [r.data() for r in records]
 
 
 @pytest.mark.slow

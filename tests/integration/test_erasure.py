@@ -9,11 +9,10 @@ from typing import Any
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.detect import Detector
-from belief_graph.embeddings import offline_embedder
 from belief_graph.store import Store
-from bench.soak import check_graph
-from tests.integration.test_invariants import q
-from tests.integration.test_isolation import snapshot
+from belief_graph.testing.graph import check_graph, q
+from belief_graph.testing.graph import namespace_snapshot as snapshot
+from belief_graph.testing.offline import offline_embedder
 
 NS, OTHER = "user:erasable", "user:keeper"
 

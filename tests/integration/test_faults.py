@@ -3,59 +3,40 @@ restart it, re-run with the same revision ids; every acknowledged operation is t
 once, nothing is half-applied, the invariants hold. While the server is down, callers get
 ``StoreUnavailable`` within bounded time, never a raw driver error or a hang.
 
-The server here is this test's own (own ports, own home); the session's database is never
-touched. It reuses the session's Neo4j jars through a symlink instead of downloading them.
+The server here is this test's own throwaway one (own ports, own home); the session's database is
+never touched. It shares the Neo4j jars of the cache like every launcher server.
 """
 
 from __future__ import annotations
 
-import socket
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.errors import BeliefGraphError, ConflictError, StoreUnavailable
-from belief_graph.launcher import LocalNeo4j
 from belief_graph.models import RevisionResult
-from belief_graph.settings import EngineSettings
+from belief_graph.server.launcher import LocalNeo4j
+from belief_graph.server.status import free_port
 from belief_graph.store import Store
-from bench.soak import check_graph
-from tests.integration.test_invariants import q
+from belief_graph.testing.graph import check_graph, q
 
 NS = "faults:ingest"
 STREAM_NS = "faults:stream"
 DOWN_LIMIT_S = 20.0
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalNeo4j]:
-    home = tmp_path_factory.mktemp("faults-neo4j")
-    base = EngineSettings()
-    settings = base.model_copy(
-        update={"cache_dir": home, "bolt_port": _free_port(), "http_port": _free_port()}
-    )
-    jars = f"neo4j-{base.neo4j_version}"
-    for cache in (base.cache_dir.expanduser(), Path.home() / ".cache" / "belief-graph"):
-        if (cache / jars / "lib").is_dir():
-            (home / jars).symlink_to(cache / jars, target_is_directory=True)
-            break
-    local = LocalNeo4j(settings)
+def server() -> Iterator[LocalNeo4j]:
+    local = LocalNeo4j.throwaway()
     local.start()
     try:
         yield local
     finally:
-        local.stop()
+        local.discard()
 
 
 def _store(server: LocalNeo4j) -> Store:
@@ -235,7 +216,7 @@ def test_sigkill_during_ingest_and_stream_then_rerun(server: LocalNeo4j) -> None
 
 def test_errors_are_ours_when_nothing_listens() -> None:
     """No server at all on the port: a bounded StoreUnavailable, not a driver exception."""
-    store = Store(f"bolt://127.0.0.1:{_free_port()}", None, retry_seconds=2, connect_timeout=1)
+    store = Store(f"bolt://127.0.0.1:{free_port()}", None, retry_seconds=2, connect_timeout=1)
     bg = BeliefGraph(store)
     calls: dict[str, Any] = {
         "current": lambda: bg.current("ns", "a", "city"),

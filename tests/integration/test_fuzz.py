@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
@@ -23,11 +24,10 @@ from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.cli import app
-from belief_graph.database import ConnectionInfo
 from belief_graph.errors import BeliefGraphError, StoreUnavailable
+from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
-from tests.conftest import wipe
-from tests.integration.test_invariants import counts, q
+from belief_graph.testing.graph import counts, q, wipe
 
 CASES: Counter[str] = Counter()
 NS = "fuzz:ns"
@@ -139,11 +139,11 @@ FUZZ = settings(
 
 
 def names_field(exc: Exception, fields: set[str]) -> bool:
-    """The error says which input was wrong."""
+    """The error says which input was wrong: in a ``loc``, or as a word of the message (so that
+    "valid" does not count as naming ``id``)."""
     if isinstance(exc, ValidationError):
-        locs = {str(part) for e in exc.errors() for part in e["loc"]}
-        return bool(locs & fields) or any(f in str(exc) for f in fields)
-    return any(f in str(exc) for f in fields)
+        return bool({str(part) for e in exc.errors() for part in e["loc"]} & fields)
+    return any(re.search(rf"(?<!\w){re.escape(f)}(?!\w)", str(exc)) for f in fields)
 
 
 def refused_cleanly(exc: Exception, fields: set[str]) -> None:
@@ -211,7 +211,7 @@ def test_ingest_refuses_whole_batches(
         return  # covered field by field above
     ok, results = attempt(
         store,
-        {"batch_size", "draft", "valid_from", "valid_to", "recorded_at"},
+        {"batch_size", "draft", "id", "valid_from", "valid_to", "recorded_at"},
         lambda: bg.ingest(built, batch_size=batch),
     )
     if ok:
@@ -417,38 +417,87 @@ def test_cli_reads_refuse_cleanly(store: Store, cli: Any, ns: str, arg: str) -> 
 
 # -- edges found by fuzzing, pinned ---------------------------------------------------------
 
-EDGE_MOMENTS = [
+
+def refused_naming(store: Store, field: str, call: Callable[[], Any]) -> None:
+    """``call`` is refused with a validation error whose first ``loc`` is ``field``, and the
+    graph is unchanged."""
+    ok, _ = attempt(store, {field}, call)
+    assert not ok, f"accepted; {field} should have been refused"
+    with pytest.raises(ValidationError) as exc:
+        call()
+    assert [e["loc"][0] for e in exc.value.errors()] == [field]
+
+
+OUT_OF_RANGE = [
     datetime(1, 1, 1, tzinfo=timezone(timedelta(hours=5))),  # before 0001-01-01 in UTC
     datetime(9999, 12, 31, 23, tzinfo=timezone(timedelta(hours=-5))),  # after 9999 in UTC
-    datetime(2026, 3, 1, tzinfo=timezone(timedelta(seconds=30))),  # not a whole minute
 ]
 
 
-@pytest.mark.parametrize("moment", EDGE_MOMENTS)
+@pytest.mark.parametrize("moment", OUT_OF_RANGE, ids=["before-year-1", "after-year-9999"])
 def test_out_of_range_aware_datetimes_are_refused_by_name(
-    store: Store, make_bg: Callable[..., BeliefGraph], moment: datetime
+    store: Store, seeded: BeliefGraph, moment: datetime
 ) -> None:
-    bg = make_bg()
     CASES["pinned"] += 1
-    attempt(
+    refused_naming(
         store,
-        {"valid_from"},
-        lambda: bg.remember(ClaimDraft(namespace=NS, text="Ana lives in Oslo.", valid_from=moment)),
+        "valid_from",
+        lambda: seeded.remember(
+            ClaimDraft(namespace=NS, text="Ana lives in Oslo.", valid_from=moment)
+        ),
     )
+    refused_naming(store, "known_at", lambda: seeded.as_of(NS, "ana", "city", known_at=moment))
 
 
-@pytest.mark.parametrize("read", ["current", "get", "conflicts", "erase"])
+def test_a_sub_minute_offset_is_kept_as_the_same_instant(
+    store: Store, make_bg: Callable[..., BeliefGraph]
+) -> None:
+    """Bolt carries whole-minute offsets only; moments are stored in UTC, so an offset of 30
+    seconds is representable and accepted, not refused."""
+    CASES["pinned"] += 1
+    bg = make_bg()
+    moment = datetime(2026, 3, 1, tzinfo=timezone(timedelta(seconds=30)))
+    result = bg.remember(
+        ClaimDraft(
+            namespace=NS,
+            subject="ana",
+            predicate="city",
+            object="Oslo",
+            text="Ana lives in Oslo.",
+            valid_from=moment,
+        )
+    )
+    claim = bg.get(NS, result.claim_id)
+    assert claim.valid_from == moment and claim.valid_from.utcoffset() == timedelta(0)
+    assert claim.valid_from.isoformat() == "2026-02-28T23:59:30+00:00"
+    before = bg.as_of(NS, "ana", "city", valid_at=moment - timedelta(microseconds=1))
+    assert before is None
+    assert bg.as_of(NS, "ana", "city", valid_at=moment) == claim
+
+
+SURROGATES = {
+    "current": ("subject", lambda bg: bg.current(NS, "ana\ud800", "city")),
+    "get": ("claim_id", lambda bg: bg.get(NS, "\udfff")),
+    "conflicts": ("namespace", lambda bg: bg.conflicts("fuzz:\ud800")),
+    "erase": ("namespace", lambda bg: bg.erase("fuzz:\ud800", subject="ana")),
+    "erase-subject": ("subject", lambda bg: bg.erase(NS, subject="an\udc00a")),
+    "contract-reason": ("reason", lambda bg: bg.contract(NS, "c", reason="\ud800")),
+}
+
+
+@pytest.mark.parametrize("read", sorted(SURROGATES))
 def test_lone_surrogates_in_read_arguments_are_refused_by_name(
     store: Store, seeded: BeliefGraph, read: str
 ) -> None:
     CASES["pinned"] += 1
-    calls = {
-        "current": lambda: seeded.current(NS, "ana\ud800", "city"),
-        "get": lambda: seeded.get(NS, "\udfff"),
-        "conflicts": lambda: seeded.conflicts("fuzz:\ud800"),
-        "erase": lambda: seeded.erase("fuzz:\ud800", subject="ana"),
-    }
-    attempt(store, READ_FIELDS, calls[read])
+    field, call = SURROGATES[read]
+    refused_naming(store, field, lambda: call(seeded))
+
+
+def test_names_field_wants_the_word_not_a_substring() -> None:
+    assert not names_field(ValueError("not a valid moment"), {"id"})
+    assert names_field(ValueError("id: a claim 'x' already exists"), {"id"})
+    assert not names_field(ValueError("claim_id: no claim"), {"id"})
 
 
 def test_naive_and_aware_times_round_trip(make_bg: Callable[..., BeliefGraph]) -> None:

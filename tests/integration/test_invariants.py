@@ -20,8 +20,16 @@ from hypothesis import strategies as st
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy, RevisionResult
 from belief_graph.store import Store
+from belief_graph.testing.graph import (
+    counts,
+    one_active_per_single_slot,
+    q,
+    string_values,
+    version_chains,
+    wipe,
+)
 from belief_graph.vocabulary import normalize_key
-from tests.conftest import Clock, wipe
+from tests.conftest import Clock
 
 NAMESPACES = ["user:ana", "user:ben"]
 SUBJECTS = ["ana", "Ben"]
@@ -30,83 +38,6 @@ OBJECTS = ["Lisbon", "Porto", "Oslo", "cautious", "aggressive", "jazz", "tea"]
 SOURCES = ["human_verified", "user_stated", "observed", "tool_output", "inferred"]
 
 EXAMPLES = 150
-
-
-def q(store: Store, query: str, **params: Any) -> list[dict[str, Any]]:
-    records, _, _ = store._driver.execute_query(query, params, database_=store.database)
-    return [r.data() for r in records]
-
-
-def counts(store: Store) -> dict[str, int]:
-    return q(
-        store,
-        "CALL () { MATCH (n) RETURN count(n) AS nodes } "
-        "CALL () { MATCH ()-[r]->() RETURN count(r) AS rels } "
-        "CALL () { MATCH (c:Claim) RETURN count(c) AS claims } "
-        "CALL () { MATCH (r:Revision) RETURN count(r) AS revisions } "
-        "RETURN nodes, rels, claims, revisions",
-    )[0]
-
-
-# -- invariant checks -----------------------------------------------------------------------
-
-
-def check_one_active_per_single_slot(store: Store) -> None:
-    bad = q(
-        store,
-        "MATCH (s:Slot {cardinality: 'single'})<-[:IN_SLOT]-(c:Claim {status: 'active'}) "
-        "WITH s, collect(c.object) AS objects WHERE size(objects) > 1 "
-        "RETURN s.predicate AS predicate, s.subject AS subject, objects",
-    )
-    assert not bad, f"invariant 1: more than one active claim in {bad}"
-
-
-def check_chains(store: Store) -> None:
-    slots = q(
-        store,
-        "MATCH (s:Slot)<-[:IN_SLOT]-(c:Claim) "
-        "OPTIONAL MATCH (c)-[out:SUPERSEDES]->(p:Claim) "
-        "WITH s, c, collect({to: p.id, same_slot: exists { (p)-[:IN_SLOT]->(s) }}) AS outs "
-        "OPTIONAL MATCH (c)<-[inc:SUPERSEDES]-() "
-        "WITH s, c, outs, count(inc) AS incoming "
-        "RETURN s.id AS slot, s.cardinality AS cardinality, s.versions AS slot_versions, "
-        "collect({id: c.id, version: c.version, status: c.status, incoming: incoming, "
-        "outs: [o IN outs WHERE o.to IS NOT NULL]}) AS claims",
-    )
-    for slot in slots:
-        claims = slot["claims"]
-        if slot["cardinality"] == "multi":
-            assert all(not c["outs"] and not c["incoming"] for c in claims), slot
-            continue
-        versioned = sorted(
-            (c for c in claims if c["version"] is not None), key=lambda c: c["version"]
-        )
-        assert [c["version"] for c in versioned] == list(range(1, len(versioned) + 1)), slot
-        assert (slot["slot_versions"] or 0) == len(versioned), slot
-        by_version = {c["version"]: c["id"] for c in versioned}
-        for c in claims:
-            assert c["incoming"] <= 1, f"invariant 2: {c['id']} superseded twice in {slot}"
-            if c["version"] is None or c["version"] == 1:
-                assert not c["outs"], f"invariant 2: unversioned/first claim supersedes: {slot}"
-            else:
-                assert [o["to"] for o in c["outs"]] == [by_version[c["version"] - 1]], slot
-                assert c["outs"][0]["same_slot"], slot
-
-
-def string_values(store: Store) -> list[str]:
-    rows = q(
-        store,
-        "CALL () { MATCH (n) RETURN properties(n) AS p "
-        "UNION ALL MATCH ()-[r]->() RETURN properties(r) AS p } RETURN p",
-    )
-    out: list[str] = []
-    for row in rows:
-        for value in row["p"].values():
-            if isinstance(value, str):
-                out.append(value)
-            elif isinstance(value, list):
-                out.extend(v for v in value if isinstance(v, str))
-    return out
 
 
 def check_namespace_isolation(store: Store, bg: BeliefGraph) -> None:
@@ -216,7 +147,7 @@ class Run:
         self.revisions += 1
         assert after["revisions"] == before["revisions"] + 1 == self.revisions, "invariant 4"
         assert after["claims"] >= before["claims"], "invariant 3: a claim disappeared"
-        check_one_active_per_single_slot(self.store)
+        assert one_active_per_single_slot(self.store) == []
         self.claims += [(ns, cid) for cid in result.added]
         self.done.append(Done(kind, ns, result, do if replayable else None))
         if forbidden is not None:
@@ -339,8 +270,8 @@ def test_random_sequences_keep_every_invariant(
     run = Run(store, BeliefGraph(store, policy=policy, clock=Clock()))
     for op in ops:
         run.apply(op)
-    check_one_active_per_single_slot(store)
-    check_chains(store)
+    assert one_active_per_single_slot(store) == []
+    assert version_chains(store) == []
     assert counts(store)["revisions"] == run.revisions
     check_namespace_isolation(store, run.bg)
 
@@ -453,7 +384,7 @@ def test_rollback_of_a_reject_keeps_one_active_claim(
     assert held.decision == "hold_pending"
     rejected = bg.reject("user:ana", held.added[0])
     bg.rollback("user:ana", rejected.revision_id)
-    check_one_active_per_single_slot(store)
+    assert one_active_per_single_slot(store) == []
 
 
 def test_rollback_of_a_rollback_keeps_one_active_claim(
@@ -463,7 +394,7 @@ def test_rollback_of_a_rollback_keeps_one_active_claim(
     _, held = two_claims(bg, "user:ana")
     undo = bg.rollback("user:ana", held.revision_id)
     bg.rollback("user:ana", undo.revision_id)
-    check_one_active_per_single_slot(store)
+    assert one_active_per_single_slot(store) == []
 
 
 @pytest.mark.parametrize("op", ["contract", "rectify", "confirm", "reject"])

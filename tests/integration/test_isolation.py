@@ -6,17 +6,17 @@ import io
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.detect import Detector
-from belief_graph.embeddings import offline_embedder
 from belief_graph.errors import NotFound
 from belief_graph.store import Store
+from belief_graph.testing.graph import namespace_snapshot as snapshot
+from belief_graph.testing.graph import q
+from belief_graph.testing.offline import offline_embedder
 from belief_graph.transfer import export_namespace
-from tests.integration.test_invariants import q
 
 A, B = "tenant:a", "tenant:b"
 FACTS = [
@@ -55,21 +55,6 @@ def fill(bg: BeliefGraph, ns: str) -> list[str]:
         )
     )
     return rids
-
-
-def snapshot(store: Store, ns: str) -> list[dict[str, Any]]:
-    """Every node of the namespace with its properties and outgoing edges, sorted."""
-    rows = q(
-        store,
-        "MATCH (n {namespace: $ns}) OPTIONAL MATCH (n)-[r]->(m) "
-        "WITH n, collect([type(r), properties(r), m.id]) AS out "
-        "RETURN labels(n) AS labels, properties(n) AS props, out",
-        ns=ns,
-    )
-    return sorted(
-        (json.loads(json.dumps(r, default=str, sort_keys=True)) for r in rows),
-        key=lambda r: json.dumps(r, sort_keys=True),
-    )
 
 
 def claim_ids(store: Store, ns: str) -> set[str]:

@@ -1,30 +1,40 @@
 """The local launcher against a real Neo4j server (Java 17 + Maven; no Docker needed).
 
-The server may already be up from another test session; it is then reused, and only a server
-this module started is stopped at the end.
+"The user's server" here is the sandboxed one of ``user_sandbox`` (its own cache directory and
+ports), so these tests never start, stop or read the real user's server. Throwaway servers, the
+private kind tests and benchmarks run on, are checked beside it.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from neo4j import GraphDatabase
+from typer.testing import CliRunner
 
-from belief_graph.database import provide
-from belief_graph.launcher import LocalNeo4j, ServerStatus
+from belief_graph.cli import app
+from belief_graph.errors import ConfigError
+from belief_graph.server.launcher import LocalNeo4j
+from belief_graph.server.provide import provide
+from belief_graph.server.status import ServerStatus, port_open
+from belief_graph.settings import ServerSettings
+from tests.conftest import UserSandbox
 
 
-@pytest.fixture(scope="module")
-def launcher() -> Iterator[LocalNeo4j]:
+@pytest.fixture
+def launcher(user_sandbox: UserSandbox, monkeypatch: pytest.MonkeyPatch) -> LocalNeo4j:
+    """The user's server as the (sandboxed) environment defines it, already running."""
+    user_sandbox.apply(monkeypatch)
     local = LocalNeo4j()
-    already_running = local.status().pid is not None
-    local.start()
-    yield local
-    if not already_running:
-        local.stop()
+    assert local.home == user_sandbox.server.home
+    return local
 
 
 def test_status_reports_uris_and_version(launcher: LocalNeo4j) -> None:
@@ -34,7 +44,7 @@ def test_status_reports_uris_and_version(launcher: LocalNeo4j) -> None:
     assert status.pid is not None
     assert status.bolt_uri == f"bolt://127.0.0.1:{launcher.settings.bolt_port}"
     assert status.browser_url == f"http://127.0.0.1:{launcher.settings.http_port}/browser/"
-    assert status.version is not None and status.version.startswith("5.26")
+    assert status.version == ServerSettings().neo4j_version
     assert launcher.is_running()
 
 
@@ -61,14 +71,13 @@ def test_bolt_answers_a_query(launcher: LocalNeo4j) -> None:
     assert records[0]["answer"] == 42
 
 
-def test_provide_finds_the_running_launcher(
-    launcher: LocalNeo4j, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.delenv("NEO4J_URI", raising=False)
+def test_provide_finds_the_running_launcher(launcher: LocalNeo4j) -> None:
     info = provide(start=False)
     assert info.source == "launcher"
     assert info.uri == launcher.bolt_uri
+    assert info.browser_url == launcher.browser_url
     assert info.auth is None
+    assert not info.private
 
 
 def test_provide_prefers_neo4j_uri_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,9 +85,76 @@ def test_provide_prefers_neo4j_uri_from_the_environment(monkeypatch: pytest.Monk
     monkeypatch.setenv("NEO4J_USER", "alice")
     monkeypatch.setenv("NEO4J_PASSWORD", "s3cret-pass")
     monkeypatch.setenv("NEO4J_DATABASE", "beliefs")
-    info = provide()
-    assert info.source == "env"
-    assert info.uri == "bolt://db.example.invalid:7687"
-    assert info.auth == ("alice", "s3cret-pass")
-    assert info.database == "beliefs"
-    assert "s3cret-pass" not in repr(info)
+    for for_tests in (False, True):
+        info = provide(for_tests=for_tests)
+        assert info.source == "env"
+        assert info.uri == "bolt://db.example.invalid:7687"
+        assert info.auth == ("alice", "s3cret-pass")
+        assert info.database == "beliefs"
+        assert "s3cret-pass" not in repr(info)
+
+
+# -- the CLI's neo4j commands on the user's server ---------------------------------------------
+
+
+def test_cli_status_reports_the_users_server(launcher: LocalNeo4j) -> None:
+    result = CliRunner().invoke(app, ["neo4j", "status", "--json"])
+    assert result.exit_code == 0, result.output
+    status = json.loads(result.stdout)
+    assert status["running"] and status["source"] == "launcher"
+    assert status["pid"] == launcher.status().pid
+    assert status["bolt_uri"] == launcher.bolt_uri
+
+
+def test_cli_start_reuses_the_running_server(launcher: LocalNeo4j) -> None:
+    pid = launcher.status().pid
+    result = CliRunner().invoke(app, ["neo4j", "start", "--launcher", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["pid"] == pid
+    text = CliRunner().invoke(app, ["neo4j", "status"])
+    assert f"Bolt:    {launcher.bolt_uri}" in text.stdout
+    assert f"(pid {pid})" in text.stdout
+
+
+# -- throwaway servers ---------------------------------------------------------------------------
+
+
+def test_a_throwaway_server_shares_only_the_jars(launcher: LocalNeo4j) -> None:
+    private = LocalNeo4j.throwaway()
+    try:
+        assert private.lib_dir == launcher.lib_dir
+        assert private.home != launcher.home
+        assert private.home.parent == launcher.settings.cache_dir / "throwaway"
+        ports = {private.settings.bolt_port, private.settings.http_port}
+        assert len(ports) == 2
+        assert not ports & {launcher.settings.bolt_port, launcher.settings.http_port}
+        assert not any(port_open(port) for port in ports)
+        with pytest.raises(ConfigError, match="user's server is kept"):
+            launcher.discard()
+    finally:
+        private.discard()
+    assert not private.home.exists()
+    assert launcher.is_running()
+
+
+def test_throwaway_servers_of_dead_processes_are_discarded(tmp_path: Path) -> None:
+    settings = ServerSettings(cache_dir=tmp_path)
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    orphan = tmp_path / "throwaway" / "server-orphan"
+    (orphan / "data").mkdir(parents=True)
+    (orphan / "owner.pid").write_text(gone.stdout)
+    alive = tmp_path / "throwaway" / "server-alive"
+    alive.mkdir()
+    (alive / "owner.pid").write_text(f"{os.getppid()}\n")
+
+    fresh = LocalNeo4j.throwaway(settings)
+
+    assert not orphan.exists()
+    assert alive.exists()
+    assert (fresh.home / "owner.pid").read_text().strip() == str(os.getpid())
+    fresh.discard()

