@@ -40,6 +40,7 @@ lint: $(STAMP)
 	$(BIN)/python -m ruff check belief_graph tests bench
 	$(BIN)/python -m ruff format --check belief_graph tests bench
 	$(BIN)/python -m mypy belief_graph
+	$(BIN)/lint-imports
 
 clean:
 	rm -rf $(VENV)

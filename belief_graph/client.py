@@ -141,8 +141,8 @@ class BeliefGraph:
         use_models = engine.models if models is None else models
         detector = Detector()
         if use_models:
-            from .contradiction import make_scorer
-            from .embeddings import SentenceTransformerEmbedder
+            from .semantic.contradiction import make_scorer
+            from .semantic.embeddings import SentenceTransformerEmbedder
 
             detector = Detector(
                 SentenceTransformerEmbedder(engine.embedding_model),
@@ -170,7 +170,7 @@ class BeliefGraph:
         applied = cypher.schema()
         for name in applied:
             self.store.write(name)
-        self.store.write("schema_await", timeout=timeout_seconds)
+        self.store.write("admin/schema_await", timeout=timeout_seconds)
         return applied
 
     # -- identity ----------------------------------------------------------------------------
@@ -390,7 +390,7 @@ class BeliefGraph:
         """
         slot = self._slot(namespace, subject, predicate)
         rows = self.store.read(
-            "current_claims",
+            "read/current_claims",
             namespace=namespace,
             subject_key=slot.subject_key,
             predicate=slot.predicate,
@@ -416,7 +416,7 @@ class BeliefGraph:
         valid = valid_at or (known_at if known_at is not None else now)
         slot = self._slot(namespace, subject, predicate)
         rows = self.store.read(
-            "as_of_claims",
+            "read/as_of_claims",
             namespace=namespace,
             subject_key=slot.subject_key,
             predicate=slot.predicate,
@@ -436,7 +436,7 @@ class BeliefGraph:
     def beliefs(self, namespace: Identifier, subject: Term) -> list[Claim]:
         """Every current belief about ``subject``."""
         rows = self.store.read(
-            "beliefs_subject",
+            "read/beliefs_subject",
             namespace=namespace,
             subject_key=normalize_key(subject),
             now=self.clock(),
@@ -448,7 +448,7 @@ class BeliefGraph:
         """Every claim ever made about one fact, oldest first."""
         slot = self._slot(namespace, subject, predicate)
         rows = self.store.read(
-            "slot_history",
+            "read/slot_history",
             namespace=namespace,
             subject_key=slot.subject_key,
             predicate=slot.predicate,
@@ -458,7 +458,7 @@ class BeliefGraph:
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
         """One claim by id (``NotFound`` if it is not in the namespace)."""
-        rows = self.store.read("claims_get", namespace=namespace, ids=[claim_id])
+        rows = self.store.read("read/claims_get", namespace=namespace, ids=[claim_id])
         if not rows:
             raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
         return Claim.model_validate(rows[0]["claim"])
@@ -466,7 +466,7 @@ class BeliefGraph:
     @checked
     def lineage(self, namespace: Identifier, claim_id: Identifier) -> Lineage:
         """The claim's version chain, SUPERSEDES verdicts, provenance, revisions, dependents."""
-        rows = self.store.read("claim_lineage", namespace=namespace, id=claim_id)
+        rows = self.store.read("read/claim_lineage", namespace=namespace, id=claim_id)
         if not rows:
             raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
         row = rows[0]
@@ -483,7 +483,7 @@ class BeliefGraph:
     @checked
     def conflicts(self, namespace: Identifier, *, open_only: bool = False) -> list[Conflict]:
         """Recorded contradictions, newest first (``open_only``: those still unresolved)."""
-        rows = self.store.read("conflicts_list", namespace=namespace, open_only=open_only)
+        rows = self.store.read("read/conflicts_list", namespace=namespace, open_only=open_only)
         return [
             Conflict(
                 claim=Claim.model_validate(r["claim"]),
@@ -500,7 +500,7 @@ class BeliefGraph:
         """Claims waiting for a human to confirm or reject them."""
         return [
             Claim.model_validate(r["claim"])
-            for r in self.store.read("pending_list", namespace=namespace)
+            for r in self.store.read("read/pending_list", namespace=namespace)
         ]
 
     @checked
@@ -508,7 +508,7 @@ class BeliefGraph:
         """Claims whose premise was retired, with ``review_reason``."""
         return [
             Claim.model_validate(r["claim"])
-            for r in self.store.read("review_list", namespace=namespace)
+            for r in self.store.read("read/review_list", namespace=namespace)
         ]
 
     # -- semantic retrieval and health -----------------------------------------------------------
@@ -540,7 +540,7 @@ class BeliefGraph:
         fetch = max(20, k * 3)
         while True:
             found = self.store.read(
-                "search_claims",
+                "read/search_claims",
                 namespace=namespace,
                 embedding=embedding,
                 fetch=fetch,
@@ -581,7 +581,7 @@ class BeliefGraph:
         checks.append(
             Check(name="connectivity", ok=True, detail=f"{info['agent']} at {info['address']}")
         )
-        indexes = {r["name"]: r for r in self.store.read("doctor_indexes")}
+        indexes = {r["name"]: r for r in self.store.read("admin/doctor_indexes")}
         missing = [n for n in _SCHEMA_INDEXES if n not in indexes]
         offline = [n for n in _SCHEMA_INDEXES if n in indexes and indexes[n]["state"] != "ONLINE"]
         checks.append(
@@ -593,7 +593,7 @@ class BeliefGraph:
                 else f"missing {missing}, not online {offline} (run init_schema)",
             )
         )
-        counts = self.store.read("doctor_embeddings")[0]
+        counts = self.store.read("admin/doctor_embeddings")[0]
         vector = indexes.get("claim_embedding")
         checks.append(
             Check(

@@ -25,7 +25,7 @@ def cypher_dir() -> Path:
 
 @cache
 def load(name: str) -> str:
-    """The statement ``name`` (``"current_claims"``, ``"schema/01_claim_id_unique"``)."""
+    """The statement ``name`` (``"read/current_claims"``, ``"schema/01_claim_id_unique"``)."""
     path = cypher_dir() / f"{name}.cypher"
     try:
         return path.read_text(encoding="utf-8")

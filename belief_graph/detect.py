@@ -11,8 +11,8 @@ from .policy import Frame, PairScores
 from .vocabulary import normalize_key
 
 if TYPE_CHECKING:  # the model modules pull in numpy; import them only where models are used
-    from .contradiction import ContradictionScorer
-    from .embeddings import Embedder
+    from .semantic.contradiction import ContradictionScorer
+    from .semantic.embeddings import Embedder
 
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:

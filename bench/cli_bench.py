@@ -84,7 +84,7 @@ def lineage_timing(namespace: str, versions: int = 50, repeat: int = 10) -> dict
     """Median wall time of `lineage` (in process, after start-up) on a slot of ``versions``."""
     from typer.testing import CliRunner
 
-    from belief_graph.cli import app
+    from belief_graph.cli.app import app
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "chain.jsonl"

@@ -64,7 +64,7 @@ def main() -> int:
     verdicts: dict[str, int] = {}
     for r in results:
         verdicts[r.verdict or "-"] = verdicts.get(r.verdict or "-", 0) + 1
-    stored = sum(r["claims"] for r in bg.store.read("namespace_stats", namespace=ns))
+    stored = sum(r["claims"] for r in bg.store.read("admin/namespace_stats", namespace=ns))
     report(
         "bulk ingest (batched transactions, no embeddings)",
         {

@@ -21,12 +21,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from belief_graph.contradiction import (
+from belief_graph.errors import ModelError
+from belief_graph.semantic.contradiction import (
     DEFAULT_CONTRADICTION_MODEL,
     ContradictionScorer,
     CrossEncoderScorer,
 )
-from belief_graph.errors import ModelError
 from belief_graph.testing.offline import OnnxBinaryScorer
 
 PAIRS = Path(__file__).resolve().parent / "nli_pairs.jsonl"

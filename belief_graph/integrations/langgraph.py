@@ -261,7 +261,7 @@ class BeliefGraphStore(BaseStore):
         else:
             for namespace in namespaces:
                 for row in self.bg.store.read(
-                    "store_items",
+                    "read/store_items",
                     namespace=namespace,
                     predicate=self.predicate,
                     now=self.bg.clock(),
@@ -285,7 +285,7 @@ class BeliefGraphStore(BaseStore):
     def _namespaces(self, prefix: tuple[str, ...]) -> list[str]:
         joined = namespace_of(prefix) if prefix else ""
         rows = self.bg.store.read(
-            "store_namespaces", prefix=joined, predicate=self.predicate, now=self.bg.clock()
+            "read/store_namespaces", prefix=joined, predicate=self.predicate, now=self.bg.clock()
         )
         return [r["namespace"] for r in rows]
 

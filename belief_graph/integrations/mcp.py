@@ -22,7 +22,6 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
-from belief_graph.cli_render import rivals_of
 from belief_graph.client import BeliefGraph
 from belief_graph.errors import BeliefGraphError
 from belief_graph.models import (
@@ -37,7 +36,7 @@ from belief_graph.models import (
     Term,
     Text,
 )
-from belief_graph.transfer import describe_validation
+from belief_graph.transfer.claims import describe_validation
 
 if TYPE_CHECKING:
     from starlette.types import ASGIApp, Receive, Scope, Send
@@ -136,7 +135,13 @@ class Tools:
             conflicts = self.bg.conflicts(namespace, open_only=True)
             pending = self.bg.pending(namespace)
             for claim in beliefs:
-                rivals.update((r.id, r) for r in rivals_of(claim, conflicts, pending))
+                for k in conflicts:
+                    if k.resolution is None and claim.id in (k.claim.id, k.rival.id):
+                        other = k.rival if k.claim.id == claim.id else k.claim
+                        rivals[other.id] = other
+                for p in pending:
+                    if p.id != claim.id and p.slot_id is not None and p.slot_id == claim.slot_id:
+                        rivals[p.id] = p
         return Answer(
             known=bool(beliefs),
             beliefs=beliefs,

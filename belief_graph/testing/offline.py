@@ -23,9 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from belief_graph.contradiction import PairScore, softmax
-from belief_graph.embeddings import OFFLINE_EMBEDDING_PACKAGE, SentenceTransformerEmbedder
 from belief_graph.errors import ModelError
+from belief_graph.semantic.contradiction import PairScore, softmax
+from belief_graph.semantic.embeddings import OFFLINE_EMBEDDING_PACKAGE, SentenceTransformerEmbedder
 
 __all__ = [
     "OFFLINE_CONTRADICTION_PACKAGE",

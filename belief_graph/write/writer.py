@@ -165,7 +165,9 @@ class Writer:
         target: dict[str, Any] = {}
 
         def read(rid: str) -> State:
-            rows = self.store.read("revision_changes", namespace=namespace, revision_id=revision_id)
+            rows = self.store.read(
+                "write/revision_changes", namespace=namespace, revision_id=revision_id
+            )
             target.clear()
             target.update(rows[0] if rows else {})
             return read_state(
@@ -213,7 +215,7 @@ class Writer:
 
         def read(rid: str) -> State:
             targets[:] = self.store.read(
-                "erase_targets",
+                "write/erase_targets",
                 namespace=namespace,
                 subject_key=normalize_key(subject) if subject is not None else None,
                 ids=ids,

@@ -9,7 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from belief_graph import BeliefGraph, ClaimDraft, audit, cypher
+from belief_graph import BeliefGraph, ClaimDraft, cypher
+from belief_graph.cli import browser as audit
 from belief_graph.policy import Policy
 from belief_graph.store import Store
 

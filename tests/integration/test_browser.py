@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from belief_graph import BeliefGraph, ClaimDraft, audit
+from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph.cli import browser as audit
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.server.status import resource_path
 

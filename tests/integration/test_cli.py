@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph
-from belief_graph.cli import app
+from belief_graph.cli.app import app
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
 from belief_graph.testing.graph import q, wipe
@@ -478,7 +478,7 @@ def test_restore_refuses_a_broken_snapshot(cli: Any, tmp_path: Path) -> None:
 def test_help_does_not_import_heavy_modules() -> None:
     code = (
         "import sys\n"
-        "from belief_graph.cli import app\n"
+        "from belief_graph.cli.app import app\n"
         "from typer.testing import CliRunner\n"
         "assert CliRunner().invoke(app, ['--help']).exit_code == 0\n"
         "heavy = [m for m in ('neo4j', 'torch', 'sentence_transformers', 'pydantic')"

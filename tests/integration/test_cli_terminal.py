@@ -5,6 +5,7 @@ one quick line when the model hub or the database cannot be reached."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph
-from belief_graph.cli import app
+from belief_graph.cli.app import app
 from belief_graph.errors import ModelError
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
@@ -516,11 +517,12 @@ def test_version_and_completion() -> None:
     from importlib.metadata import version
 
     assert ok(run("--version")).stdout.strip() == f"belief-graph {version('belief-graph')}"
-    # Typer finds the shell from the process tree, so the script is asked for from a bash, as a
-    # person's terminal would (a test runner's own ancestors may hold no shell at all).
+    # The script a shell sources (what --show-completion prints once it has found the shell in
+    # the process tree, which a test runner's ancestors may not show).
     command = Path(sys.executable).with_name("belief-graph")
     done = subprocess.run(
-        ["bash", "-c", f"'{command}' --show-completion"],
+        [str(command)],
+        env={**os.environ, "_BELIEF_GRAPH_COMPLETE": "source_bash"},
         capture_output=True,
         text=True,
         timeout=60,

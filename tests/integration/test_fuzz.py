@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph, ClaimDraft
-from belief_graph.cli import app
+from belief_graph.cli.app import app
 from belief_graph.errors import BeliefGraphError, StoreUnavailable
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store

@@ -16,7 +16,7 @@ from belief_graph.store import Store
 from belief_graph.testing.graph import namespace_snapshot as snapshot
 from belief_graph.testing.graph import q
 from belief_graph.testing.offline import offline_embedder
-from belief_graph.transfer import export_namespace
+from belief_graph.transfer.snapshot import export_namespace
 
 A, B = "tenant:a", "tenant:b"
 FACTS = [

@@ -19,7 +19,7 @@ import pytest
 from neo4j import GraphDatabase
 from typer.testing import CliRunner
 
-from belief_graph.cli import app
+from belief_graph.cli.app import app
 from belief_graph.errors import ConfigError
 from belief_graph.server.launcher import LocalNeo4j
 from belief_graph.server.provide import provide

@@ -25,7 +25,7 @@ def test_every_statement_plans_on_the_server(store: Store, name: str) -> None:
 def test_init_schema_is_idempotent_and_online(bg: BeliefGraph) -> None:
     first = bg.init_schema()
     assert bg.init_schema() == first
-    states = {r["name"]: r["state"] for r in bg.store.read("doctor_indexes")}
+    states = {r["name"]: r["state"] for r in bg.store.read("admin/doctor_indexes")}
     for name in ("claim_id_unique", "slot_key_unique", "revision_key_unique", "claim_embedding"):
         assert states[name] == "ONLINE"
 

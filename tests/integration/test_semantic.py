@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from belief_graph import BeliefGraph, ClaimDraft
-from belief_graph.contradiction import PairScore
 from belief_graph.detect import Detector
 from belief_graph.models import Check
+from belief_graph.semantic.contradiction import PairScore
 
 NS = "user:mom"
 

@@ -335,13 +335,13 @@ def test_erase_subject_leaves_tombstones_and_no_content(
             text=secret,
         )
     )
-    before = bg.store.read("namespace_stats", namespace=NS)
+    before = bg.store.read("admin/namespace_stats", namespace=NS)
     result = bg.erase(NS, subject="user")
     assert result.op == "erase" and len(result.retired) == 1
     records = q(bg.store, "MATCH (n) WHERE n.namespace = $ns RETURN properties(n) AS p", ns=NS)
     assert records and not any("XYZZY" in str(r["p"]) for r in records)
     assert not bg.current(NS, "user", "health_condition")
-    after = bg.store.read("namespace_stats", namespace=NS)
+    after = bg.store.read("admin/namespace_stats", namespace=NS)
     assert sum(r["claims"] for r in after) == sum(r["claims"] for r in before)
     other = bg.current("user:other", "user", "health_condition")
     assert [c.object for c in (other if isinstance(other, list) else [other])] == ["XYZZY-42"]

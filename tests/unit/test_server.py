@@ -20,8 +20,9 @@ def test_the_runtime_never_imports_testcontainers() -> None:
     code = (
         "import sys\n"
         "sys.modules['testcontainers'] = None  # as on a plain install\n"
-        "import belief_graph, belief_graph.cli, belief_graph.client, belief_graph.server.provide\n"
-        "from belief_graph.cli import app\n"
+        "import belief_graph, belief_graph.cli.app, belief_graph.client\n"
+        "import belief_graph.server.provide\n"
+        "from belief_graph.cli.app import app\n"
         "print(sorted(m for m in sys.modules if m.startswith('testcontainers')))\n"
     )
     done = subprocess.run(

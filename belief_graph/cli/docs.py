@@ -1,7 +1,7 @@
 """Regenerate the command reference in ``docs/cli.md`` from the commands' own ``--help``.
 
-    python -m belief_graph.cli_docs            # rewrite docs/cli.md
-    python -m belief_graph.cli_docs --check    # exit 1 if docs/cli.md is stale
+    python -m belief_graph.cli.docs            # rewrite docs/cli.md
+    python -m belief_graph.cli.docs --check    # exit 1 if docs/cli.md is stale
 
 Everything above ``MARKER`` in the file is written by hand and kept; everything below it is the
 ``--help`` of every command, in the order ``belief-graph --help`` lists them.
@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-MARKER = "<!-- Generated below by `python -m belief_graph.cli_docs` from each command's --help. -->"
+MARKER = "<!-- Generated below by `python -m belief_graph.cli.docs` from each command's --help. -->"
 WIDTH = 100
-DOC = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 
 
 def _sections(command: Any, path: list[str], parent: Any) -> list[str]:
@@ -38,7 +38,7 @@ def reference() -> str:
     """The generated part: every command's help, as Markdown."""
     from typer.main import get_command
 
-    from belief_graph.cli import app
+    from belief_graph.cli.app import app
 
     return "\n".join(_sections(get_command(app), ["belief-graph"], None))
 
@@ -56,7 +56,7 @@ def main(argv: list[str]) -> int:
     fresh = render(current)
     if "--check" in argv:
         if fresh != current:
-            print(f"{DOC.name} is stale: run python -m belief_graph.cli_docs", file=sys.stderr)
+            print(f"{DOC.name} is stale: run python -m belief_graph.cli.docs", file=sys.stderr)
             return 1
         return 0
     DOC.write_text(fresh, encoding="utf-8")

@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 from rich.panel import Panel
 
-from .models import Claim, ClaimDraft
+from ..models import Claim, ClaimDraft
 
 if TYPE_CHECKING:
-    from .client import BeliefGraph
+    from ..client import BeliefGraph
 
 
 def _day(month: int, day: int) -> datetime:

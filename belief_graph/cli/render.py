@@ -30,8 +30,8 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from .models import Claim, Conflict, Lineage, RevisionResult, SearchHit
-from .transfer import ImportStats
+from ..models import Claim, Conflict, Lineage, RevisionResult, SearchHit
+from ..transfer.claims import ImportStats
 
 _STATUS_STYLE = {
     "active": "bold green",

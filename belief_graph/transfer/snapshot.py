@@ -1,4 +1,4 @@
-"""Moving claims in and out: JSONL claim import, and namespace snapshots (export / restore).
+"""Namespace snapshots: export to JSON Lines and restore into an empty namespace.
 
 A snapshot is JSON Lines: a header, one line per node (``Slot``, ``Claim`` with its embedding,
 ``Episode``, ``Revision``), one line per relationship between nodes of the namespace, and a footer
@@ -13,78 +13,53 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from .errors import BeliefGraphError, ConflictError
-from .write.apply import load
+from ..errors import BeliefGraphError, ConflictError
+from ..write.apply import load
 
 if TYPE_CHECKING:
-    from pydantic import ValidationError
-
-    from .client import BeliefGraph
-    from .models import ClaimDraft, RevisionResult
-    from .store import Store
+    from ..store import Store
 
 SNAPSHOT_FORMAT = "belief-graph-snapshot"
 SNAPSHOT_VERSION = 1
 
 NODE_LABELS = ("Slot", "Claim", "Episode", "Revision")
 _EXPORT_NODES = {
-    "Slot": "export_slots",
-    "Claim": "export_claims",
-    "Episode": "export_episodes",
-    "Revision": "export_revisions",
+    "Slot": "transfer/export_slots",
+    "Claim": "transfer/export_claims",
+    "Episode": "transfer/export_episodes",
+    "Revision": "transfer/export_revisions",
 }
 _RESTORE_NODES = {
-    "Slot": "restore_slots",
-    "Claim": "restore_claims",
-    "Episode": "restore_episodes",
-    "Revision": "restore_revisions",
+    "Slot": "transfer/restore_slots",
+    "Claim": "transfer/restore_claims",
+    "Episode": "transfer/restore_episodes",
+    "Revision": "transfer/restore_revisions",
 }
 # (type, start label, end label) -> statement: the whole vocabulary of relationships in DESIGN §2.
 _RESTORE_EDGES = {
-    ("IN_SLOT", "Claim", "Slot"): "restore_in_slot",
-    ("DERIVED_FROM", "Claim", "Episode"): "restore_derived_from",
-    ("SUPERSEDES", "Claim", "Claim"): "restore_supersedes",
-    ("SUPPORTS", "Claim", "Claim"): "restore_supports",
-    ("DEPENDS_ON", "Claim", "Claim"): "restore_depends_on",
-    ("CONTRADICTS", "Claim", "Claim"): "restore_contradicts",
-    ("ADDED", "Revision", "Claim"): "restore_added",
-    ("RETIRED", "Revision", "Claim"): "restore_retired",
-    ("REINFORCED", "Revision", "Claim"): "restore_reinforced",
-    ("FLAGGED", "Revision", "Claim"): "restore_flagged",
-    ("RESTORED", "Revision", "Claim"): "restore_restored",
+    ("IN_SLOT", "Claim", "Slot"): "transfer/restore_in_slot",
+    ("DERIVED_FROM", "Claim", "Episode"): "transfer/restore_derived_from",
+    ("SUPERSEDES", "Claim", "Claim"): "transfer/restore_supersedes",
+    ("SUPPORTS", "Claim", "Claim"): "transfer/restore_supports",
+    ("DEPENDS_ON", "Claim", "Claim"): "transfer/restore_depends_on",
+    ("CONTRADICTS", "Claim", "Claim"): "transfer/restore_contradicts",
+    ("ADDED", "Revision", "Claim"): "transfer/restore_added",
+    ("RETIRED", "Revision", "Claim"): "transfer/restore_retired",
+    ("REINFORCED", "Revision", "Claim"): "transfer/restore_reinforced",
+    ("FLAGGED", "Revision", "Claim"): "transfer/restore_flagged",
+    ("RESTORED", "Revision", "Claim"): "transfer/restore_restored",
 }
 
 
 class SnapshotError(BeliefGraphError):
     """A snapshot file that cannot be restored as it stands (nothing was written)."""
-
-
-class ImportLineError(BeliefGraphError):
-    """One line of a claim import failed; the lines before it are stored, nothing of it is."""
-
-    def __init__(self, line: int, message: str, done: int) -> None:
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.done = done
-
-
-def describe_validation(exc: ValidationError) -> str:
-    """The first problem of a pydantic error as ``field: message`` (one line)."""
-    errors = exc.errors()
-    if not errors:
-        return str(exc).splitlines()[0]
-    first = errors[0]
-    where = ".".join(str(p) for p in first["loc"]) or exc.title
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return f"{where}: {first['msg']}{more}"
 
 
 # -- values ------------------------------------------------------------------------------------
@@ -293,7 +268,7 @@ def restore_snapshot(
     step = 20_000
     for i in range(0, max(len(plan.claim_ids), len(plan.slot_ids), 1), step):
         row = store.read(
-            "restore_collisions",
+            "transfer/restore_collisions",
             namespace=plan.namespace,
             claim_ids=plan.claim_ids[i : i + step],
             slot_ids=plan.slot_ids[i : i + step],
@@ -350,160 +325,3 @@ def snapshot_size(path: Path) -> int:
         return int(sum(footer["nodes"].values()) + footer["edges"])
     except (ValueError, KeyError, TypeError, AttributeError):
         return 0
-
-
-# -- claim import ------------------------------------------------------------------------------
-
-
-@dataclass
-class ImportStats:
-    """What a claim import did."""
-
-    lines: int = 0
-    verdicts: Counter[str] = field(default_factory=Counter)
-    decisions: Counter[str] = field(default_factory=Counter)
-    seconds: float = 0.0
-    batched: bool = False
-
-    @property
-    def rate(self) -> float:
-        """Claims per second."""
-        return self.lines / self.seconds if self.seconds > 0 else 0.0
-
-    def count(self, result: RevisionResult) -> None:
-        """Tally one result."""
-        self.verdicts[result.verdict or "none"] += 1
-        self.decisions[result.decision] += 1
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-friendly summary."""
-        return {
-            "claims": self.lines,
-            "verdicts": dict(self.verdicts),
-            "decisions": dict(self.decisions),
-            "seconds": round(self.seconds, 3),
-            "claims_per_second": round(self.rate, 1),
-            "batched": self.batched,
-        }
-
-
-def parse_draft(line: str, number: int, namespace: str | None, done: int) -> ClaimDraft:
-    """One JSONL line as a ``ClaimDraft`` (``namespace`` fills in a missing one)."""
-    from pydantic import ValidationError
-
-    from .models import ClaimDraft
-
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise ImportLineError(number, f"not valid JSON ({exc.msg})", done) from exc
-    if not isinstance(data, dict):
-        raise ImportLineError(number, "expected a JSON object (one claim)", done)
-    if namespace is not None:
-        data.setdefault("namespace", namespace)
-    try:
-        return ClaimDraft.model_validate(data)
-    except ValidationError as exc:
-        raise ImportLineError(number, describe_validation(exc), done) from exc
-
-
-def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            yield number, line
-
-
-def import_claims(
-    bg: BeliefGraph,
-    lines: Iterable[str],
-    *,
-    namespace: str | None = None,
-    batch_size: int = 500,
-    progress: Callable[[int], None] | None = None,
-    use_ingest: bool = True,
-) -> ImportStats:
-    """Remember every JSONL line in order; stop at the first bad line with its number.
-
-    Lines before a bad one stay stored; nothing of the bad line is. ``bg.ingest`` (one
-    transaction per batch) is used when the engine has it and ``use_ingest``: the file is parsed
-    one batch ahead, and a batch the engine refuses is replayed a claim at a time, so the error
-    still names its line and keeps the lines before it. ``progress`` gets increments.
-    """
-    stats = ImportStats()
-    started = time.perf_counter()
-    ingest = getattr(bg, "ingest", None) if use_ingest else None
-    try:
-        if ingest is not None:
-            stats.batched = True
-            _import_batched(bg, ingest, lines, namespace, batch_size, progress, stats)
-        else:
-            for number, line in _numbered(lines):
-                draft = parse_draft(line, number, namespace, stats.lines)
-                _remember_each(bg, [(number, draft)], progress, stats)
-    finally:
-        stats.seconds = time.perf_counter() - started
-    return stats
-
-
-def _import_batched(
-    bg: BeliefGraph,
-    ingest: Callable[..., Any],
-    lines: Iterable[str],
-    namespace: str | None,
-    batch_size: int,
-    progress: Callable[[int], None] | None,
-    stats: ImportStats,
-) -> None:
-    numbered = _numbered(lines)
-    while True:
-        chunk: list[tuple[int, ClaimDraft]] = []
-        bad: ImportLineError | None = None
-        for number, line in numbered:
-            try:
-                chunk.append((number, parse_draft(line, number, namespace, stats.lines)))
-            except ImportLineError as exc:
-                bad = exc
-                break
-            if len(chunk) >= batch_size:
-                break
-        if chunk:
-            reported = 0
-
-            def advance(done: int) -> None:
-                nonlocal reported
-                if progress is not None:
-                    progress(done - reported)
-                reported = done
-
-            try:
-                # One chunk is one batch, hence one transaction: a refusal leaves none of it.
-                results = ingest([d for _, d in chunk], batch_size=batch_size, progress=advance)
-            except (BeliefGraphError, ValueError, NotImplementedError):
-                # Replay the chunk a claim at a time to keep its good prefix and name the line.
-                _remember_each(bg, chunk, progress, stats)
-            else:
-                for result in results:
-                    stats.count(result)
-                stats.lines += len(chunk)
-        if bad is not None:
-            bad.done = stats.lines
-            raise bad
-        if not chunk:
-            return
-
-
-def _remember_each(
-    bg: BeliefGraph,
-    chunk: Iterable[tuple[int, ClaimDraft]],
-    progress: Callable[[int], None] | None,
-    stats: ImportStats,
-) -> None:
-    for number, draft in chunk:
-        try:
-            result = bg.remember(draft)
-        except (BeliefGraphError, ValueError, NotImplementedError) as exc:
-            raise ImportLineError(number, str(exc), stats.lines) from exc
-        stats.count(result)
-        stats.lines += 1
-        if progress is not None:
-            progress(1)

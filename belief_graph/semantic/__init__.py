@@ -1,0 +1,1 @@
+"""The models: sentence embeddings and the contradiction (NLI) scorer, loaded from this machine."""

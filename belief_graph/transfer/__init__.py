@@ -1,0 +1,1 @@
+"""Moving claims in and out: claim import (``claims``) and namespace snapshots (``snapshot``)."""

@@ -1,0 +1,195 @@
+"""Claim import: JSON Lines of drafts, one per line, through ``ingest`` (or one at a time)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..errors import BeliefGraphError
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from ..client import BeliefGraph
+    from ..models import ClaimDraft, RevisionResult
+
+
+class ImportLineError(BeliefGraphError):
+    """One line of a claim import failed; the lines before it are stored, nothing of it is."""
+
+    def __init__(self, line: int, message: str, done: int) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.done = done
+
+
+def describe_validation(exc: ValidationError) -> str:
+    """The first problem of a pydantic error as ``field: message`` (one line)."""
+    errors = exc.errors()
+    if not errors:
+        return str(exc).splitlines()[0]
+    first = errors[0]
+    where = ".".join(str(p) for p in first["loc"]) or exc.title
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"{where}: {first['msg']}{more}"
+
+
+# -- claim import ------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportStats:
+    """What a claim import did."""
+
+    lines: int = 0
+    verdicts: Counter[str] = field(default_factory=Counter)
+    decisions: Counter[str] = field(default_factory=Counter)
+    seconds: float = 0.0
+    batched: bool = False
+
+    @property
+    def rate(self) -> float:
+        """Claims per second."""
+        return self.lines / self.seconds if self.seconds > 0 else 0.0
+
+    def count(self, result: RevisionResult) -> None:
+        """Tally one result."""
+        self.verdicts[result.verdict or "none"] += 1
+        self.decisions[result.decision] += 1
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly summary."""
+        return {
+            "claims": self.lines,
+            "verdicts": dict(self.verdicts),
+            "decisions": dict(self.decisions),
+            "seconds": round(self.seconds, 3),
+            "claims_per_second": round(self.rate, 1),
+            "batched": self.batched,
+        }
+
+
+def parse_draft(line: str, number: int, namespace: str | None, done: int) -> ClaimDraft:
+    """One JSONL line as a ``ClaimDraft`` (``namespace`` fills in a missing one)."""
+    from pydantic import ValidationError
+
+    from ..models import ClaimDraft
+
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ImportLineError(number, f"not valid JSON ({exc.msg})", done) from exc
+    if not isinstance(data, dict):
+        raise ImportLineError(number, "expected a JSON object (one claim)", done)
+    if namespace is not None:
+        data.setdefault("namespace", namespace)
+    try:
+        return ClaimDraft.model_validate(data)
+    except ValidationError as exc:
+        raise ImportLineError(number, describe_validation(exc), done) from exc
+
+
+def _numbered(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            yield number, line
+
+
+def import_claims(
+    bg: BeliefGraph,
+    lines: Iterable[str],
+    *,
+    namespace: str | None = None,
+    batch_size: int = 500,
+    progress: Callable[[int], None] | None = None,
+    use_ingest: bool = True,
+) -> ImportStats:
+    """Remember every JSONL line in order; stop at the first bad line with its number.
+
+    Lines before a bad one stay stored; nothing of the bad line is. ``bg.ingest`` (one
+    transaction per batch) is used when the engine has it and ``use_ingest``: the file is parsed
+    one batch ahead, and a batch the engine refuses is replayed a claim at a time, so the error
+    still names its line and keeps the lines before it. ``progress`` gets increments.
+    """
+    stats = ImportStats()
+    started = time.perf_counter()
+    ingest = getattr(bg, "ingest", None) if use_ingest else None
+    try:
+        if ingest is not None:
+            stats.batched = True
+            _import_batched(bg, ingest, lines, namespace, batch_size, progress, stats)
+        else:
+            for number, line in _numbered(lines):
+                draft = parse_draft(line, number, namespace, stats.lines)
+                _remember_each(bg, [(number, draft)], progress, stats)
+    finally:
+        stats.seconds = time.perf_counter() - started
+    return stats
+
+
+def _import_batched(
+    bg: BeliefGraph,
+    ingest: Callable[..., Any],
+    lines: Iterable[str],
+    namespace: str | None,
+    batch_size: int,
+    progress: Callable[[int], None] | None,
+    stats: ImportStats,
+) -> None:
+    numbered = _numbered(lines)
+    while True:
+        chunk: list[tuple[int, ClaimDraft]] = []
+        bad: ImportLineError | None = None
+        for number, line in numbered:
+            try:
+                chunk.append((number, parse_draft(line, number, namespace, stats.lines)))
+            except ImportLineError as exc:
+                bad = exc
+                break
+            if len(chunk) >= batch_size:
+                break
+        if chunk:
+            reported = 0
+
+            def advance(done: int) -> None:
+                nonlocal reported
+                if progress is not None:
+                    progress(done - reported)
+                reported = done
+
+            try:
+                # One chunk is one batch, hence one transaction: a refusal leaves none of it.
+                results = ingest([d for _, d in chunk], batch_size=batch_size, progress=advance)
+            except (BeliefGraphError, ValueError, NotImplementedError):
+                # Replay the chunk a claim at a time to keep its good prefix and name the line.
+                _remember_each(bg, chunk, progress, stats)
+            else:
+                for result in results:
+                    stats.count(result)
+                stats.lines += len(chunk)
+        if bad is not None:
+            bad.done = stats.lines
+            raise bad
+        if not chunk:
+            return
+
+
+def _remember_each(
+    bg: BeliefGraph,
+    chunk: Iterable[tuple[int, ClaimDraft]],
+    progress: Callable[[int], None] | None,
+    stats: ImportStats,
+) -> None:
+    for number, draft in chunk:
+        try:
+            result = bg.remember(draft)
+        except (BeliefGraphError, ValueError, NotImplementedError) as exc:
+            raise ImportLineError(number, str(exc), stats.lines) from exc
+        stats.count(result)
+        stats.lines += 1
+        if progress is not None:
+            progress(1)
