@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint install clean
+.PHONY: demo test lint install clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv --system-site-packages $(VENV)
@@ -20,9 +20,20 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/belief-graph demo
 
+# The browser tests drive Debian's Chromium (never a downloaded build): checked before anything
+# else; installed when this runs as root with apt-get, else the one command to run is named.
+chromium:
+	@command -v chromium >/dev/null || [ -x /usr/bin/chromium ] || \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && apt-get install -y -qq chromium; \
+	else \
+		echo "make test needs Chromium for the browser tests: run 'sudo apt-get install chromium' and try again" >&2; \
+		exit 1; \
+	fi
+
 # The suite starts a private Neo4j of its own (free ports, its own data) and discards it: never
 # the one `make demo` and the CLI use, unless NEO4J_URI names a database explicitly.
-test: $(STAMP)
+test: chromium $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)

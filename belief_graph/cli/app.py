@@ -1126,6 +1126,74 @@ def doctor_cmd(
         raise typer.Exit(1)
 
 
+@app.command("mcp", cls=Command)
+@handle_errors
+def mcp_cmd(
+    namespace: NamespaceOption = None,
+    allow_namespace: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-namespace",
+            help="Another namespace (fnmatch pattern, e.g. 'user:*') a tool may name "
+            "(repeatable); by default the model can use only -n.",
+        ),
+    ] = None,
+    allow_erase: Annotated[
+        bool, typer.Option("--allow-erase", help="Let the erase tool run (refused otherwise).")
+    ] = False,
+    http: Annotated[
+        bool, typer.Option("--http", help="Serve streamable HTTP at /mcp instead of stdio.")
+    ] = False,
+    host: Annotated[
+        str, typer.Option(help="HTTP bind address; other than loopback needs a token.")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="HTTP port.")] = 8765,
+    models: Annotated[
+        bool | None,
+        typer.Option(
+            "--models/--no-models",
+            help="Load the models (recall needs them; default: $BELIEF_GRAPH_MODELS, else on).",
+            show_default=False,
+        ),
+    ] = None,
+    actor: Annotated[str, typer.Option(help="The actor its revisions record.")] = "mcp",
+) -> None:
+    """Serve the engine to an agent over MCP (stdio, or streamable HTTP with --http).
+
+    The namespace is fixed by -n (or its default); with --http on an address other than
+    loopback, every request must carry 'Authorization: Bearer $BELIEF_GRAPH_MCP_TOKEN'.
+
+    Example: belief-graph mcp -n user:priya
+    """
+    import os
+
+    try:
+        from belief_graph.integrations import mcp
+    except ImportError as exc:
+        fail(f"mcp: the MCP SDK is not installed ({exc}); pip install 'belief-graph[mcp]'")
+    from belief_graph.settings import EngineSettings
+
+    namespace, _ = namespace_of("mcp", namespace)
+    token = os.environ.get(mcp.TOKEN_ENV) or None
+    if http and host not in mcp.LOOPBACK and not token:
+        fail(f"--host: {host!r} is not loopback; set {mcp.TOKEN_ENV} to require a bearer token")
+    use_models = EngineSettings().models if models is None else models
+    settings = mcp.McpSettings(
+        namespace=namespace,
+        allowed=tuple(allow_namespace or ()),
+        allow_erase=allow_erase,
+        actor=actor,
+    )
+    with open_graph(models=use_models) as bg:
+        bg.init_schema()
+        server = mcp.build_server(bg, settings)
+        if http:
+            typer.echo(f"belief-graph MCP for {namespace} at http://{host}:{port}/mcp", err=True)
+            mcp.serve_http(server, host, port, token)
+        else:
+            mcp.serve_stdio(server)
+
+
 @app.command("demo", cls=Command)
 @handle_errors
 def demo_cmd() -> None:

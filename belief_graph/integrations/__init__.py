@@ -1,0 +1,1 @@
+"""Where agents meet the engine: an MCP server and a LangGraph store (optional extras)."""

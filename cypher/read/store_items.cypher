@@ -1,0 +1,13 @@
+// The LangGraph store's current items in one namespace: active claims of its predicate, valid at
+// $now, with when the item was first stored (the oldest claim of its slot that was not withdrawn).
+// Params: $namespace, $predicate, $now   Returns: claim, created_at (by subject_key)
+MATCH (s:Slot {namespace: $namespace, predicate: $predicate})
+      <-[:IN_SLOT]-(c:Claim {status: 'active'})
+WHERE c.valid_from <= $now AND (c.valid_to IS NULL OR c.valid_to > $now)
+CALL (s) {
+  MATCH (s)<-[:IN_SLOT]-(f:Claim)
+  WHERE f.status IN ['active', 'superseded']
+  RETURN min(f.recorded_at) AS created_at
+}
+RETURN c {.*, embedding: null} AS claim, created_at
+ORDER BY c.subject_key

@@ -1,0 +1,7 @@
+// The namespaces under $prefix (itself included) that hold a current LangGraph store item.
+// Params: $prefix (a namespace, or '' for every one), $predicate, $now   Returns: namespace
+MATCH (s:Slot {predicate: $predicate})<-[:IN_SLOT]-(c:Claim {status: 'active'})
+WHERE (s.namespace = $prefix OR s.namespace STARTS WITH $prefix + '.' OR $prefix = '')
+  AND c.valid_from <= $now AND (c.valid_to IS NULL OR c.valid_to > $now)
+RETURN DISTINCT s.namespace AS namespace
+ORDER BY namespace
