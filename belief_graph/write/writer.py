@@ -165,7 +165,7 @@ class Writer:
         target: dict[str, Any] = {}
 
         def read(rid: str) -> State:
-            rows = self.store.read(
+            rows = self.store.read_leader(
                 "write/revision_changes", namespace=namespace, revision_id=revision_id
             )
             target.clear()
@@ -214,7 +214,7 @@ class Writer:
         targets: list[dict[str, Any]] = []
 
         def read(rid: str) -> State:
-            targets[:] = self.store.read(
+            targets[:] = self.store.read_leader(
                 "write/erase_targets",
                 namespace=namespace,
                 subject_key=normalize_key(subject) if subject is not None else None,
