@@ -334,6 +334,71 @@ class BeliefGraph:
         )
 
     @checked
+    def resolve(
+        self,
+        namespace: Identifier,
+        claim_id: Identifier,
+        rival_id: Identifier,
+        *,
+        keep: Identifier,
+        reason: Annotated[str, Field(max_length=1000)] = "",
+        revision_id: Identifier | None = None,
+        actor: Term | None = None,
+    ) -> RevisionResult:
+        """A human settles an open conflict for ``keep`` (``claim_id`` or ``rival_id``): the other
+        side was wrong (retracted, or rejected if pending); a pending side kept becomes the
+        belief. Recorded as a revision with ``reason``."""
+        return self._writer.resolve(
+            namespace,
+            claim_id,
+            rival_id,
+            keep=keep,
+            reason=reason,
+            revision_id=revision_id,
+            actor=actor,
+        )
+
+    @checked
+    def dismiss(
+        self,
+        namespace: Identifier,
+        claim_id: Identifier,
+        rival_id: Identifier,
+        *,
+        reason: Annotated[str, Field(max_length=1000)] = "",
+        revision_id: Identifier | None = None,
+        actor: Term | None = None,
+    ) -> RevisionResult:
+        """A human dismisses an open conflict (the two claims do not contradict each other):
+        both stay as they are, neither is disputed by the other any more."""
+        return self._writer.dismiss(
+            namespace, claim_id, rival_id, reason=reason, revision_id=revision_id, actor=actor
+        )
+
+    @checked
+    def reviewed(
+        self,
+        namespace: Identifier,
+        claim_id: Identifier,
+        *,
+        premise: Identifier | None = None,
+        reason: Annotated[str, Field(max_length=1000)] = "",
+        revision_id: Identifier | None = None,
+        actor: Term | None = None,
+    ) -> RevisionResult:
+        """A claim flagged ``needs_review`` has been reviewed: the flag is lifted. ``premise``
+        re-points it: it now depends on that claim (the new version) instead of its retired
+        premises."""
+        return self._writer.reviewed(
+            namespace,
+            claim_id,
+            premise=premise,
+            reason=reason,
+            revision_id=revision_id,
+            actor=actor,
+        )
+
+    @checked
     def rectify(
         self,
         namespace: Identifier,
@@ -396,13 +461,16 @@ class BeliefGraph:
 
         ``None`` means unknown: the engine never guesses.
         """
+        # Current is as_of(now, now), by definition: one statement answers both.
+        now = self.clock()
         slot = self._slot(namespace, subject, predicate)
         rows = self.store.read(
-            "read/current_claims",
+            "read/as_of_claims",
             namespace=namespace,
             subject_key=slot.subject_key,
             predicate=slot.predicate,
-            now=self.clock(),
+            valid_at=now,
+            known_at=now,
         )
         return self._shape(slot, rows)
 

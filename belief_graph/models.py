@@ -23,7 +23,18 @@ Verdict = Literal["NEW", "SAME", "UPDATE", "CONFLICT"]
 Kind = Literal["evidence", "policy"]
 Cardinality = Literal["single", "multi"]
 Operation = Literal[
-    "remember", "contract", "confirm", "reject", "rollback", "rectify", "erase", "import", "dispute"
+    "remember",
+    "contract",
+    "confirm",
+    "reject",
+    "rollback",
+    "rectify",
+    "erase",
+    "import",
+    "dispute",
+    "resolve",
+    "dismiss",
+    "review",
 ]
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -91,7 +102,8 @@ class ClaimDraft(BaseModel):
 
     ``subject``/``predicate``/``object`` identify the fact; a text-only draft leaves all three out
     and the semantic layer finds its slot. ``correction=True`` says the caller knows the old value
-    was wrong, so a different value is a CONFLICT rather than a plain UPDATE.
+    was wrong (never true), not that the world changed: the wrong value is retracted and this one
+    takes its place (a CONFLICT).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -178,7 +190,8 @@ class Claim(BaseModel):
 
     @property
     def current(self) -> bool:
-        """Active: the engine's belief for its slot (if its validity covers the moment asked)."""
+        """Active: the newest version of its fact. Whether it holds now is ``current``'s question
+        (``as_of(now, now)``): its window may have ended, or a change may be scheduled."""
         return self.status == "active"
 
 

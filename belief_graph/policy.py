@@ -126,11 +126,22 @@ def decide(
     current: Sequence[Claim],
     scores: Mapping[str, PairScores],
     policy: Policy,
+    waiting: Sequence[Claim] = (),
 ) -> Plan:
-    """Decide what a new claim does to its slot. ``current`` holds the slot's active claims."""
-    same = next((c for c in current if _is_same(scores.get(c.id), policy)), None)
+    """Decide what a new claim does to its slot. ``current`` holds the belief(s) the draft is
+    compared with; ``waiting`` the slot's pending claims (a repeat of a waiting value is
+    evidence for it: it reinforces the waiting claim instead of queueing a second one)."""
+    same = next((c for c in current if is_same(scores.get(c.id), policy)), None)
     if same is not None:
         return Plan("SAME", "reinforce", "same value: reinforced, no new version", target=same.id)
+    held = next((c for c in waiting if is_same(scores.get(c.id), policy)), None)
+    if held is not None:
+        return Plan(
+            "SAME",
+            "reinforce",
+            "same value as a claim waiting for confirmation: reinforced, still pending",
+            target=held.id,
+        )
     if cardinality == "multi" or not current:
         return Plan("NEW", "expand", "new value" if current else "empty slot")
 
@@ -230,11 +241,12 @@ def match_text(candidates: Sequence[Candidate], policy: Policy) -> Candidate | N
     updates = [c for c in contradicted(candidates, policy) if c.cardinality == "single"]
     if updates:
         return max(updates, key=lambda c: c.similarity)
-    same = [c for c in candidates if _is_same(c.scores, policy)]
+    same = [c for c in candidates if is_same(c.scores, policy)]
     return max(same, key=lambda c: c.similarity) if same else None
 
 
-def _is_same(score: PairScores | None, policy: Policy) -> bool:
+def is_same(score: PairScores | None, policy: Policy) -> bool:
+    """True when a draft holds the same value as the claim ``score`` compares it with."""
     if score is None:
         return False
     if score.same_object:

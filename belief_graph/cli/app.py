@@ -473,7 +473,8 @@ def remember_cmd(
         list[str] | None, typer.Option("--supports", help="Supported claim id (repeatable).")
     ] = None,
     correction: Annotated[
-        bool, typer.Option("--correction", help="The old value was wrong (CONFLICT).")
+        bool,
+        typer.Option("--correction", help="The old value was wrong: retract it (CONFLICT)."),
     ] = False,
     claim_id: Annotated[str | None, typer.Option("--id", help="Client-chosen claim id.")] = None,
     json_claim: Annotated[
@@ -893,6 +894,69 @@ def reject_cmd(
     namespace, (claim_id,) = namespace_of("reject", namespace, legacy, (claim_id,))
     with open_graph() as bg:
         result = bg.reject(namespace, claim_id, actor=actor)
+    _show_result(result, as_json)
+
+
+@app.command("resolve", cls=Command)
+@handle_errors
+def resolve_cmd(
+    claim_id: ClaimId,
+    rival_id: Annotated[str, typer.Argument(help="The other side of the conflict.")],
+    keep: Annotated[str, typer.Option(help="The side that is right (one of the two ids).")],
+    namespace: NamespaceOption = None,
+    reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Settle an open conflict for --keep: the other side was wrong and is retracted.
+
+    Example: belief-graph resolve -n user:priya 01M8KR... 01M8KS... --keep 01M8KS...
+    """
+    namespace, _ = namespace_of("resolve", namespace)
+    with open_graph() as bg:
+        result = bg.resolve(namespace, claim_id, rival_id, keep=keep, reason=reason, actor=actor)
+    _show_result(result, as_json)
+
+
+@app.command("dismiss", cls=Command)
+@handle_errors
+def dismiss_cmd(
+    claim_id: ClaimId,
+    rival_id: Annotated[str, typer.Argument(help="The other side of the conflict.")],
+    namespace: NamespaceOption = None,
+    reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Dismiss an open conflict: the two claims do not contradict each other; both stay.
+
+    Example: belief-graph dismiss -n user:priya 01M8KR... 01M8KS... --reason "both hold"
+    """
+    namespace, _ = namespace_of("dismiss", namespace)
+    with open_graph() as bg:
+        result = bg.dismiss(namespace, claim_id, rival_id, reason=reason, actor=actor)
+    _show_result(result, as_json)
+
+
+@app.command("reviewed", cls=Command)
+@handle_errors
+def reviewed_cmd(
+    claim_id: ClaimId,
+    namespace: NamespaceOption = None,
+    premise: Annotated[
+        str | None, typer.Option(help="Depend on this claim (the new version) from now on.")
+    ] = None,
+    reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Lift a claim's needs_review flag, optionally re-pointing it to a new premise.
+
+    Example: belief-graph reviewed -n project:atlas 01M8KR... --premise 01M8KT...
+    """
+    namespace, _ = namespace_of("reviewed", namespace)
+    with open_graph() as bg:
+        result = bg.reviewed(namespace, claim_id, premise=premise, reason=reason, actor=actor)
     _show_result(result, as_json)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -57,7 +57,6 @@ def run(bg: BeliefGraph, console: Console, browser_url: str | None = None) -> st
             object="aggressive",
             text="Priya now wants an aggressive, high-risk portfolio.",
             episode_id="session-2",
-            correction=True,
         )
     )
     now = bg.current(ns, "priya", "risk_tolerance")
@@ -100,6 +99,55 @@ def run(bg: BeliefGraph, console: Console, browser_url: str | None = None) -> st
     say(
         f"  what did it use in February?       "
         f"{_one(bg.as_of(ns, 'atlas', 'uses_framework', valid_at=_day(2, 1)))}"
+    )
+
+    say("\n[bold]2b. A change scheduled for next month is not true yet[/]")
+    today = bg.clock()
+    bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="atlas",
+            predicate="uses",
+            object="Rust",
+            text="From next month the Atlas backend will be written in Rust.",
+            valid_from=today + timedelta(days=30),
+        )
+    )
+    say(f"  what does Atlas use now?            {_one(bg.current(ns, 'atlas', 'uses_framework'))}")
+    later = bg.as_of(ns, "atlas", "uses_framework", valid_at=today + timedelta(days=31))
+    say(f"  and in 31 days?                    {_one(later)}")
+    say("  (Go is already the superseded version, yet current until Rust's time comes)")
+
+    say("\n[bold]2c. A correction: the value was never true[/]")
+    wrong = bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="atlas",
+            predicate="deploys to",
+            object="AWS",
+            text="Atlas deploys to AWS.",
+        )
+    )
+    believed = bg.get(ns, wrong.added[0]).recorded_at
+    fix = bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="atlas",
+            predicate="deploys to",
+            object="Hetzner",
+            text="Actually, Atlas has always deployed to Hetzner.",
+            correction=True,
+        )
+    )
+    say(
+        f"  {fix.decision}: {len(fix.retired)} claim retracted (never true), deploys to "
+        f"{_one(bg.current(ns, 'atlas', 'deploys_to'))}"
+    )
+    then = bg.as_of(ns, "atlas", "deploys_to", valid_at=believed, known_at=believed)
+    say(f"  what we believed before the fix:   {_one(then)}  (kept on record)")
+    say(
+        f"  what was true then, as known now:  "
+        f"{_one(bg.as_of(ns, 'atlas', 'deploys_to', valid_at=believed))}"
     )
 
     say("\n[bold]3. Goals are multi-valued: a second goal does not overwrite the first[/]")

@@ -60,7 +60,7 @@ def _iso(value: datetime | str | None) -> str | None:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
-_MOMENTS = ("valid_from", "valid_to", "recorded_at", "accepted_at")
+_MOMENTS = ("valid_from", "valid_to", "recorded_at", "accepted_at", "correction_from")
 
 
 def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResult]:
@@ -93,6 +93,11 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
         for c in changes
         for r in c.retires
         if r.why is not None
+    ] + [
+        {"namespace": c.namespace, "id": i, "revision_id": c.revision_id, "why": "erased"}
+        for c in changes
+        if c.erasure is not None
+        for i in c.erasure.claim_ids
     ]
     flagged_by: dict[str, list[str]] = {}
     if retired:
@@ -136,6 +141,7 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
             "settles",
             "references",
             "clears",
+            "repoints",
             "erase_claims",
             "erase_slots",
         )
@@ -163,6 +169,8 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
                 "new_id": r.new_id,
                 "valid_to": _iso(r.valid_to),
                 "version": r.version,
+                "status": r.status,
+                "undoes": r.undoes,
                 "at": at,
             }
             for r in c.restores
@@ -184,6 +192,7 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
                 "id": a.id,
                 "contradiction": a.contradiction,
                 "version": a.version,
+                "valid_from": _iso(a.valid_from),
                 "at": at,
             }
             for a in c.activations
@@ -202,6 +211,10 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
                 "episode_id": r.episode_id,
                 "episode_content": r.episode_content,
                 "origin": r.origin,
+                "revision_id": rid,
+                "previous_confidence": r.previous_confidence,
+                "previous_at": _iso(r.previous_at),
+                "undoes": r.undoes,
             }
             for r in c.reinforcements
         ]
@@ -217,8 +230,26 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
             }
             for x in c.contradictions
         ]
+        # A claim that leaves the beliefs settles its open conflicts: nothing stays disputed by
+        # a rival that is gone.
+        ended: list[tuple[str, str]] = [(r.id, r.status) for r in c.retires]
+        if c.erasure is not None:
+            ended += [(i, "erased") for i in c.erasure.claim_ids]
         p["settles"] += [
-            {"namespace": ns, "id": s.id, "resolution": s.resolution} for s in c.settles
+            {
+                "namespace": ns,
+                "id": s.id,
+                "rival": s.rival,
+                "resolution": s.resolution,
+                "revision_id": rid,
+            }
+            for s in c.settles
+        ] + [
+            {"namespace": ns, "id": i, "rival": None, "resolution": status, "revision_id": rid}
+            for i, status in ended
+        ]
+        p["repoints"] += [
+            {"namespace": ns, "id": r.id, "old": r.old, "premise": r.premise} for r in c.repoints
         ]
         p["clears"] += [
             {"namespace": ns, "id": i, "revision_id": c.cleared_revision} for i in c.clear_review_of
@@ -260,7 +291,14 @@ def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) 
         "props": {k: v for k, v in props.items() if v is not None},
         "added": change.added,
         "retired": retired,
-        "reinforced": [r.id for r in change.reinforcements],
+        "reinforced": [
+            {
+                "id": r.id,
+                "previous_confidence": r.previous_confidence,
+                "previous_at": _iso(r.previous_at),
+            }
+            for r in change.reinforcements
+        ],
         "flagged": [
             *({"id": i, "flag": f} for i, f in change.flags),
             *({"id": i, "flag": "needs_review"} for i in dependents),

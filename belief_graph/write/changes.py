@@ -18,7 +18,7 @@ SlotKey = tuple[str, str, str]  # (namespace, subject_key, predicate)
 TEXT_PREDICATE = "statement"  # the predicate of a slot opened by a text-only claim
 
 # Why a retired claim's dependents are flagged (the wording of their review reason).
-Why = Literal["superseded", "closed", "retracted", "rectified"]
+Why = Literal["superseded", "closed", "retracted", "rectified", "erased"]
 
 
 @dataclass
@@ -38,6 +38,9 @@ class SlotState:
     claims: list[dict[str, Any]]  # active and pending claims, stored properties
     new: bool
     touched_by: str | None = None
+    # Earlier versions still believed for their windows (superseded, not retracted): the
+    # windows a late draft about the past is placed among.
+    past: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def active(self) -> list[dict[str, Any]]:
@@ -46,8 +49,24 @@ class SlotState:
     def active_claims(self) -> list[Claim]:
         return [Claim.model_validate(row) for row in self.active]
 
+    @property
+    def waiting(self) -> list[dict[str, Any]]:
+        return [c for c in self.claims if c["status"] == "pending"]
+
+    @property
+    def known(self) -> list[dict[str, Any]]:
+        """Every claim believed for its window, as known now (active and superseded)."""
+        return [*self.active, *self.past]
+
     def find(self, claim_id: str) -> dict[str, Any] | None:
-        return next((c for c in self.claims if c["id"] == claim_id), None)
+        return next((c for c in (*self.claims, *self.past) if c["id"] == claim_id), None)
+
+    def retire(self, row: dict[str, Any], status: str, valid_to: datetime | None) -> None:
+        """Move an active claim out of the beliefs in memory (``past`` when superseded)."""
+        self.claims.remove(row)
+        if status == "superseded":
+            end = valid_to if valid_to is not None else row.get("valid_to")
+            self.past.append({**row, "status": status, "valid_to": end})
 
     def next_version(self, claim_id: str) -> int:
         """Append ``claim_id`` to the version chain: its version number (the caller links it
@@ -71,19 +90,24 @@ class NewClaim:
 
 @dataclass
 class Restore:
-    """A retired claim back as a new claim with the same content (history is never rewritten)."""
+    """A retired claim back as a new claim with the same content (history is never rewritten):
+    ``active`` (the belief again), ``superseded`` (an earlier version, for its window) or
+    ``pending`` (a confirmed claim whose confirmation is rolled back waits again)."""
 
     id: str
     new_id: str
     valid_to: datetime | None
     version: int | None
+    status: Literal["active", "superseded", "pending"] = "active"
+    undoes: str | None = None  # the rolled-back revision: conflicts it settled reopen on the copy
 
 
 @dataclass
 class Retire:
     """A claim leaves the beliefs: ``superseded`` (its window closes at ``valid_to``),
     ``retracted`` (it was never true) or ``rejected`` (a pending claim a human turned down).
-    ``why`` set: its direct dependents are flagged for review."""
+    ``why`` set: its direct dependents are flagged for review. A ``superseded`` retirement with
+    ``valid_to`` None keeps the window the claim already had: an end is never moved."""
 
     id: str
     status: Literal["superseded", "retracted", "rejected"]
@@ -104,16 +128,20 @@ class Reopen:
 
 @dataclass
 class Activate:
-    """A pending claim becomes the belief (confirmed)."""
+    """A pending claim becomes the belief (confirmed); a confirmed correction may start where
+    the value it corrects started (``valid_from``)."""
 
     id: str
     contradiction: bool
     version: int | None
+    valid_from: datetime | None = None
 
 
 @dataclass
 class Reinforce:
-    """One more (``delta`` 1) or one fewer (``delta`` -1, a rollback) mention of a claim."""
+    """One more (``delta`` 1) or one fewer (``delta`` -1, a rollback) mention of a claim. A
+    rollback sets ``confidence`` back, ``reinforced_at`` back to ``previous_at`` and unlinks
+    ``episode_id`` when the reinforcement had linked it."""
 
     id: str
     delta: int
@@ -122,6 +150,9 @@ class Reinforce:
     episode_content: str | None = None
     origin: str | None = None
     at: datetime | None = None  # when it was mentioned, if not the operation's time
+    previous_confidence: float | None = None  # recorded on the Revision, for a rollback
+    previous_at: datetime | None = None
+    undoes: str | None = None  # a rollback: the revision whose episode link goes
 
 
 @dataclass
@@ -146,10 +177,22 @@ class Contradiction:
 
 @dataclass
 class Settle:
-    """Close the open conflicts around a claim with ``resolution``."""
+    """Close the open conflicts around a claim (only the one with ``rival``, if given) with
+    ``resolution``; a claim left without open conflicts is no longer disputed."""
 
     id: str
     resolution: str
+    rival: str | None = None
+
+
+@dataclass
+class Repoint:
+    """A reviewed dependent now depends on ``premise`` instead of the retired ``old`` one
+    (``None``: instead of every premise that is no longer believed)."""
+
+    id: str
+    old: str | None
+    premise: str
 
 
 @dataclass
@@ -185,7 +228,8 @@ class ChangeSet:
     settles: list[Settle] = field(default_factory=list)
     flags: list[tuple[str, str]] = field(default_factory=list)  # (claim id, flag) raised
     clear_review_of: list[str] = field(default_factory=list)  # review flags this op lifts
-    cleared_revision: str | None = None  # ... that this revision raised
+    cleared_revision: str | None = None  # ... that this revision raised (None: any)
+    repoints: list[Repoint] = field(default_factory=list)
     erasure: Erasure | None = None
 
     @property
@@ -253,7 +297,7 @@ def claim_properties(
         "valid_from": valid_from,
         "valid_to": draft.valid_to,
         "recorded_at": recorded_at,
-        "accepted_at": recorded_at if status == "active" else None,
+        "accepted_at": recorded_at if status in ("active", "superseded") else None,
         "contradiction": contradiction,
         "disputed": disputed,
         "needs_review": False,

@@ -12,10 +12,12 @@ from ..models import ClaimDraft, Verdict
 from .changes import (
     Activate,
     ChangeSet,
+    Contradiction,
     Erasure,
     NewClaim,
     Reinforce,
     Reopen,
+    Repoint,
     Restore,
     Retire,
     Settle,
@@ -24,16 +26,21 @@ from .changes import (
     claim_properties,
 )
 from .state import State
+from .timeline import Correction, correction
 
 ErasureScope = Literal["namespace", "subject", "claims"]
 
 
-def _claim(state: State, namespace: str, claim_id: str, status: str) -> dict[str, Any]:
+def _claim(
+    state: State, namespace: str, claim_id: str, *statuses: str, field: str = "claim_id"
+) -> dict[str, Any]:
     claim = state.claims.get((namespace, claim_id))
     if claim is None:
-        raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
-    if claim["status"] != status:
-        raise ConflictError(f"claim_id: claim {claim_id!r} is {claim['status']}, not {status}")
+        raise NotFound(f"{field}: no claim {claim_id!r} in namespace {namespace!r}")
+    if claim["status"] not in statuses:
+        raise ConflictError(
+            f"{field}: claim {claim_id!r} is {claim['status']}, not {' or '.join(statuses)}"
+        )
     return claim
 
 
@@ -67,8 +74,12 @@ def contract(
     actor: str | None,
     now: datetime,
 ) -> ChangeSet:
-    """Retract an active claim (it was wrong) or close its validity (it was true until then)."""
-    claim = _claim(state, namespace, claim_id, "active")
+    """Retract a claim believed for its window (it was wrong) or close an active claim's
+    validity (it was true until then; a ``valid_to`` in the future schedules the end: the
+    claim stays the current belief until then). An end a claim already has is never moved."""
+    claim = _claim(
+        state, namespace, claim_id, *(("active", "superseded") if retract else ("active",))
+    )
     slot = _slot(state, claim, rid)
     change = ChangeSet(
         revision_id=rid,
@@ -82,11 +93,18 @@ def contract(
         slot_ids=[slot.slot_id],
     )
     if retract:
-        retire = Retire(claim_id, "retracted", "active", claim.get("valid_to"), why="retracted")
+        retire = Retire(
+            claim_id, "retracted", claim["status"], claim.get("valid_to"), why="retracted"
+        )
     else:
         end = valid_to or now
         if end <= claim["valid_from"]:
             raise ValueError("valid_to: must be later than the claim's valid_from")
+        if claim.get("valid_to") is not None:
+            raise ConflictError(
+                f"valid_to: claim {claim_id!r} already ends at {claim['valid_to'].isoformat()} "
+                "and an end is never moved; retract it and remember the right window instead"
+            )
         retire = Retire(
             claim_id, "superseded", "active", claim.get("valid_to"), valid_to=end, why="closed"
         )
@@ -126,22 +144,71 @@ def settle(
         change.retires.append(Retire(claim_id, "rejected", "pending", claim.get("valid_to")))
         change.settles.append(Settle(claim_id, "rejected"))
         return change
+    fix = _correction(slot, claim) if slot.cardinality == "single" else None
+    if fix is not None:
+        for row in fix.wrong:
+            change.retires.append(
+                Retire(row["id"], "retracted", row["status"], row.get("valid_to"), why="retracted")
+            )
     if slot.cardinality == "single":
         for old in slot.active:
+            if _stale(claim, old):
+                raise ConflictError(
+                    f"claim_id: pending claim {claim_id!r} (valid from "
+                    f"{claim['valid_from'].isoformat()}) is stale: claim {old['id']!r}, valid "
+                    f"from {old['valid_from'].isoformat()}, has become the belief since; reject "
+                    "it, or remember its value again"
+                )
+            if fix is not None:
+                continue
             change.retires.append(
                 Retire(
                     old["id"],
                     "superseded",
                     "active",
                     old.get("valid_to"),
-                    valid_to=max(claim["valid_from"], old["valid_from"]),
+                    valid_to=claim["valid_from"] if old.get("valid_to") is None else None,
                     why="superseded",
                 )
             )
     version = _join_chain(change, slot, claim_id, verdict)
-    change.activations.append(Activate(claim_id, bool(claim.get("contradiction")), version))
+    change.activations.append(
+        Activate(
+            claim_id,
+            bool(claim.get("contradiction")),
+            version,
+            valid_from=fix.valid_from if fix is not None else None,
+        )
+    )
     change.settles.append(Settle(claim_id, "confirmed"))
     return change
+
+
+def _correction(slot: SlotState, claim: dict[str, Any]) -> Correction | None:
+    """What a pending correction retracts when it is confirmed (as remember would have)."""
+    if not claim.get("correction"):
+        return None
+    known = slot.known
+    head = max((r for r in known if r.get("version")), key=lambda r: r["version"], default=None)
+    key = claim.get("object_key")
+    return correction(
+        known,
+        head,
+        claim.get("correction_from"),
+        claim["recorded_at"],
+        lambda row: key is not None and row.get("object_key") == key,
+    )
+
+
+def _stale(waiting: dict[str, Any], belief: dict[str, Any]) -> bool:
+    """True when ``belief`` became the belief after ``waiting`` was held against another one,
+    or starts no earlier than it: confirming ``waiting`` would silently override a newer
+    decision, or leave ``belief`` an empty (or inverted) window."""
+    accepted = belief.get("accepted_at")
+    return bool(
+        belief["valid_from"] >= waiting["valid_from"]
+        or (accepted is not None and accepted > waiting["recorded_at"])
+    )
 
 
 def rectify(
@@ -246,6 +313,7 @@ def rollback(
         slot_ids=slot_ids,
     )
     changes: Sequence[dict[str, Any]] = target["changes"]
+    waiting_again: dict[str, str] = {}  # confirmed claim → its pending copy
     for item in changes:
         kind, claim_id = item["kind"], item["id"]
         claim = state.claims.get((namespace, claim_id))
@@ -253,14 +321,31 @@ def rollback(
         if kind == "ADDED" and status in ("active", "pending", "rejected"):
             change.retires.append(Retire(claim_id, "retracted", str(status), None))
             change.settles.append(Settle(claim_id, "rolled back"))
+            if target["op"] == "confirm":
+                # It was the belief from the confirmation until now (that stays on record):
+                # a copy of it waits for confirmation again.
+                copy = new_id()
+                waiting_again[claim_id] = copy
+                change.restores.append(
+                    Restore(claim_id, copy, None, None, status="pending", undoes=revision_id)
+                )
         elif kind == "REINFORCED":
-            change.reinforcements.append(Reinforce(claim_id, -1))
+            change.reinforcements.append(
+                Reinforce(
+                    claim_id,
+                    -1,
+                    previous_confidence=item.get("previous_confidence"),
+                    previous_at=_moment(item.get("previous_at")),
+                    undoes=revision_id,
+                )
+            )
         elif kind == "FLAGGED" and item["flag"] == "needs_review":
             change.clear_review_of.append(claim_id)
             change.cleared_revision = revision_id
-    for item in changes:
-        if item["kind"] != "RETIRED":
-            continue
+    retired = [i for i in changes if i["kind"] == "RETIRED"]
+    # Earlier versions first, so the one that was the belief comes back as the chain's head.
+    retired.sort(key=lambda i: i["previous_status"] == "active")
+    for item in retired:
         claim_id, previous = item["id"], item["previous_status"]
         claim = state.claims.get((namespace, claim_id))
         if previous in ("pending", "rejected"):
@@ -273,9 +358,165 @@ def rollback(
             version = _join_chain(change, home, copy, "ROLLBACK")
             change.restores.append(
                 Restore(
-                    claim_id, copy, item["previous_valid_to"], 1 if version is None else version
+                    claim_id,
+                    copy,
+                    _moment(item["previous_valid_to"]),
+                    1 if version is None else version,
+                    status="superseded" if previous == "superseded" else "active",
+                    undoes=revision_id,
                 )
             )
+            for pending_copy in waiting_again.values():
+                change.contradictions.append(Contradiction(pending_copy, copy, None, True))
+    return change
+
+
+def _moment(value: datetime | str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
+
+
+def resolve(
+    state: State,
+    namespace: str,
+    claim_id: str,
+    rival_id: str,
+    *,
+    keep: str,
+    reason: str,
+    open_conflict: bool,
+    rid: str,
+    actor: str | None,
+    now: datetime,
+) -> ChangeSet:
+    """A human settles an open conflict for one side (``keep``): the other side was wrong (an
+    active one is retracted, a pending one rejected); a pending side kept becomes the belief."""
+    sides = {
+        claim_id: _claim(state, namespace, claim_id, "active", "superseded", "pending"),
+        rival_id: _claim(
+            state, namespace, rival_id, "active", "superseded", "pending", field="rival_id"
+        ),
+    }
+    if keep not in sides:
+        raise ValueError("keep: must be claim_id or rival_id")
+    if not open_conflict:
+        raise ConflictError(f"rival_id: no open conflict between {claim_id!r} and {rival_id!r}")
+    winner = sides[keep]
+    loser = sides[rival_id if keep == claim_id else claim_id]
+    slots = {s.slot_id: s for s in (_slot(state, c, rid) for c in (winner, loser))}
+    change = ChangeSet(
+        revision_id=rid,
+        namespace=namespace,
+        op="resolve",
+        decision="resolve",
+        reason=f"kept {keep}: {reason}" if reason else f"kept {keep}",
+        at=now,
+        actor=actor or "human",
+        slot_id=winner["slot_id"],
+        slot_ids=sorted(slots),
+    )
+    change.settles.append(Settle(claim_id, f"resolved: kept {keep}", rival=rival_id))
+    if loser["status"] == "pending":
+        change.retires.append(Retire(loser["id"], "rejected", "pending", loser.get("valid_to")))
+    else:
+        change.retires.append(
+            Retire(
+                loser["id"], "retracted", loser["status"], loser.get("valid_to"), why="retracted"
+            )
+        )
+    home = slots[winner["slot_id"]]
+    if winner["status"] == "pending":
+        for old in home.active:
+            if old["id"] != loser["id"] and _stale(winner, old):
+                raise ConflictError(
+                    f"keep: claim {keep!r} is stale: claim {old['id']!r} has become the belief "
+                    "since it was held"
+                )
+            if old["id"] != loser["id"] and home.cardinality == "single":
+                change.retires.append(
+                    Retire(
+                        old["id"],
+                        "superseded",
+                        "active",
+                        old.get("valid_to"),
+                        valid_to=winner["valid_from"] if old.get("valid_to") is None else None,
+                        why="superseded",
+                    )
+                )
+        version = _join_chain(change, home, keep, "CONFLICT")
+        change.activations.append(Activate(keep, bool(winner.get("contradiction")), version))
+    return change
+
+
+def dismiss(
+    state: State,
+    namespace: str,
+    claim_id: str,
+    rival_id: str,
+    *,
+    reason: str,
+    open_conflict: bool,
+    rid: str,
+    actor: str | None,
+    now: datetime,
+) -> ChangeSet:
+    """A human dismisses a conflict as not one (the two claims are compatible): both stay."""
+    claim = _claim(state, namespace, claim_id, "active", "superseded", "pending", "retracted")
+    rival = _claim(
+        state, namespace, rival_id, "active", "superseded", "pending", "retracted", field="rival_id"
+    )
+    if not open_conflict:
+        raise ConflictError(f"rival_id: no open conflict between {claim_id!r} and {rival_id!r}")
+    slots = sorted({_slot(state, c, rid).slot_id for c in (claim, rival)})
+    change = ChangeSet(
+        revision_id=rid,
+        namespace=namespace,
+        op="dismiss",
+        decision="dismiss",
+        reason=reason or "not a contradiction",
+        at=now,
+        actor=actor or "human",
+        slot_id=claim["slot_id"],
+        slot_ids=slots,
+    )
+    change.settles.append(
+        Settle(claim_id, f"dismissed: {reason}" if reason else "dismissed", rival=rival_id)
+    )
+    return change
+
+
+def reviewed(
+    state: State,
+    namespace: str,
+    claim_id: str,
+    *,
+    premise: str | None,
+    reason: str,
+    rid: str,
+    actor: str | None,
+    now: datetime,
+) -> ChangeSet:
+    """A human (or agent) has reviewed a flagged claim: the flag is lifted and, given
+    ``premise``, the claim now depends on it instead of its retired premises."""
+    claim = _claim(state, namespace, claim_id, "active", "pending")
+    if not claim.get("needs_review"):
+        raise ConflictError(f"claim_id: claim {claim_id!r} is not flagged for review")
+    if premise is not None:
+        _claim(state, namespace, premise, "active", "superseded", field="premise")
+    slot = _slot(state, claim, rid)
+    change = ChangeSet(
+        revision_id=rid,
+        namespace=namespace,
+        op="review",
+        decision="reviewed",
+        reason=reason or "reviewed",
+        at=now,
+        actor=actor,
+        slot_id=slot.slot_id,
+        slot_ids=[slot.slot_id],
+    )
+    change.clear_review_of.append(claim_id)
+    if premise is not None:
+        change.repoints.append(Repoint(claim_id, None, premise))
     return change
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..detect import Detector, cosine
 from ..errors import ConflictError, NotFound
-from ..models import Cardinality, ClaimDraft, RevisionResult
+from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
 from ..policy import (
     STATUS_OF,
     Candidate,
@@ -23,6 +23,7 @@ from ..policy import (
     Policy,
     contradicted,
     decide,
+    is_same,
     match_text,
 )
 from ..store import Store
@@ -40,6 +41,7 @@ from .changes import (
     claim_properties,
 )
 from .state import State, new_slot, read_state
+from .timeline import Correction, correction, place
 
 
 @dataclass
@@ -149,41 +151,103 @@ class Remember:
             recorded_at = draft.recorded_at or now
             _check_references(draft, recorded_at, slot, state, created)
             valid_from = draft.valid_from or recorded_at
-            scores = self.detector.score(draft.object, draft.text, embedding, slot.active)
-            plan = decide(
+            if draft.valid_to is not None and draft.valid_to <= valid_from:
+                raise ValueError(
+                    "valid_to: must be later than valid_from (which defaults to recorded_at: "
+                    "give valid_from for a window in the past)"
+                )
+            scores = self.detector.score(draft.object, draft.text, embedding, slot.claims)
+            change = self._decide(
+                request, claim_id, slot, scores, rivals, now, recorded_at, valid_from, embedding
+            )
+            created.update((draft.namespace, i) for i in change.added)
+            planned.append(change)
+        return planned
+
+    def _decide(
+        self,
+        request: Request,
+        claim_id: str,
+        slot: SlotState,
+        scores: dict[str, PairScores],
+        rivals: list[tuple[Candidate, SlotState]],
+        now: datetime,
+        recorded_at: datetime,
+        valid_from: datetime,
+        embedding: list[float] | None,
+    ) -> ChangeSet:
+        """Place the draft on the fact's timeline, let the policy decide, build the change."""
+        draft = request.draft
+        key = normalize_key(draft.object) if draft.object is not None else None
+
+        def same(row: dict[str, Any]) -> bool:
+            score = scores.get(row["id"])
+            if score is not None:
+                return is_same(score, self.policy)
+            return key is not None and row.get("object_key") == key
+
+        def policy(current: list[dict[str, Any]]) -> Plan:
+            return decide(
                 draft.source_type,
                 draft.confidence,
                 draft.correction,
                 slot.key[2],
                 slot.cardinality,
-                slot.active_claims(),
+                [Claim.model_validate(r) for r in current],
                 scores,
                 self.policy,
+                waiting=[Claim.model_validate(r) for r in slot.waiting],
             )
-            if plan.action == "supersede" and plan.target is not None:
-                old = slot.find(plan.target)
-                assert old is not None
-                if valid_from < old["valid_from"]:
-                    raise ConflictError(
-                        f"valid_from {valid_from.isoformat()} is earlier than the current belief's "
-                        f"valid_from ({old['valid_from'].isoformat()}): backfilling history "
-                        "behind the current belief is not supported"
-                    )
-            change = _changes(
-                request,
-                claim_id,
-                slot,
-                plan,
-                scores,
-                rivals,
-                now,
-                recorded_at,
-                valid_from,
-                embedding,
+
+        args = (request, claim_id, slot, scores, rivals, now, recorded_at, valid_from, embedding)
+        if slot.cardinality == "multi":
+            # Values coexist; one whose window has ended is history, not the value restated.
+            live = [
+                r for r in slot.active if r.get("valid_to") is None or r["valid_to"] > valid_from
+            ]
+            return _changes(*args, policy(live))
+        known = slot.known
+        # The newest version still believed (the chain's head, unless it was retracted).
+        head = max((r for r in known if r.get("version")), key=lambda r: r["version"], default=None)
+        if draft.correction:
+            fix = correction(known, head, draft.valid_from, recorded_at, same)
+            if fix is not None and head is not None:
+                plan = policy([head])
+                if plan.action == "supersede":
+                    return _correct(*args, fix)
+                change = _changes(*args, plan)
+                if plan.action == "hold_pending":
+                    # Confirmed later, it still corrects (retracts) rather than supersedes.
+                    props = change.creates[-1].props
+                    props["correction"] = True
+                    if draft.valid_from is not None:
+                        props["correction_from"] = draft.valid_from
+                return change
+        placed = place(known, head, valid_from, draft.valid_to, same)
+        if placed.where == "overlap":
+            assert placed.target is not None
+            raise ConflictError(
+                f"valid_from: the window from {valid_from.isoformat()} disagrees with claim "
+                f"{placed.target['id']!r} (valid from {placed.target['valid_from'].isoformat()}); "
+                "give a window that does not overlap it, or correction=True if it was wrong"
             )
-            created.update((draft.namespace, i) for i in change.added)
-            planned.append(change)
-        return planned
+        if placed.where == "reinforce":
+            assert placed.target is not None
+            plan = Plan(
+                "SAME",
+                "reinforce",
+                "restates the value held then: reinforced",
+                target=placed.target["id"],
+            )
+            return _changes(*args, plan)
+        if placed.where == "earlier":
+            plan = Plan("NEW", "expand", "an earlier window of the fact, learned late")
+            return _changes(*args, plan, earlier=True)
+        if placed.where == "after_end":
+            assert placed.target is not None
+            plan = Plan("NEW", "expand", "the previous value's window had ended")
+            return _changes(*args, plan, ended=placed.target)
+        return _changes(*args, policy([head] if placed.where == "head" and head else []))
 
     def _locate(
         self, draft: ClaimDraft, claim_id: str, embedding: list[float] | None, state: State
@@ -265,15 +329,20 @@ def _changes(
     request: Request,
     claim_id: str,
     slot: SlotState,
-    plan: Plan,
     scores: dict[str, PairScores],
     rivals: list[tuple[Candidate, SlotState]],
     now: datetime,
     recorded_at: datetime,
     valid_from: datetime,
     embedding: list[float] | None,
+    plan: Plan,
+    *,
+    earlier: bool = False,
+    ended: dict[str, Any] | None = None,
 ) -> ChangeSet:
-    """One draft's ``ChangeSet``, applied to the in-memory slot state as well."""
+    """One draft's ``ChangeSet``, applied to the in-memory slot state as well. ``earlier``: it
+    is stored as an earlier version (late knowledge about the past); ``ended``: the newest
+    version, whose window ended before the draft starts, gives way without being closed."""
     draft, rid, ns = request.draft, request.revision_id, request.draft.namespace
     change = ChangeSet(
         revision_id=rid,
@@ -304,10 +373,13 @@ def _changes(
         )
         row = slot.find(plan.target)
         assert row is not None
+        change.reinforcements[-1].previous_confidence = row["confidence"]
+        change.reinforcements[-1].previous_at = row.get("reinforced_at")
         row["frequency"] = row.get("frequency", 1) + 1
         row["confidence"] = max(row["confidence"], draft.confidence)
+        row["reinforced_at"] = recorded_at
         return change
-    status = STATUS_OF[plan.action]
+    status = "superseded" if earlier else STATUS_OF[plan.action]
     joins_chain = status == "active" and slot.cardinality == "single"
     version: int | None = 1 if status == "active" and not joins_chain else None
     if joins_chain:
@@ -341,18 +413,27 @@ def _changes(
     if plan.action == "supersede" and plan.target is not None:
         old = slot.find(plan.target)
         assert old is not None
-        change.retires.append(
-            Retire(
-                plan.target,
-                "superseded",
-                previous_status="active",
-                previous_valid_to=old.get("valid_to"),
-                valid_to=valid_from,
-                why="superseded",
-                at=recorded_at,
+        if old["status"] == "active":
+            # An open window closes where the new value starts; an end it already had (stated,
+            # or scheduled by a contract) stays: where they overlap, the newer claim holds.
+            end = valid_from if old.get("valid_to") is None else None
+            change.retires.append(
+                Retire(
+                    plan.target,
+                    "superseded",
+                    previous_status="active",
+                    previous_valid_to=old.get("valid_to"),
+                    valid_to=end,
+                    why="superseded",
+                    at=recorded_at,
+                )
             )
+            slot.retire(old, "superseded", end)
+    if ended is not None and ended["status"] == "active":
+        change.retires.append(
+            Retire(ended["id"], "superseded", "active", ended.get("valid_to"), valid_to=None)
         )
-        slot.claims.remove(old)
+        slot.retire(ended, "superseded", None)
     if plan.action in ("hold_pending", "reject") and plan.target is not None:
         score = scores.get(plan.target)
         change.contradictions.append(
@@ -376,6 +457,57 @@ def _changes(
         # A copy: later drafts of the batch update it in memory (frequency), while props is
         # what the create statement writes.
         slot.claims.append(dict(props))
+    if earlier:
+        slot.past.append(dict(props))
+    return change
+
+
+def _correct(
+    request: Request,
+    claim_id: str,
+    slot: SlotState,
+    scores: dict[str, PairScores],
+    rivals: list[tuple[Candidate, SlotState]],
+    now: datetime,
+    recorded_at: datetime,
+    valid_from: datetime,
+    embedding: list[float] | None,
+    fix: Correction,
+) -> ChangeSet:
+    """A correction: the versions it names wrong are retracted (they were never true) and the
+    right value becomes the belief from ``fix.valid_from``, continuing the version before it
+    when that one held the same value."""
+    change = _changes(
+        request,
+        claim_id,
+        slot,
+        scores,
+        rivals,
+        now,
+        recorded_at,
+        fix.valid_from,
+        embedding,
+        Plan("CONFLICT", "expand", "", contradiction=True),
+    )
+    change.decision = "correct"
+    change.reason = (
+        f"a correction: {len(fix.wrong)} version(s) it replaces were never true and are retracted"
+    )
+    for row in fix.wrong:
+        change.retires.append(
+            Retire(
+                row["id"],
+                "retracted",
+                row["status"],
+                row.get("valid_to"),
+                why="retracted",
+                at=recorded_at,
+            )
+        )
+        if row in slot.claims:
+            slot.claims.remove(row)
+        elif row in slot.past:
+            slot.past.remove(row)
     return change
 
 

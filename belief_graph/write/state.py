@@ -21,6 +21,7 @@ _MOMENTS = (
     "superseded_at",
     "retracted_at",
     "erased_at",
+    "correction_from",
 )
 
 Ref = tuple[str, str]  # (namespace, id)
@@ -106,6 +107,7 @@ def _slot(
         last_revision=row.get("last_revision"),
         claims=[moments(c) for c in row["claims"]],
         new=row["slot_id"] is None,
+        past=[moments(c) for c in row.get("past") or []],
     )
 
 

@@ -4,6 +4,7 @@ changed meanwhile)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -19,6 +20,14 @@ from .apply import Planned, run
 from .changes import ChangeSet
 from .remember import Remember, Request, replayed
 from .state import State, read_state
+
+
+def mention(subject: str) -> str:
+    """A pattern (Neo4j's Java regex) matching lower-cased text that names ``subject`` as whole
+    words: how a text-only claim is tied to the subjects it is about."""
+    words = normalize_key(subject).split()
+    edge = "[\\p{L}\\p{N}_]"
+    return f"(?s).*(?<!{edge})" + "\\s+".join(re.escape(w) for w in words) + f"(?!{edge}).*"
 
 
 class Writer:
@@ -70,12 +79,109 @@ class Writer:
 
         return run(self.store, lambda: read(rid), plan)[0]
 
-    def _claim_state(self, namespace: str, claim_id: str) -> Callable[[str], State]:
+    def _claim_state(self, namespace: str, *claim_ids: str) -> Callable[[str], State]:
         return lambda rid: read_state(
             self.store,
             self.new_id,
-            claim_refs=[(namespace, claim_id)],
+            claim_refs=[(namespace, i) for i in claim_ids],
             revisions=[(namespace, rid)],
+        )
+
+    def _conflict_state(
+        self, namespace: str, claim_id: str, rival_id: str, found: dict[str, bool]
+    ) -> Callable[[str], State]:
+        def read(rid: str) -> State:
+            rows = self.store.read(
+                "write/conflict_open", namespace=namespace, claim_id=claim_id, rival_id=rival_id
+            )
+            found["open"] = bool(rows and rows[0]["open"])
+            return self._claim_state(namespace, claim_id, rival_id)(rid)
+
+        return read
+
+    def resolve(
+        self,
+        namespace: str,
+        claim_id: str,
+        rival_id: str,
+        *,
+        keep: str,
+        reason: str,
+        revision_id: str | None,
+        actor: str | None,
+    ) -> RevisionResult:
+        found: dict[str, bool] = {}
+        return self._one(
+            namespace,
+            revision_id,
+            self._conflict_state(namespace, claim_id, rival_id, found),
+            lambda state, rid: operations.resolve(
+                state,
+                namespace,
+                claim_id,
+                rival_id,
+                keep=keep,
+                reason=reason,
+                open_conflict=found["open"],
+                rid=rid,
+                actor=actor,
+                now=self.clock(),
+            ),
+        )
+
+    def dismiss(
+        self,
+        namespace: str,
+        claim_id: str,
+        rival_id: str,
+        *,
+        reason: str,
+        revision_id: str | None,
+        actor: str | None,
+    ) -> RevisionResult:
+        found: dict[str, bool] = {}
+        return self._one(
+            namespace,
+            revision_id,
+            self._conflict_state(namespace, claim_id, rival_id, found),
+            lambda state, rid: operations.dismiss(
+                state,
+                namespace,
+                claim_id,
+                rival_id,
+                reason=reason,
+                open_conflict=found["open"],
+                rid=rid,
+                actor=actor,
+                now=self.clock(),
+            ),
+        )
+
+    def reviewed(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        premise: str | None,
+        reason: str,
+        revision_id: str | None,
+        actor: str | None,
+    ) -> RevisionResult:
+        ids = [claim_id] if premise is None else [claim_id, premise]
+        return self._one(
+            namespace,
+            revision_id,
+            self._claim_state(namespace, *ids),
+            lambda state, rid: operations.reviewed(
+                state,
+                namespace,
+                claim_id,
+                premise=premise,
+                reason=reason,
+                rid=rid,
+                actor=actor,
+                now=self.clock(),
+            ),
         )
 
     def contract(
@@ -218,6 +324,7 @@ class Writer:
                 "write/erase_targets",
                 namespace=namespace,
                 subject_key=normalize_key(subject) if subject is not None else None,
+                mention=mention(subject) if subject is not None else None,
                 ids=ids,
             )
             return read_state(

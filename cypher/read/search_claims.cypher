@@ -10,17 +10,29 @@ WITH collect({c: node, score: score}) AS near
 CALL (near) {
   UNWIND near AS hit
   WITH hit.c AS c, hit.score AS score
+  WITH c, score, CASE $mode WHEN 'current' THEN $now ELSE $valid_at END AS t,
+       CASE $mode WHEN 'current' THEN $now ELSE $known_at END AS known
   WHERE c.namespace = $namespace
     AND CASE $mode
-      WHEN 'current' THEN c.status = 'active' AND c.valid_from <= $now
-                          AND (c.valid_to IS NULL OR c.valid_to > $now)
       WHEN 'history' THEN c.status <> 'erased'
+      // current is as_of(now, now): the same test and the same tie-break as as_of_claims
       ELSE c.status IN ['active', 'superseded', 'retracted']
-           AND c.accepted_at <= $known_at
-           AND (c.retracted_at IS NULL OR c.retracted_at > $known_at)
-           AND c.valid_from <= $valid_at
-           AND (c.valid_to IS NULL OR (c.superseded_at IS NOT NULL AND c.superseded_at > $known_at)
-                OR $valid_at < c.valid_to)
+           AND c.accepted_at <= known
+           AND (c.retracted_at IS NULL OR c.retracted_at > known)
+           AND c.valid_from <= t
+           AND (c.valid_to IS NULL OR (c.superseded_at IS NOT NULL AND c.superseded_at > known)
+                OR t < c.valid_to)
+           AND NOT EXISTS {
+             MATCH (c)-[:IN_SLOT]->(:Slot {cardinality: 'single'})<-[:IN_SLOT]-(o:Claim)
+             WHERE o <> c AND o.status IN ['active', 'superseded', 'retracted']
+               AND o.accepted_at <= known
+               AND (o.retracted_at IS NULL OR o.retracted_at > known)
+               AND o.valid_from <= t
+               AND (o.valid_to IS NULL OR (o.superseded_at IS NOT NULL AND o.superseded_at > known)
+                    OR t < o.valid_to)
+               AND (o.accepted_at > c.accepted_at
+                    OR (o.accepted_at = c.accepted_at AND o.version > c.version))
+           }
     END
   WITH c, score ORDER BY score DESC LIMIT $k
   CALL (c) {

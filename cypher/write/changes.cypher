@@ -4,17 +4,18 @@
 // Moments arrive as ISO-8601 text and become DateTime here: the server parses them far faster
 // than the driver packs native datetimes.
 // Params: $claims (list of {slot_id, props, episode_id, episode_content}),
-//         $restores (list of {namespace, id, new_id, valid_to, version, at}),
+//         $restores (list of {namespace, id, new_id, valid_to, version, status, undoes, at}),
 //         $retires (list of {namespace, id, status, valid_to, at}),
 //         $reopens (list of {namespace, id, status}),
-//         $activations (list of {namespace, id, contradiction, version, at}),
+//         $activations (list of {namespace, id, contradiction, version, valid_from, at}),
 //         $edges (list of {namespace, from, to, revision_id, verdict}),
 //         $reinforcements (list of {namespace, id, delta, at, confidence, episode_id,
-//         episode_content, origin}), $contradictions (list of {namespace, from, to, score,
-//         revision_id, dispute, resolution}), $settles (list of {namespace, id, resolution}),
+//         episode_content, origin, revision_id, previous_confidence, previous_at, undoes}),
+//         $contradictions (list of {namespace, from, to, score, revision_id, dispute,
+//         resolution}), $settles (list of {namespace, id, rival, resolution, revision_id}),
 //         $references (list of {namespace, from, to, kind}), $clears (list of {namespace, id,
-//         revision_id}), $erase_claims (list of {namespace, id, at}), $erase_slots (list of
-//         {namespace, id})
+//         revision_id}), $repoints (list of {namespace, id, old, premise}), $erase_claims (list
+//         of {namespace, id, at}), $erase_slots (list of {namespace, id})
 // Returns: applied (always true)
 // new claims in their slots, each with its provenance episode
 CALL () {
@@ -33,17 +34,18 @@ CALL () {
   }
 }
 // rollback of a retirement: the retired claim comes back as a new claim with the same content,
-// provenance and premises (history is never rewritten)
+// provenance and place in the web (history is never rewritten): its premises, its dependents,
+// SUPPORTS both ways, and the conflicts the rolled-back revision had settled, open again
 CALL () {
   UNWIND $restores AS x
   MATCH (o:Claim {id: x.id, namespace: x.namespace})-[:IN_SLOT]->(s:Slot)
   CREATE (c:Claim)-[:IN_SLOT]->(s)
-  SET c = o {.*, id: x.new_id, status: 'active', valid_to: null, superseded_at: null,
+  SET c = o {.*, id: x.new_id, status: x.status, valid_to: null, superseded_at: null,
              retracted_at: null, disputed: false, needs_review: false, review_reason: null,
              review_revision: null, restored_from: o.id, version: x.version}
   SET c.valid_to = datetime(x.valid_to), c.recorded_at = datetime(x.at),
-      c.accepted_at = datetime(x.at)
-  WITH c, o
+      c.accepted_at = CASE x.status WHEN 'pending' THEN null ELSE datetime(x.at) END
+  WITH c, o, x
   CALL (c, o) {
     MATCH (o)-[:DERIVED_FROM]->(e:Episode)
     CREATE (c)-[:DERIVED_FROM]->(e)
@@ -52,14 +54,34 @@ CALL () {
     MATCH (o)-[:DEPENDS_ON]->(p:Claim)
     CREATE (c)-[:DEPENDS_ON]->(p)
   }
+  CALL (c, o) {
+    MATCH (d:Claim)-[:DEPENDS_ON]->(o) WHERE d.status IN ['active', 'pending', 'superseded']
+    CREATE (d)-[:DEPENDS_ON]->(c)
+  }
+  CALL (c, o) {
+    MATCH (o)-[:SUPPORTS]->(d:Claim)
+    CREATE (c)-[:SUPPORTS]->(d)
+  }
+  CALL (c, o) {
+    MATCH (d:Claim)-[:SUPPORTS]->(o)
+    CREATE (d)-[:SUPPORTS]->(c)
+  }
+  CALL (c, o, x) {
+    MATCH (o)-[e:CONTRADICTS]-(r:Claim)
+    WHERE e.settled_by = x.undoes AND r.status IN ['active', 'pending']
+    CREATE (c)-[:CONTRADICTS {score: e.score, revision_id: e.revision_id}]->(r)
+    SET r.disputed = true, c.disputed = true
+  }
 }
-// retired claims: superseded (validity closed), retracted (never true) or rejected; none deleted
+// retired claims: superseded (validity closed), retracted (never true) or rejected; none deleted.
+// A superseded claim without a new valid_to keeps the end it had (an end is never moved).
 CALL () {
   UNWIND $retires AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  WITH c, x, x.status = 'superseded' AND x.valid_to IS NOT NULL AS closes
   SET c.status = x.status, c.disputed = false,
-      c.valid_to = CASE x.status WHEN 'superseded' THEN datetime(x.valid_to) ELSE c.valid_to END,
-      c.superseded_at = CASE x.status WHEN 'superseded' THEN datetime(x.at) ELSE c.superseded_at END,
+      c.valid_to = CASE WHEN closes THEN datetime(x.valid_to) ELSE c.valid_to END,
+      c.superseded_at = CASE WHEN closes THEN datetime(x.at) ELSE c.superseded_at END,
       c.retracted_at = CASE x.status WHEN 'retracted' THEN datetime(x.at) ELSE c.retracted_at END
 }
 // claims that were never the belief go back to pending (their conflicts reopen) or rejected
@@ -79,7 +101,8 @@ CALL () {
   UNWIND $activations AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
   SET c.status = 'active', c.accepted_at = datetime(x.at), c.disputed = false,
-      c.contradiction = x.contradiction, c.version = coalesce(x.version, c.version)
+      c.contradiction = x.contradiction, c.version = coalesce(x.version, c.version),
+      c.valid_from = coalesce(datetime(x.valid_from), c.valid_from)
 }
 // version-chain edges: each new version SUPERSEDES the previous one
 CALL () {
@@ -87,21 +110,30 @@ CALL () {
   MATCH (a:Claim {id: x.from, namespace: x.namespace}), (b:Claim {id: x.to, namespace: x.namespace})
   CREATE (a)-[:SUPERSEDES {revision_id: x.revision_id, verdict: x.verdict}]->(b)
 }
-// SAME verdicts: one more mention each (rows apply in order, so repeats add up); a rollback
-// takes one away
+// SAME verdicts: one more mention each (rows apply in order, so repeats add up), linking the
+// episode (the edge remembers the revision that made it); a rollback takes the mention away and
+// sets confidence and reinforced_at back, unlinking the episode its revision had linked
 CALL () {
   UNWIND $reinforcements AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
   SET c.frequency = CASE WHEN c.frequency + x.delta >= 1 THEN c.frequency + x.delta ELSE 1 END,
-      c.reinforced_at = coalesce(datetime(x.at), c.reinforced_at),
-      c.confidence = CASE WHEN x.confidence > c.confidence THEN x.confidence ELSE c.confidence END
+      c.reinforced_at = CASE WHEN x.delta > 0 THEN datetime(x.at) ELSE datetime(x.previous_at) END,
+      c.confidence = CASE
+        WHEN x.delta < 0 THEN coalesce(x.previous_confidence, c.confidence)
+        WHEN x.confidence > c.confidence THEN x.confidence ELSE c.confidence END
   WITH c, x
   CALL (c, x) {
-    WITH c, x WHERE x.episode_id IS NOT NULL
+    WITH c, x WHERE x.episode_id IS NOT NULL AND x.delta > 0
     MERGE (e:Episode {namespace: x.namespace, id: x.episode_id})
       ON CREATE SET e.occurred_at = datetime(x.at), e.content = x.episode_content,
                     e.source = x.origin
-    MERGE (c)-[:DERIVED_FROM]->(e)
+    MERGE (c)-[d:DERIVED_FROM]->(e)
+      ON CREATE SET d.revision_id = x.revision_id
+  }
+  CALL (c, x) {
+    WITH c, x WHERE x.undoes IS NOT NULL
+    MATCH (c)-[d:DERIVED_FROM {revision_id: x.undoes}]->(:Episode)
+    DELETE d
   }
 }
 // contradictions recorded rather than resolved by supersession
@@ -111,16 +143,22 @@ CALL () {
   CREATE (a)-[:CONTRADICTS {score: x.score, revision_id: x.revision_id, resolution: x.resolution}]->(b)
   SET b.disputed = b.disputed OR x.dispute, a.disputed = x.dispute
 }
-// open conflicts around a claim settled; a rival stays disputed while it has another open one
+// open conflicts around a claim (or with one rival) settled by a revision, row by row (a later
+// row never overwrites an earlier one's resolution); a claim left without an open conflict is no
+// longer disputed
 CALL () {
   UNWIND $settles AS x
-  MATCH (c:Claim {id: x.id, namespace: x.namespace})-[e:CONTRADICTS]-(r:Claim)
-  WHERE e.resolution IS NULL
-  SET e.resolution = x.resolution
-  WITH DISTINCT r
-  OPTIONAL MATCH (r)-[open:CONTRADICTS]-(:Claim) WHERE open.resolution IS NULL
-  WITH r, count(open) AS still_open
-  SET r.disputed = still_open > 0
+  CALL (x) {
+    MATCH (c:Claim {id: x.id, namespace: x.namespace})-[e:CONTRADICTS]-(r:Claim)
+    WHERE e.resolution IS NULL AND (x.rival IS NULL OR r.id = x.rival)
+    SET e.resolution = x.resolution, e.settled_by = x.revision_id
+    WITH DISTINCT r, c
+    UNWIND [r, c] AS side
+    WITH DISTINCT side
+    OPTIONAL MATCH (side)-[open:CONTRADICTS]-(:Claim) WHERE open.resolution IS NULL
+    WITH side, count(open) AS still_open
+    SET side.disputed = still_open > 0 AND side.status IN ['active', 'pending']
+  }
 }
 // DEPENDS_ON and SUPPORTS edges (the type is picked from two fixed branches)
 CALL () {
@@ -129,12 +167,23 @@ CALL () {
   FOREACH (_ IN CASE WHEN x.kind = 'DEPENDS_ON' THEN [1] ELSE [] END | CREATE (a)-[:DEPENDS_ON]->(b))
   FOREACH (_ IN CASE WHEN x.kind = 'SUPPORTS' THEN [1] ELSE [] END | CREATE (a)-[:SUPPORTS]->(b))
 }
-// review flags lifted (rollback of the revision that raised them)
+// review flags lifted (reviewed, or the rollback of the revision that raised them)
 CALL () {
   UNWIND $clears AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
-  WHERE c.review_revision = x.revision_id
+  WHERE x.revision_id IS NULL OR c.review_revision = x.revision_id
   SET c.needs_review = false, c.review_reason = null, c.review_revision = null
+}
+// a reviewed dependent re-pointed from a retired premise to the claim that replaced it
+CALL () {
+  UNWIND $repoints AS x
+  MATCH (d:Claim {id: x.id, namespace: x.namespace}), (p:Claim {id: x.premise, namespace: x.namespace})
+  CALL (d, x) {
+    MATCH (d)-[old:DEPENDS_ON]->(o:Claim)
+    WHERE CASE WHEN x.old IS NULL THEN NOT o.status IN ['active', 'pending'] ELSE o.id = x.old END
+    DELETE old
+  }
+  MERGE (d)-[:DEPENDS_ON]->(p)
 }
 // erasure (GDPR Art. 17): claims keep id, slot, status 'erased', times and edges; their text,
 // triple, embedding, author, origin and review notes go, and so does the content of every

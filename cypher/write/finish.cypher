@@ -2,7 +2,8 @@
 // revision; then one Revision per operation, linked to every claim it touched.
 // Params: $slots (list of {namespace, id, versions, head, last_recorded_at, last_revision}),
 //         $revisions (list of {props, added, retired: [{id, previous_valid_to, previous_status}],
-//         reinforced, flagged: [{id, flag}], restored: [{id, from}]})
+//         reinforced: [{id, previous_confidence, previous_at}], flagged: [{id, flag}],
+//         restored: [{id, from}]})
 // Moments are ISO-8601 text, made DateTime here (see changes.cypher).
 // Returns: created (count of revisions)
 CALL () {
@@ -27,9 +28,10 @@ CALL (r, rv) {
                          previous_status: item.previous_status}]->(c)
 }
 CALL (r, rv) {
-  UNWIND rv.reinforced AS id
-  MATCH (c:Claim {id: id, namespace: r.namespace})
-  CREATE (r)-[:REINFORCED]->(c)
+  UNWIND rv.reinforced AS item
+  MATCH (c:Claim {id: item.id, namespace: r.namespace})
+  CREATE (r)-[:REINFORCED {previous_confidence: item.previous_confidence,
+                           previous_at: datetime(item.previous_at)}]->(c)
 }
 CALL (r, rv) {
   UNWIND rv.flagged AS item

@@ -5,4 +5,6 @@ OPTIONAL MATCH (r)-[e]->(c:Claim)
 RETURN r.op AS op, r.slot_ids AS slot_ids,
        collect(CASE WHEN c IS NOT NULL THEN {kind: type(e), id: c.id,
                previous_valid_to: e.previous_valid_to,
-               previous_status: e.previous_status, flag: e.flag} END) AS changes
+               previous_status: e.previous_status, flag: e.flag,
+               previous_confidence: e.previous_confidence,
+               previous_at: toString(e.previous_at)} END) AS changes

@@ -5,7 +5,8 @@
 //         $claim_refs (list of {namespace, id}: claims an operation acts on; their slots are read
 //         too), $revisions (list of {namespace, id}), $claim_ids (list of {namespace, id})
 // Returns: slots (by key), by_id (slots by id), claims, replays, existing. A slot's state holds
-// its active and pending claims. Moments come back as ISO-8601 text: the driver hydrates native
+// its active and pending claims, and the windows of its earlier versions still believed for
+// them (past: superseded, not retracted). Moments come back as ISO-8601 text: the driver hydrates native
 // datetimes slowly.
 CALL () {
   UNWIND $slots AS k
@@ -20,9 +21,16 @@ CALL () {
     valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
     recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
     reinforced_at: toString(c.reinforced_at)}) AS claims
+  CALL (s) {
+    OPTIONAL MATCH (s)<-[:IN_SLOT]-(v:Claim {status: 'superseded'})
+    RETURN collect(v {.*, embedding: null, valid_from: toString(v.valid_from),
+      valid_to: toString(v.valid_to), recorded_at: toString(v.recorded_at),
+      accepted_at: toString(v.accepted_at), reinforced_at: toString(v.reinforced_at),
+      superseded_at: toString(v.superseded_at)}) AS past
+  }
   RETURN collect(k {.*, slot_id: s.id, seq: seq, versions: versions, head: head,
                     last_revision: last_revision, last_recorded_at: last_recorded_at,
-                    claims: claims}) AS slots
+                    claims: claims, past: past}) AS slots
 }
 CALL () {
   UNWIND $claim_refs AS ref
@@ -43,11 +51,18 @@ CALL (claims) {
                   .versions, .head, .last_revision,
                   last_recorded_at: toString(s.last_recorded_at)} AS state
   OPTIONAL MATCH (s)<-[:IN_SLOT]-(c:Claim) WHERE c.status IN ['active', 'pending']
-  WITH state, seq, collect(c {.*,
+  WITH s, state, seq, collect(c {.*,
     valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
     recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
     reinforced_at: toString(c.reinforced_at)}) AS slot_claims
-  RETURN collect(state {.*, seq: seq, claims: slot_claims}) AS by_id
+  CALL (s) {
+    OPTIONAL MATCH (s)<-[:IN_SLOT]-(v:Claim {status: 'superseded'})
+    RETURN collect(v {.*, embedding: null, valid_from: toString(v.valid_from),
+      valid_to: toString(v.valid_to), recorded_at: toString(v.recorded_at),
+      accepted_at: toString(v.accepted_at), reinforced_at: toString(v.reinforced_at),
+      superseded_at: toString(v.superseded_at)}) AS past
+  }
+  RETURN collect(state {.*, seq: seq, claims: slot_claims, past: past}) AS by_id
 }
 CALL () {
   UNWIND $revisions AS rv

@@ -176,7 +176,7 @@ def test_retract_close_and_review(cli: Any) -> None:
     review = as_json(cli("review", "-n", NS, "--json"))
     assert [c["id"] for c in review] == dependent["added"] and review[0]["needs_review"]
     assert "closed" in ok(cli("review", "-n", NS)).stdout
-    failed(cli("retract", "-n", NS, premise), "not active")
+    failed(cli("retract", "-n", NS, premise, "--close"), "not active")
     failed(cli("retract", "-n", NS, dependent["added"][0], "--valid-to", "June"), "--valid-to")
     retracted = as_json(cli("retract", "-n", NS, dependent["added"][0], "--json"))
     assert retracted["decision"] == "retract"
@@ -206,6 +206,37 @@ def test_pending_confirm_reject_conflicts(cli: Any) -> None:
     assert rejected["op"] == "reject"
     assert as_json(cli("current", "-n", NS, "atlas", "uses", "--json"))["object"] == "Go"
     failed(cli("confirm", "-n", NS, again["added"][0]), "not pending")
+
+
+def test_resolve_dismiss_and_reviewed_empty_the_queues(cli: Any) -> None:
+    for _ in range(3):
+        remember(cli, "Express.js")
+    belief = as_json(cli("current", "-n", NS, "atlas", "uses", "--json"))["id"]
+    held = remember(cli, "Go")["added"][0]
+    failed(cli("resolve", "-n", NS, held, belief, "--keep", "nope"), "keep")
+    resolved = as_json(
+        cli("resolve", "-n", NS, held, belief, "--keep", held, "--reason", "asked", "--json")
+    )
+    assert resolved["op"] == "resolve" and resolved["retired"] == [belief]
+    assert as_json(cli("conflicts", "-n", NS, "--open", "--json")) == []
+    assert as_json(cli("pending", "-n", NS, "--json")) == []
+    for _ in range(3):
+        remember(cli, "Go")
+    other = remember(cli, "Rust")["added"][0]
+    go = as_json(cli("current", "-n", NS, "atlas", "uses", "--json"))["id"]
+    dismissed = as_json(cli("dismiss", "-n", NS, other, go, "--reason", "both", "--json"))
+    assert dismissed["op"] == "dismiss"
+    assert as_json(cli("conflicts", "-n", NS, "--open", "--json")) == []
+    failed(cli("dismiss", "-n", NS, other, go), "no open conflict")
+
+    dependent = remember(cli, "pgvector", "--depends-on", go, predicate="vector_store")
+    moved = remember(cli, "Zig", "--source-type", "human_verified")
+    assert as_json(cli("review", "-n", NS, "--json"))[0]["id"] == dependent["added"][0]
+    done = as_json(
+        cli("reviewed", "-n", NS, dependent["added"][0], "--premise", moved["added"][0], "--json")
+    )
+    assert done["op"] == "review"
+    assert as_json(cli("review", "-n", NS, "--json")) == []
 
 
 def test_rollback(cli: Any) -> None:

@@ -15,10 +15,18 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy, RevisionResult
+from belief_graph import (
+    BeliefGraph,
+    Claim,
+    ClaimDraft,
+    ConflictError,
+    NotFound,
+    Policy,
+    RevisionResult,
+)
 from belief_graph.store import Store
 from belief_graph.testing.graph import (
     counts,
@@ -69,6 +77,17 @@ def check_namespace_isolation(store: Store, bg: BeliefGraph) -> None:
                 bg.contract(ns, cid)
 
 
+def ids(found: Claim | list[Claim] | None) -> list[str]:
+    if found is None:
+        return []
+    return sorted(c.id for c in found) if isinstance(found, list) else [found.id]
+
+
+def first(found: Claim | list[Claim] | None) -> str | None:
+    found_ids = ids(found)
+    return ",".join(found_ids) if found_ids else None
+
+
 # -- the random sequences -------------------------------------------------------------------
 
 ns_i = st.integers(0, len(NAMESPACES) - 1)
@@ -84,12 +103,15 @@ remember_op = st.tuples(
     st.sampled_from([0.3, 0.8, 1.0]),
     st.booleans(),
     st.booleans(),  # with an episode
+    st.sampled_from([None, -40, -5, 5, 40]),  # valid_from, days from now (None: now)
+    st.sampled_from([None, 3, 30]),  # valid_to, days after valid_from (None: open)
 )
 OPS = st.one_of(
     remember_op,
     remember_op,
     remember_op,
-    st.tuples(st.just("contract"), pick, st.booleans()),
+    st.tuples(st.just("contract"), pick, st.booleans(), st.sampled_from([None, -3, 3, 30])),
+    st.tuples(st.just("wait"), st.sampled_from([1, 10, 45])),
     st.tuples(st.just("settle"), ns_i, pick, st.booleans()),
     st.tuples(st.just("rollback"), pick),
     st.tuples(st.just("rectify"), pick, st.integers(0, len(OBJECTS) - 1)),
@@ -115,12 +137,21 @@ class Run:
     counter: itertools.count[int] = field(default_factory=itertools.count)
     revisions: int = 0
     replays: int = 0
+    asked: dict[tuple[str, str, str, datetime, datetime], str | None] = field(default_factory=dict)
 
     def rid(self) -> str:
         return f"rev-{next(self.counter):04d}"
 
+    @property
+    def clock(self) -> Clock:
+        assert isinstance(self.bg.clock, Clock)
+        return self.bg.clock
+
     def apply(self, op: tuple[Any, ...]) -> None:
         kind = op[0]
+        if kind == "wait":
+            self.clock.set(self.clock.now + timedelta(days=op[1]))
+            return
         call = self.prepare(op)
         if call is None:
             return
@@ -139,7 +170,7 @@ class Run:
         before = counts(self.store)
         try:
             result = do()
-        except ConflictError:
+        except (ConflictError, ValueError):
             assert counts(self.store) == before, "a refused operation wrote something"
             return
         after = counts(self.store)
@@ -152,12 +183,69 @@ class Run:
         self.done.append(Done(kind, ns, result, do if replayable else None))
         if forbidden is not None:
             self.check_erased(*forbidden)
+        self.check_time()
+
+    def work_queues_down(self) -> None:
+        """Invariant 10: conflicts, pending and needs_review can all be emptied through the API
+        (and the time invariants hold on the way)."""
+        bg = self.bg
+        for ns in NAMESPACES:
+            for conflict in bg.conflicts(ns, open_only=True):
+                a, b = conflict.claim, conflict.rival
+                try:
+                    bg.resolve(ns, a.id, b.id, keep=a.id, reason="kept the newer")
+                except ConflictError:  # a stale side: the conflict is dismissed instead
+                    bg.dismiss(ns, a.id, b.id, reason="not a contradiction")
+                self.check_time()
+            assert bg.conflicts(ns, open_only=True) == []
+            for claim in bg.pending(ns):
+                bg.reject(ns, claim.id)
+            assert bg.pending(ns) == []
+            for claim in bg.needs_review(ns):
+                bg.reviewed(ns, claim.id, reason="checked")
+            assert bg.needs_review(ns) == []
+            self.check_time()
+
+    def check_time(self) -> None:
+        """Invariants 8 and 9: current = as_of(now, now) = beliefs, for every fact; and every
+        as_of answer given for a past known_at is given again (unless erased since)."""
+        bg = self.bg
+        for ns in NAMESPACES:
+            for subject in SUBJECTS:
+                held = {(c.predicate, c.id) for c in bg.beliefs(ns, subject)}
+                for predicate in PREDICATES:
+                    now = bg.current(ns, subject, predicate)
+                    t = self.clock.now
+                    again = bg.as_of(ns, subject, predicate, valid_at=t, known_at=t)
+                    assert ids(now) == ids(again), "invariant 8: current ≠ as_of(now, now)"
+                    canonical = bg.vocabulary.canonical(predicate)
+                    assert ids(now) == sorted(i for p, i in held if p == canonical), (
+                        "invariant 8: current ≠ beliefs"
+                    )
+                    for days in (-20, 0, 2, 10, 35):
+                        key = (ns, subject, predicate, t + timedelta(days=days), t)
+                        self.asked[key] = first(
+                            again
+                            if days == 0
+                            else bg.as_of(ns, subject, predicate, valid_at=key[3], known_at=t)
+                        )
+        for (ns, subject, predicate, valid_at, known_at), answer in self.asked.items():
+            got = first(bg.as_of(ns, subject, predicate, valid_at=valid_at, known_at=known_at))
+            seen = {*(answer or "").split(","), *(got or "").split(",")} - {""}
+            if got != answer and any(bg.get(ns, i).status == "erased" for i in seen):
+                continue
+            assert got == answer, "invariant 9: an answer for a past known_at changed"
 
     def prepare(self, op: tuple[Any, ...]) -> tuple[str, Any, bool] | None:
         bg, kind = self.bg, op[0]
         if kind == "remember":
-            _, n, s, p, o, source, confidence, correction, episode = op
+            _, n, s, p, o, source, confidence, correction, episode, start, length = op
             ns, token = NAMESPACES[n], next(self.counter)
+            now = self.clock.now
+            valid_from = None if start is None else now + timedelta(days=start)
+            valid_to = (
+                None if length is None else (valid_from or now) + timedelta(days=length, hours=1)
+            )
             draft = ClaimDraft(
                 namespace=ns,
                 subject=SUBJECTS[s],
@@ -170,6 +258,8 @@ class Run:
                 author=f"agent-{token:04d}",
                 episode_id=f"ep-{token:04d}" if episode else None,
                 episode_content=f"chat line #{token:04d} about {OBJECTS[o]}" if episode else None,
+                valid_from=valid_from,
+                valid_to=valid_to,
             )
             rid = self.rid()
             return ns, lambda: bg.remember(draft, revision_id=rid), True
@@ -178,7 +268,12 @@ class Run:
                 return None
             ns, cid = self.claims[op[1] % len(self.claims)]
             retract, rid = op[2], self.rid()
-            return ns, lambda: bg.contract(ns, cid, retract=retract, revision_id=rid), True
+            end = None if op[3] is None else self.clock.now + timedelta(days=op[3])
+            return (
+                ns,
+                lambda: bg.contract(ns, cid, retract=retract, valid_to=end, revision_id=rid),
+                True,
+            )
         if kind == "settle":
             ns = NAMESPACES[op[1]]
             pending = bg.pending(ns)
@@ -257,6 +352,41 @@ class Run:
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+# Pinned: a window with an end of its own, then a new value inside it (the end is never moved);
+# an end scheduled by a contract, then a new value before it; a correction after two versions.
+@example(
+    ops=[
+        ("remember", 0, 0, 0, 0, "user_stated", 0.8, False, False, None, 3),
+        ("remember", 0, 0, 0, 1, "user_stated", 0.8, False, False, None, None),
+        ("wait", 10),
+        ("remember", 0, 0, 0, 2, "user_stated", 0.8, False, False, None, None),
+    ],
+    preset="recency",
+    reinforce_after=3,
+)
+@example(
+    ops=[
+        ("remember", 0, 0, 1, 3, "user_stated", 0.8, False, False, -40, None),
+        ("contract", 0, False, 30),
+        ("wait", 10),
+        ("remember", 0, 0, 1, 4, "user_stated", 0.8, False, False, None, None),
+        ("wait", 45),
+        ("remember", 0, 0, 1, 3, "user_stated", 0.8, True, False, None, None),
+    ],
+    preset="recency",
+    reinforce_after=3,
+)
+@example(
+    ops=[
+        ("remember", 1, 1, 0, 0, "user_stated", 0.8, False, False, -40, None),
+        ("remember", 1, 1, 0, 1, "user_stated", 0.8, False, False, -5, None),
+        ("remember", 1, 1, 0, 2, "user_stated", 0.8, False, False, None, None),
+        ("remember", 1, 1, 0, 0, "user_stated", 0.8, True, False, -5, None),
+        ("rollback", 3),
+    ],
+    preset="freshness",
+    reinforce_after=2,
+)
 @given(
     ops=st.lists(OPS, min_size=1, max_size=20),
     preset=st.sampled_from(["recency", "conservative", "freshness"]),
@@ -274,6 +404,9 @@ def test_random_sequences_keep_every_invariant(
     assert version_chains(store) == []
     assert counts(store)["revisions"] == run.revisions
     check_namespace_isolation(store, run.bg)
+    run.work_queues_down()
+    assert one_active_per_single_slot(store) == []
+    assert version_chains(store) == []
 
 
 # -- invariant 6: revise = contract then expand ---------------------------------------------

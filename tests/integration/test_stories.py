@@ -40,15 +40,16 @@ def test_priya_risk_tolerance_flip(bg: BeliefGraph) -> None:
             object="aggressive",
             text="Priya now has an aggressive risk tolerance.",
             episode_id="S2",
-            correction=True,
         )
     )
-    assert flip.verdict == "CONFLICT"
+    # A change in the world (not a correction: correction=True would retract "cautious" as
+    # never true, see test_time.py); without a contradiction model it is an UPDATE.
+    assert flip.verdict == "UPDATE"
     assert flip.retired == first.added
 
     now = bg.current(NS, "user", "risk_tolerance")
     assert now is not None and not isinstance(now, list)
-    assert now.object == "aggressive" and now.version == 2 and now.contradiction
+    assert now.object == "aggressive" and now.version == 2
     history = bg.history(NS, "user", "risk_tolerance")
     assert [c.object for c in history] == ["cautious", "aggressive"]
     assert history[0].status == "superseded" and history[0].valid_to == now.valid_from
@@ -59,7 +60,7 @@ def test_priya_risk_tolerance_flip(bg: BeliefGraph) -> None:
         {
             "from": now.id,
             "to": first.added[0],
-            "verdict": "CONFLICT",
+            "verdict": "UPDATE",
             "revision_id": flip.revision_id,
         }
     ]

@@ -102,8 +102,8 @@ def test_contract_refuses_an_empty_window_by_name() -> None:
         )
 
 
-@pytest.mark.parametrize("status", ["superseded", "retracted", "pending", "rejected", "erased"])
-def test_contract_needs_an_active_claim(status: str) -> None:
+@pytest.mark.parametrize("status", ["retracted", "pending", "rejected", "erased"])
+def test_contract_needs_a_believed_claim(status: str) -> None:
     with pytest.raises(ConflictError, match=f"is {status}, not active"):
         operations.contract(
             state(claim("lisbon", status)),
@@ -297,3 +297,252 @@ def test_erase_of_a_subject_also_erases_its_slots_but_listed_claims_do_not() -> 
         state(claim("a")), NS, rows[1:], scope="claims", rid="R", actor=None, now=NOW
     )
     assert listed.erasure is not None and listed.erasure.slot_ids == []
+
+
+def test_contract_schedules_an_end_in_the_future_but_never_moves_one() -> None:
+    later = datetime(2026, 9, 1, tzinfo=UTC)
+    change = operations.contract(
+        state(claim("lisbon")),
+        NS,
+        "lisbon",
+        retract=False,
+        valid_to=later,
+        reason="",
+        rid="R",
+        actor=None,
+        now=NOW,
+    )
+    assert change.retires[0].valid_to == later
+    with pytest.raises(ConflictError, match=r"valid_to: .* already ends"):
+        operations.contract(
+            state(claim("lisbon", valid_to=at(8))),
+            NS,
+            "lisbon",
+            retract=False,
+            valid_to=later,
+            reason="",
+            rid="R",
+            actor=None,
+            now=NOW,
+        )
+
+
+def test_confirming_a_stale_pending_claim_is_refused() -> None:
+    st = state(
+        claim("rust", valid_from=at(4), accepted_at=at(4)),
+        claim("porto", "pending", valid_from=at(3), recorded_at=at(3)),
+        head="rust",
+    )
+    with pytest.raises(ConflictError, match="stale"):
+        operations.settle(st, NS, "porto", accept=True, rid="R", actor=None, now=NOW)
+
+
+def test_a_confirm_closes_only_an_open_window() -> None:
+    st = state(
+        claim("lisbon", valid_to=at(9), accepted_at=at(1)),
+        claim("porto", "pending", valid_from=at(3), recorded_at=at(3)),
+    )
+    change = operations.settle(st, NS, "porto", accept=True, rid="R", actor=None, now=NOW)
+    assert [(r.id, r.valid_to) for r in change.retires] == [("lisbon", None)]
+
+
+def test_rollback_of_a_confirm_makes_a_pending_copy_in_conflict_with_the_restored_belief() -> None:
+    st = state(
+        claim("porto"),
+        claim("lisbon", "superseded", valid_to=at(3)),
+        versions=2,
+        head="porto",
+        last_revision="R1",
+    )
+    ids = count()
+    change = operations.rollback(
+        st,
+        NS,
+        target(
+            "confirm",
+            {"kind": "ADDED", "id": "porto"},
+            {
+                "kind": "RETIRED",
+                "id": "lisbon",
+                "previous_status": "active",
+                "previous_valid_to": None,
+            },
+        ),
+        revision_id="R1",
+        rid="R2",
+        actor=None,
+        now=NOW,
+        new_id=lambda: f"copy{next(ids)}",
+    )
+    assert [(r.id, r.status) for r in change.retires] == [("porto", "retracted")]
+    assert [(r.id, r.new_id, r.status, r.version) for r in change.restores] == [
+        ("porto", "copy0", "pending", None),
+        ("lisbon", "copy1", "active", 3),
+    ]
+    assert [(x.claim, x.rival, x.dispute) for x in change.contradictions] == [
+        ("copy0", "copy1", True)
+    ]
+
+
+def test_rollback_of_a_reinforcement_sets_confidence_back_and_unlinks_its_episode() -> None:
+    change = operations.rollback(
+        state(claim("lisbon"), last_revision="R1"),
+        NS,
+        target(
+            "remember",
+            {
+                "kind": "REINFORCED",
+                "id": "lisbon",
+                "previous_confidence": 0.5,
+                "previous_at": "2026-02-01T00:00:00Z",
+            },
+        ),
+        revision_id="R1",
+        rid="R2",
+        actor=None,
+        now=NOW,
+        new_id=lambda: "x",
+    )
+    [undo] = change.reinforcements
+    assert (undo.delta, undo.previous_confidence, undo.previous_at, undo.undoes) == (
+        -1,
+        0.5,
+        datetime(2026, 2, 1, tzinfo=UTC),
+        "R1",
+    )
+
+
+def test_rollback_brings_earlier_versions_back_before_the_belief() -> None:
+    st = state(
+        claim("express"),
+        claim("go", "retracted"),
+        claim("rust", "retracted"),
+        versions=3,
+        head="express",
+        last_revision="R1",
+    )
+    ids = count()
+    change = operations.rollback(
+        st,
+        NS,
+        target(
+            "remember",
+            {"kind": "ADDED", "id": "express"},
+            {
+                "kind": "RETIRED",
+                "id": "rust",
+                "previous_status": "active",
+                "previous_valid_to": None,
+            },
+            {
+                "kind": "RETIRED",
+                "id": "go",
+                "previous_status": "superseded",
+                "previous_valid_to": at(5),
+            },
+        ),
+        revision_id="R1",
+        rid="R2",
+        actor=None,
+        now=NOW,
+        new_id=lambda: f"copy{next(ids)}",
+    )
+    assert [(r.id, r.status, r.version, r.valid_to) for r in change.restores] == [
+        ("go", "superseded", 4, at(5)),
+        ("rust", "active", 5, None),
+    ]
+
+
+def two_sides() -> State:
+    """An active belief and a pending claim held against it."""
+    return state(
+        claim("lisbon", accepted_at=at(1)),
+        claim("porto", "pending", valid_from=at(3), recorded_at=at(3)),
+    )
+
+
+@pytest.mark.parametrize("keep", ["lisbon", "porto"])
+def test_resolve_retires_the_side_that_was_wrong(keep: str) -> None:
+    st = two_sides()
+    change = operations.resolve(
+        st,
+        NS,
+        "porto",
+        "lisbon",
+        keep=keep,
+        reason="asked",
+        open_conflict=True,
+        rid="R",
+        actor=None,
+        now=NOW,
+    )
+    assert change.op == "resolve" and change.reason == f"kept {keep}: asked"
+    assert [(s.id, s.rival) for s in change.settles] == [("porto", "lisbon")]
+    if keep == "lisbon":
+        assert [(r.id, r.status) for r in change.retires] == [("porto", "rejected")]
+        assert change.activations == []
+    else:
+        assert [(r.id, r.status) for r in change.retires] == [("lisbon", "retracted")]
+        assert [a.id for a in change.activations] == ["porto"]
+
+
+def test_resolve_and_dismiss_need_an_open_conflict_and_a_side_to_keep() -> None:
+    with pytest.raises(ConflictError, match="rival_id: no open conflict"):
+        operations.dismiss(
+            two_sides(),
+            NS,
+            "porto",
+            "lisbon",
+            reason="",
+            open_conflict=False,
+            rid="R",
+            actor=None,
+            now=NOW,
+        )
+    with pytest.raises(ValueError, match="keep"):
+        operations.resolve(
+            two_sides(),
+            NS,
+            "porto",
+            "lisbon",
+            keep="faro",
+            reason="",
+            open_conflict=True,
+            rid="R",
+            actor=None,
+            now=NOW,
+        )
+    change = operations.dismiss(
+        two_sides(),
+        NS,
+        "porto",
+        "lisbon",
+        reason="compatible",
+        open_conflict=True,
+        rid="R",
+        actor=None,
+        now=NOW,
+    )
+    assert change.retires == [] and [s.resolution for s in change.settles] == [
+        "dismissed: compatible"
+    ]
+
+
+def test_reviewed_lifts_the_flag_and_repoints_to_the_new_premise() -> None:
+    st = state(claim("plan", needs_review=True), claim("koa"))
+    change = operations.reviewed(
+        st, NS, "plan", premise="koa", reason="fine", rid="R", actor=None, now=NOW
+    )
+    assert change.clear_review_of == ["plan"] and change.cleared_revision is None
+    assert [(r.id, r.old, r.premise) for r in change.repoints] == [("plan", None, "koa")]
+    with pytest.raises(ConflictError, match="not flagged"):
+        operations.reviewed(
+            state(claim("plan")),
+            NS,
+            "plan",
+            premise=None,
+            reason="",
+            rid="R",
+            actor=None,
+            now=NOW,
+        )
