@@ -91,7 +91,7 @@ class Writer:
         self, namespace: str, claim_id: str, rival_id: str, found: dict[str, bool]
     ) -> Callable[[str], State]:
         def read(rid: str) -> State:
-            rows = self.store.read(
+            rows = self.store.read_leader(
                 "write/conflict_open", namespace=namespace, claim_id=claim_id, rival_id=rival_id
             )
             found["open"] = bool(rows and rows[0]["open"])
