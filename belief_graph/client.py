@@ -114,11 +114,14 @@ class BeliefGraph:
         policy: Policy | Term | None = None,
         models: bool | None = None,
         start: bool = True,
+        bookmarks: Sequence[Term] = (),
     ) -> BeliefGraph:
         """Connect to ``uri``, else to ``NEO4J_URI``, else to (and if ``start``, start) a local one.
 
         ``models`` loads the embedding and contradiction models (default: the
         ``BELIEF_GRAPH_MODELS`` setting); without them detection is structural only.
+        ``bookmarks`` (another client's ``bookmarks()``) make this client's reads wait, on a
+        cluster, until the writes they stand for are visible: read-your-writes across processes.
         """
         from .server.provide import provide
         from .settings import EngineSettings, Neo4jSettings
@@ -133,7 +136,7 @@ class BeliefGraph:
             database = database or neo.database
             password = neo.password.get_secret_value()
             auth = auth or ((neo.user, password) if password else None)
-        store = Store(uri, auth, database or "neo4j")
+        store = Store(uri, auth, database or "neo4j", bookmarks=bookmarks)
         vocabulary = (
             Vocabulary.load(engine.vocabulary) if engine.vocabulary else Vocabulary.default()
         )
@@ -153,6 +156,11 @@ class BeliefGraph:
     def close(self) -> None:
         """Close the connection."""
         self.store.close()
+
+    def bookmarks(self) -> list[str]:
+        """Bookmarks of every write this client made (and those it was connected with): give
+        them to ``connect(bookmarks=...)`` in another process so its reads see these writes."""
+        return self.store.bookmarks()
 
     def __enter__(self) -> BeliefGraph:
         return self

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC
 from typing import Any, LiteralString, TypeVar
@@ -80,7 +80,12 @@ class Tx:
 
 
 class Store:
-    """A Neo4j connection with bounded retries. Reads go to readers, writes to the leader."""
+    """A Neo4j connection with bounded retries. Reads go to readers, writes to the leader.
+
+    Every statement shares one bookmark manager, so on a cluster a read always sees this store's
+    earlier writes (causal consistency); ``bookmarks`` hands them to another process, whose
+    store then starts from them.
+    """
 
     def __init__(
         self,
@@ -90,9 +95,13 @@ class Store:
         *,
         retry_seconds: float = 15.0,
         connect_timeout: float = 5.0,
+        bookmarks: Iterable[str] = (),
     ) -> None:
         self.uri = uri
         self.database = database
+        self._bookmarks = neo4j.GraphDatabase.bookmark_manager(
+            initial_bookmarks=neo4j.Bookmarks.from_raw_values(bookmarks)
+        )
         with _mapped():
             self._driver = neo4j.GraphDatabase.driver(
                 uri,
@@ -118,19 +127,38 @@ class Store:
             "protocol": str(info.protocol_version),
         }
 
+    def _session(self) -> neo4j.Session:
+        return self._driver.session(database=self.database, bookmark_manager=self._bookmarks)
+
+    def bookmarks(self) -> list[str]:
+        """The bookmarks of every transaction this store has run (or was started from)."""
+        return sorted(self._bookmarks.get_bookmarks())
+
     def read(self, name: str, **params: Any) -> list[Row]:
-        """One read statement in its own auto-retried read transaction."""
-        with _mapped():
-            records, _, _ = self._driver.execute_query(
-                _query(name), params, database_=self.database, routing_=neo4j.RoutingControl.READ
-            )
-        return [_native(r.data()) for r in records]
+        """One read statement in its own auto-retried read transaction (on a cluster, any
+        member that has caught up with this store's bookmarks)."""
+        return self._execute(name, params, neo4j.RoutingControl.READ)
+
+    def read_leader(self, name: str, **params: Any) -> list[Row]:
+        """A read that a write will be decided on (the write path's read step): run on the
+        leader, which has every committed write, so the decision is not made on a follower's
+        older state only to be refused by the slot's sequence check."""
+        return self._execute(name, params, neo4j.RoutingControl.WRITE)
 
     def write(self, name: str, **params: Any) -> list[Row]:
         """One write statement in its own auto-retried write transaction."""
+        return self._execute(name, params, neo4j.RoutingControl.WRITE)
+
+    def _execute(
+        self, name: str, params: dict[str, Any], routing: neo4j.RoutingControl
+    ) -> list[Row]:
         with _mapped():
             records, _, _ = self._driver.execute_query(
-                _query(name), params, database_=self.database, routing_=neo4j.RoutingControl.WRITE
+                _query(name),
+                params,
+                database_=self.database,
+                routing_=routing,
+                bookmark_manager_=self._bookmarks,
             )
         return [_native(r.data()) for r in records]
 
@@ -139,7 +167,12 @@ class Store:
 
         Any exception ``work`` raises (``StaleSlot`` among them) rolls the transaction back.
         """
-        with _mapped(), self._driver.session(database=self.database) as session:
+        with (
+            _mapped(),
+            self._driver.session(
+                database=self.database, bookmark_manager=self._bookmarks
+            ) as session,
+        ):
             return session.execute_write(lambda tx: work(Tx(tx)))
 
     def run_literal(self, query: LiteralString, /, **params: Any) -> list[Row]:
@@ -149,7 +182,12 @@ class Store:
         Only for ``belief_graph.testing`` (invariant checks, counts, the guarded wipe) and the
         tests: the engine itself runs nothing but its shipped statements.
         """
-        with _mapped(), self._driver.session(database=self.database) as session:
+        with (
+            _mapped(),
+            self._driver.session(
+                database=self.database, bookmark_manager=self._bookmarks
+            ) as session,
+        ):
             return [record.data() for record in session.run(query, params)]
 
     def explain(self, name: str) -> None:

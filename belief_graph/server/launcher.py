@@ -247,6 +247,11 @@ class LocalNeo4j:
             f"server.default_listen_address={HOST}",
             f"server.bolt.listen_address={HOST}:{self.settings.bolt_port}",
             f"server.http.listen_address={HOST}:{self.settings.http_port}",
+            # Advertised as bound: a routing (neo4j://) driver is sent back to these addresses,
+            # not to the default localhost:7687 of another server.
+            f"server.default_advertised_address={HOST}",
+            f"server.bolt.advertised_address={HOST}:{self.settings.bolt_port}",
+            f"server.http.advertised_address={HOST}:{self.settings.http_port}",
             "server.http.enabled=true",
             "server.https.enabled=false",
             "dbms.security.auth_enabled=false",

@@ -128,7 +128,7 @@ class Remember:
         if not queries:
             return []
         near: dict[tuple[str, str], None] = {}
-        for row in self.store.read("write/neighbours", queries=queries):
+        for row in self.store.read_leader("write/neighbours", queries=queries):
             namespace = self.requests[row["index"]].draft.namespace
             for slot_id in row["slot_ids"]:
                 near[(namespace, slot_id)] = None

@@ -62,7 +62,7 @@ def read_state(
     """Read the slots by key (``keys``: subject and cardinality for a slot not created yet) and
     by id, the claims ``claim_refs`` (and their slots), stored ``revisions`` and which of
     ``claim_ids`` exist."""
-    row = store.read(
+    row = store.read_leader(
         "write/state",
         slots=[{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys],
         slot_refs=[{"namespace": ns, "id": i} for ns, i in slot_refs],

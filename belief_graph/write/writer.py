@@ -91,7 +91,7 @@ class Writer:
         self, namespace: str, claim_id: str, rival_id: str, found: dict[str, bool]
     ) -> Callable[[str], State]:
         def read(rid: str) -> State:
-            rows = self.store.read(
+            rows = self.store.read_leader(
                 "write/conflict_open", namespace=namespace, claim_id=claim_id, rival_id=rival_id
             )
             found["open"] = bool(rows and rows[0]["open"])
@@ -271,7 +271,7 @@ class Writer:
         target: dict[str, Any] = {}
 
         def read(rid: str) -> State:
-            rows = self.store.read(
+            rows = self.store.read_leader(
                 "write/revision_changes", namespace=namespace, revision_id=revision_id
             )
             target.clear()
@@ -320,7 +320,7 @@ class Writer:
         targets: list[dict[str, Any]] = []
 
         def read(rid: str) -> State:
-            targets[:] = self.store.read(
+            targets[:] = self.store.read_leader(
                 "write/erase_targets",
                 namespace=namespace,
                 subject_key=normalize_key(subject) if subject is not None else None,
