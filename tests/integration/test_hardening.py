@@ -85,3 +85,39 @@ def test_the_stored_cardinality_wins_over_a_clients_vocabulary(
         ("Lisbon", "superseded"),
         ("Porto", "active"),
     ]
+
+
+def test_remember_racing_an_erase_of_its_subject_plans_again(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    """An erase commits between remember's read and its transaction: the slot it read was renamed
+    to a tombstone key, so the write is planned again (a new fact) instead of failing."""
+    from belief_graph.write.apply import run
+    from belief_graph.write.remember import Remember, Request
+
+    bg = make_bg()
+    bg.remember(lives_in("Lisbon"))
+    batch = Remember(
+        bg.store,
+        bg.vocabulary,
+        bg.policy,
+        bg.detector,
+        bg.clock,
+        lambda: f"ID{next(ids)}",
+        [Request(lives_in("Porto"), "race-1")],
+    )
+    ids = iter(range(10_000))
+    reads: list[int] = []
+
+    def read_then_erase() -> object:
+        state = batch.read()
+        if not reads:
+            bg.erase(NS, subject="priya")
+        reads.append(1)
+        return state
+
+    [result] = run(bg.store, read_then_erase, batch.plan)  # type: ignore[arg-type]
+    assert len(reads) == 2, "the first plan was refused and the operation read again"
+    assert result.verdict == "NEW" and not result.retired
+    belief = bg.current(NS, "priya", "lives_in")
+    assert belief is not None and not isinstance(belief, list) and belief.object == "Porto"
