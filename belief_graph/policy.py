@@ -66,6 +66,9 @@ class Policy(BaseModel):
     same_similarity: float = Field(default=0.92, ge=0.0, le=1.0)
     contradiction_threshold: float = Field(default=0.9, ge=0.0, le=1.0)
     neighbours: int = Field(default=5, ge=1, le=100)
+    # How far ahead of the engine's clock a draft's recorded_at may be (clocks drift); further
+    # ahead is refused, or one claim stamped in the far future would freeze its fact.
+    clock_skew_seconds: float = Field(default=300.0, ge=0.0, le=86_400.0)
     candidate_similarity: float = Field(default=0.5, ge=0.0, le=1.0)
     unframed_similarity: float = Field(default=0.75, ge=0.0, le=1.0)
     predicates: dict[str, PredicateRule] = Field(default_factory=dict)

@@ -637,9 +637,16 @@ def import_cmd(
                 batch_size=batch_size,
                 progress=lambda n: bar.advance(task, n),
                 use_ingest=not one_by_one,
+                source=None if stream is sys.stdin else str(file.resolve()),
             )
     except claim_import.ImportLineError as exc:
-        fail(f"{exc} ({exc.done} earlier claims stored)")
+        again = (
+            "; fix it and run the same command again: the lines already stored are not applied "
+            "twice"
+            if stream is not sys.stdin
+            else ""
+        )
+        fail(f"{exc} ({exc.done} earlier claims stored{again})")
     finally:
         if stream is not sys.stdin:
             stream.close()

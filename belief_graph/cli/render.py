@@ -587,6 +587,8 @@ def import_summary(stats: ImportStats) -> FittedTable:
     table.add_row("claims", str(stats.lines))
     for verdict, n in sorted(stats.verdicts.items()):
         table.add_row(txt(f"  {verdict}"), str(n))
+    if stats.replayed:
+        table.add_row("  already stored", str(stats.replayed))
     table.add_row("seconds", f"{stats.seconds:.2f}")
     table.add_row("claims/s", f"{stats.rate:.1f}")
     return table

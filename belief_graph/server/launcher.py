@@ -9,6 +9,7 @@ tests and benchmarks, with its own home and free ports, removed when it stops.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from belief_graph.errors import ConfigError, StoreUnavailable
@@ -86,6 +88,19 @@ def _java_major(java: str) -> int | None:
     major = int(match.group(1))
     # Java 8 and older report "1.8".
     return int(match.group(2) or 0) if major == 1 else major
+
+
+@contextlib.contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (created if missing): one process (or thread) at a
+    time resolves the jars, or starts or stops one server home. The OS drops it if we die."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _log(message: str) -> None:
@@ -167,9 +182,17 @@ class LocalNeo4j:
         return all((self.lib_dir / name).is_file() for name in names)
 
     def resolve(self) -> Path:
-        """Download the Neo4j and Neo4j Browser jars with Maven, once; return the lib dir."""
+        """Download the Neo4j and Neo4j Browser jars with Maven, once; return the lib dir.
+
+        Two processes resolving at once take turns: the second finds the jars in place."""
         if self._resolved():
             return self.lib_dir
+        with _file_lock(self.lib_dir.with_name("resolve.lock")):
+            if self._resolved():
+                return self.lib_dir
+            return self._resolve()
+
+    def _resolve(self) -> Path:
         mvn = require_tool("mvn", "Maven (and Java 17) to use the local launcher")
         _java_executable()
         pom = resource_path("launcher", "pom.xml")
@@ -315,13 +338,23 @@ class LocalNeo4j:
             f"see {self.log_file}:\n{self._log_tail()}"
         )
 
+    @property
+    def _lock_file(self) -> Path:
+        return self.home / "run" / "launcher.lock"
+
     def start(self, wait_seconds: float = 120) -> ServerStatus:
         """Start the server (resolving it first if needed) and wait until Bolt and HTTP answer.
 
-        Returns at once if our server is already running. Raises ``ConfigError`` if Java or Maven
-        is missing or another process holds the Bolt or HTTP port, ``StoreUnavailable`` if the
-        server does not come up within ``wait_seconds``.
+        Returns at once if our server is already running. Two processes starting the same server
+        take turns (a file lock): the second finds the first one's server and waits for it, so
+        one home never runs two JVMs. Raises ``ConfigError`` if Java or Maven is missing or
+        another process holds the Bolt or HTTP port, ``StoreUnavailable`` if the server does not
+        come up within ``wait_seconds``.
         """
+        with _file_lock(self._lock_file):
+            return self._start(wait_seconds)
+
+    def _start(self, wait_seconds: float) -> ServerStatus:
         pid = self._server_pid()
         if pid is not None:
             # Running, or still starting (perhaps launched by another process): wait for it.
@@ -390,6 +423,10 @@ class LocalNeo4j:
         Returns True if a server was running. Only a process started from this server home is
         ever signalled.
         """
+        with _file_lock(self._lock_file):
+            return self._stop(timeout)
+
+    def _stop(self, timeout: float) -> bool:
         pid = self._server_pid()
         if pid is None:
             self.pid_file.unlink(missing_ok=True)

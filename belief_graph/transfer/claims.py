@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections import Counter
@@ -50,6 +51,7 @@ class ImportStats:
     decisions: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
     batched: bool = False
+    replayed: int = 0
 
     @property
     def rate(self) -> float:
@@ -58,6 +60,9 @@ class ImportStats:
 
     def count(self, result: RevisionResult) -> None:
         """Tally one result."""
+        if result.replayed:
+            self.replayed += 1
+            return
         self.verdicts[result.verdict or "none"] += 1
         self.decisions[result.decision] += 1
 
@@ -70,6 +75,7 @@ class ImportStats:
             "seconds": round(self.seconds, 3),
             "claims_per_second": round(self.rate, 1),
             "batched": self.batched,
+            "replayed": self.replayed,
         }
 
 
@@ -107,10 +113,14 @@ def import_claims(
     batch_size: int = 500,
     progress: Callable[[int], None] | None = None,
     use_ingest: bool = True,
+    source: str | None = None,
 ) -> ImportStats:
     """Remember every JSONL line in order; stop at the first bad line with its number.
 
-    Lines before a bad one stay stored; nothing of the bad line is. ``bg.ingest`` (one
+    Lines before a bad one stay stored; nothing of the bad line is. With ``source`` (the file's
+    path) each line's revision id is derived from the source, the line's number and its text, so
+    running the same import again — after fixing a bad line — replays the lines already stored
+    instead of applying them twice. ``bg.ingest`` (one
     transaction per batch) is used when the engine has it and ``use_ingest``: the file is parsed
     one batch ahead, and a batch the engine refuses is replayed a claim at a time, so the error
     still names its line and keeps the lines before it. ``progress`` gets increments.
@@ -121,14 +131,24 @@ def import_claims(
     try:
         if ingest is not None:
             stats.batched = True
-            _import_batched(bg, ingest, lines, namespace, batch_size, progress, stats)
+            _import_batched(bg, ingest, lines, namespace, batch_size, progress, stats, source)
         else:
             for number, line in _numbered(lines):
                 draft = parse_draft(line, number, namespace, stats.lines)
-                _remember_each(bg, [(number, draft)], progress, stats)
+                rid = line_revision_id(source, number, line)
+                _remember_each(bg, [(number, draft, rid)], progress, stats)
     finally:
         stats.seconds = time.perf_counter() - started
     return stats
+
+
+def line_revision_id(source: str | None, number: int, line: str) -> str | None:
+    """The revision id of one imported line: the same for the same line at the same place of
+    the same file, so an import run again applies each line once (``None`` without a source)."""
+    if source is None:
+        return None
+    digest = hashlib.sha256(f"{source}\0{number}\0{line.strip()}".encode()).hexdigest()
+    return f"import:{digest[:40]}"
 
 
 def _import_batched(
@@ -139,14 +159,16 @@ def _import_batched(
     batch_size: int,
     progress: Callable[[int], None] | None,
     stats: ImportStats,
+    source: str | None,
 ) -> None:
     numbered = _numbered(lines)
     while True:
-        chunk: list[tuple[int, ClaimDraft]] = []
+        chunk: list[tuple[int, ClaimDraft, str | None]] = []
         bad: ImportLineError | None = None
         for number, line in numbered:
             try:
-                chunk.append((number, parse_draft(line, number, namespace, stats.lines)))
+                draft = parse_draft(line, number, namespace, stats.lines)
+                chunk.append((number, draft, line_revision_id(source, number, line)))
             except ImportLineError as exc:
                 bad = exc
                 break
@@ -163,7 +185,13 @@ def _import_batched(
 
             try:
                 # One chunk is one batch, hence one transaction: a refusal leaves none of it.
-                results = ingest([d for _, d in chunk], batch_size=batch_size, progress=advance)
+                ids = [rid for _, _, rid in chunk]
+                results = ingest(
+                    [d for _, d, _ in chunk],
+                    batch_size=batch_size,
+                    progress=advance,
+                    revision_ids=ids if source is not None else None,
+                )
             except (BeliefGraphError, ValueError, NotImplementedError):
                 # Replay the chunk a claim at a time to keep its good prefix and name the line.
                 _remember_each(bg, chunk, progress, stats)
@@ -180,13 +208,13 @@ def _import_batched(
 
 def _remember_each(
     bg: BeliefGraph,
-    chunk: Iterable[tuple[int, ClaimDraft]],
+    chunk: Iterable[tuple[int, ClaimDraft, str | None]],
     progress: Callable[[int], None] | None,
     stats: ImportStats,
 ) -> None:
-    for number, draft in chunk:
+    for number, draft, rid in chunk:
         try:
-            result = bg.remember(draft)
+            result = bg.remember(draft, revision_id=rid)
         except (BeliefGraphError, ValueError, NotImplementedError) as exc:
             raise ImportLineError(number, str(exc), stats.lines) from exc
         stats.count(result)

@@ -75,6 +75,7 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
                 "id": s.slot_id,
                 "subject": s.subject,
                 "cardinality": s.cardinality,
+                "new": s.new,
             }
             for s in touched
         ],
@@ -83,9 +84,15 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
     assert lock is not None
     if lock["replayed"]:
         raise _Replayed()
+    if len(lock["slots"]) != len(touched):
+        raise StaleSlot()
     for row in lock["slots"]:
         s = state.slots[(row["namespace"], row["subject_key"], row["predicate"])]
-        if row["seq_before"] != s.seq or row["slot_id"] != s.slot_id:
+        if (
+            row["seq_before"] != s.seq
+            or row["slot_id"] != s.slot_id
+            or row["key_now"] != row["subject_key"]
+        ):
             raise StaleSlot()
     tx.run("write/changes", **_statement_params(changes))
     retired = [

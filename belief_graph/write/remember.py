@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ..detect import Detector, cosine
@@ -149,6 +149,12 @@ class Remember:
             slot, rivals = self._locate(draft, claim_id, embedding, state)
             now = self.clock()
             recorded_at = draft.recorded_at or now
+            if recorded_at > now + timedelta(seconds=self.policy.clock_skew_seconds):
+                raise ValueError(
+                    f"recorded_at: {recorded_at.isoformat()} is in the future (the engine's "
+                    f"clock says {now.isoformat()}; clock_skew_seconds allows "
+                    f"{self.policy.clock_skew_seconds:g} s)"
+                )
             _check_references(draft, recorded_at, slot, state, created)
             valid_from = draft.valid_from or recorded_at
             if draft.valid_to is not None and draft.valid_to <= valid_from:
@@ -357,7 +363,9 @@ def _changes(
         slot_ids=[slot.slot_id],
     )
     slot.touched_by = rid
-    slot.last_recorded_at = max(filter(None, [slot.last_recorded_at, recorded_at]))
+    if plan.action != "reject":
+        # A rejected claim changes nothing of the fact, so it does not move the fact's clock.
+        slot.last_recorded_at = max(filter(None, [slot.last_recorded_at, recorded_at]))
     if plan.action == "reinforce":
         assert plan.target is not None
         change.reinforcements.append(

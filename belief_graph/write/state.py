@@ -81,8 +81,12 @@ def read_state(
     for s in row["slots"]:
         key = (s["namespace"], s["subject_key"], s["predicate"])
         if key not in state.slots:
+            # A stored slot keeps the cardinality it was created with, whatever this process's
+            # vocabulary says: two clients with different vocabulary files cannot give a
+            # single-valued fact two beliefs. Only a slot not created yet takes the vocabulary's.
             subject, cardinality = keys[key]
-            state.slots[key] = _slot(key, subject, cardinality, s, new_id)
+            stored = s.get("stored_cardinality")
+            state.slots[key] = _slot(key, subject, stored or cardinality, s, new_id)
     return state
 
 

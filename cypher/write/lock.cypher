@@ -1,19 +1,32 @@
 // Apply, first statement: create or lock every slot of the batch (in the caller's sorted order, so
 // concurrent batches cannot deadlock on each other) and report revisions that ran meanwhile.
-// Params: $slots (sorted list of {namespace, subject_key, predicate, id, subject, cardinality}),
-//         $revisions (list of {namespace, id})
-// Returns: slots (namespace, subject_key, predicate, slot_id, seq_before), replayed (ids)
+// A slot that existed when it was read is locked by its id (an erase may have renamed its key
+// since: the caller sees the key it has now and plans again); a slot not created yet is merged
+// by its key (a concurrent writer may have created it: the caller sees another id).
+// Params: $slots (sorted list of {namespace, subject_key, predicate, id, subject, cardinality,
+//         new}), $revisions (list of {namespace, id})
+// Returns: slots (namespace, subject_key, predicate, id: as read; slot_id, key_now, seq_before:
+//          as locked), replayed (ids)
 UNWIND $slots AS k
-MERGE (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
-  ON CREATE SET s.id = k.id, s.subject = k.subject, s.cardinality = k.cardinality, s.seq = 0,
-                s.versions = 0
+CALL (k) {
+  WITH k WHERE k.new
+  MERGE (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
+    ON CREATE SET s.id = k.id, s.subject = k.subject, s.cardinality = k.cardinality, s.seq = 0,
+                  s.versions = 0
+  RETURN s
+  UNION
+  WITH k WHERE NOT k.new
+  MATCH (s:Slot {id: k.id, namespace: k.namespace})
+  RETURN s
+}
 // Writing a property first takes the slot's write lock; only then is seq read, so two writers
 // cannot both read the same seq (a read-then-write in one SET could lose an update).
 SET s.locked = true
 WITH k, s
 SET s.seq = s.seq + 1
 REMOVE s.locked
-WITH collect(k {.namespace, .subject_key, .predicate, slot_id: s.id, seq_before: s.seq - 1}) AS slots
+WITH collect(k {.namespace, .subject_key, .predicate, slot_id: s.id, key_now: s.subject_key,
+                seq_before: s.seq - 1}) AS slots
 CALL () {
   UNWIND $revisions AS rv
   MATCH (r:Revision {namespace: rv.namespace, id: rv.id})

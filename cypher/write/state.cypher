@@ -30,7 +30,7 @@ CALL () {
   }
   RETURN collect(k {.*, slot_id: s.id, seq: seq, versions: versions, head: head,
                     last_revision: last_revision, last_recorded_at: last_recorded_at,
-                    claims: claims, past: past}) AS slots
+                    stored_cardinality: s.cardinality, claims: claims, past: past}) AS slots
 }
 CALL () {
   UNWIND $claim_refs AS ref

@@ -391,9 +391,21 @@ def test_import_stops_at_line_3(cli: Any, tmp_path: Path, mode: str, bad: str) -
     lines = [claim_line("Express.js"), claim_line("Go"), bad, claim_line("Zig")]
     path = write_lines(tmp_path / "claims.jsonl", lines)
     extra = ["--one-by-one"] if mode == "one-by-one" else ["--batch-size", "10"]
-    failed(cli("import", str(path), "--namespace", NS, *extra), "line 3", "2 earlier claims stored")
+    failed(
+        cli("import", str(path), "--namespace", NS, *extra),
+        "line 3",
+        "2 earlier claims stored",
+        "run the same command again",
+    )
     history = as_json(cli("history", "-n", NS, "atlas", "uses", "--json"))
     assert [c["object"] for c in history] == ["Express.js", "Go"]
+    # The person fixes line 3 and runs the same command: lines 1-2 are not applied twice.
+    lines[2] = claim_line("Rust")
+    write_lines(path, lines)
+    stats = as_json(cli("import", str(path), "--namespace", NS, *extra, "--json"))
+    assert stats["replayed"] == 2 and stats["claims"] == 4
+    history = as_json(cli("history", "-n", NS, "atlas", "uses", "--json"))
+    assert [c["object"] for c in history] == ["Express.js", "Go", "Rust", "Zig"]
 
 
 def test_import_without_namespace_names_the_field(cli: Any, tmp_path: Path) -> None:

@@ -158,3 +158,48 @@ def test_throwaway_servers_of_dead_processes_are_discarded(tmp_path: Path) -> No
     assert alive.exists()
     assert (fresh.home / "owner.pid").read_text().strip() == str(os.getpid())
     fresh.discard()
+
+
+# -- one launcher at a time -----------------------------------------------------------------------
+
+
+def _jvms_of(home: Path) -> list[int]:
+    """The live processes running a Neo4j server from ``home``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if f"--home-dir={home}".encode() in args:
+            found.append(int(entry.name))
+    return found
+
+
+def test_two_starts_at_once_run_one_server() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    first = LocalNeo4j.throwaway()
+    twin = LocalNeo4j(first.settings, home=first.home)  # a second process's view of it
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            statuses = list(pool.map(lambda s: s.start(), (first, twin)))
+        assert statuses[0].pid == statuses[1].pid is not None
+        assert _jvms_of(first.home) == [statuses[0].pid]
+        assert twin.stop() is True
+        assert first.stop() is False
+        assert _jvms_of(first.home) == []
+    finally:
+        first.discard()
+
+
+def test_two_resolves_at_once_share_one_download(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    settings = ServerSettings(cache_dir=tmp_path)
+    with ThreadPoolExecutor(2) as pool:
+        dirs = list(pool.map(lambda _: LocalNeo4j(settings).resolve(), range(2)))
+    assert dirs[0] == dirs[1] and LocalNeo4j(settings)._resolved()
+    assert not list(dirs[0].parent.glob("lib.partial-*"))
