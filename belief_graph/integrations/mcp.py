@@ -195,6 +195,58 @@ class Tools:
         ns = self._ns(namespace)
         return self._run(lambda: self.bg.reject(ns, claim_id, actor=self.settings.actor))
 
+    def resolve(
+        self,
+        claim_id: Identifier,
+        rival_id: Identifier,
+        keep: Annotated[Identifier, Field(description="The side the user says is right.")],
+        reason: Annotated[str, Field(max_length=1000, description="Why, for the audit log.")] = "",
+        namespace: NamespaceArg = None,
+    ) -> RevisionResult:
+        """Settle an open conflict (listed by `conflicts`) once the user said which side is
+        right: `keep` stays, the other side was wrong and is withdrawn."""
+        ns = self._ns(namespace)
+        return self._run(
+            lambda: self.bg.resolve(
+                ns, claim_id, rival_id, keep=keep, reason=reason, actor=self.settings.actor
+            )
+        )
+
+    def dismiss(
+        self,
+        claim_id: Identifier,
+        rival_id: Identifier,
+        reason: Annotated[str, Field(max_length=1000, description="Why, for the audit log.")] = "",
+        namespace: NamespaceArg = None,
+    ) -> RevisionResult:
+        """Close an open conflict that is no conflict (both can be true, e.g. different
+        contexts): both claims stay as they are."""
+        ns = self._ns(namespace)
+        return self._run(
+            lambda: self.bg.dismiss(
+                ns, claim_id, rival_id, reason=reason, actor=self.settings.actor
+            )
+        )
+
+    def reviewed(
+        self,
+        claim_id: Identifier,
+        premise: Annotated[
+            Identifier | None,
+            Field(description="The claim it depends on from now on (the premise's new version)."),
+        ] = None,
+        reason: Annotated[str, Field(max_length=1000, description="Why, for the audit log.")] = "",
+        namespace: NamespaceArg = None,
+    ) -> RevisionResult:
+        """Mark a claim flagged by `review` as checked with the user (it still holds), and
+        optionally point it at the premise's new version."""
+        ns = self._ns(namespace)
+        return self._run(
+            lambda: self.bg.reviewed(
+                ns, claim_id, premise=premise, reason=reason, actor=self.settings.actor
+            )
+        )
+
     def retract(
         self,
         claim_id: Identifier,
@@ -355,6 +407,9 @@ TOOL_NAMES = (
     "review",
     "confirm",
     "reject",
+    "resolve",
+    "dismiss",
+    "reviewed",
     "retract",
     "rollback",
     "erase",

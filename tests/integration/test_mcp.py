@@ -248,6 +248,57 @@ def test_priya_story_through_mcp_tools_alone(open_session: Opener) -> None:
     run(body)
 
 
+def test_an_agent_works_the_queues_down_with_the_user(open_session: Opener) -> None:
+    def claim(obj: str, predicate: str = "diet", **extra: Any) -> dict[str, Any]:
+        return {
+            "subject": "user",
+            "predicate": predicate,
+            "object": obj,
+            "text": f"Priya's {predicate} is {obj}.",
+            **extra,
+        }
+
+    async def body() -> None:
+        async with open_session() as session:
+            for _ in range(3):
+                await call(session, "remember", claims=[claim("vegetarian")])
+            belief = (await call(session, "current", subject="user", predicate="diet"))["beliefs"][
+                0
+            ]["id"]
+            held = (await call(session, "remember", claims=[claim("vegan")]))[0]["added"][0]
+            # The user says the newer value is right: the conflict and the queue close.
+            resolved = await call(
+                session, "resolve", claim_id=held, rival_id=belief, keep=held, reason="asked"
+            )
+            assert resolved["retired"] == [belief]
+            assert await call(session, "conflicts") == []
+            assert await call(session, "pending") == []
+            diet = await call(session, "current", subject="user", predicate="diet")
+            assert [c["object"] for c in diet["beliefs"]] == ["vegan"]
+
+            for _ in range(2):
+                await call(session, "remember", claims=[claim("vegan")])
+            other = (await call(session, "remember", claims=[claim("pescatarian")]))[0]
+            assert other["decision"] == "hold_pending"
+            await call(session, "dismiss", claim_id=other["added"][0], rival_id=held)
+            assert await call(session, "conflicts") == []
+
+            premise = (await call(session, "remember", claims=[claim("Lisbon", "lives in")]))[0]
+            dependent = (
+                await call(
+                    session,
+                    "remember",
+                    claims=[claim("Lisbon FC", "supports team", depends_on=premise["added"])],
+                )
+            )[0]["added"][0]
+            await call(session, "retract", claim_id=premise["added"][0], reason="wrong city")
+            assert [c["id"] for c in await call(session, "review")] == [dependent]
+            await call(session, "reviewed", claim_id=dependent, reason="still a fan")
+            assert await call(session, "review") == []
+
+    run(body)
+
+
 def test_express_to_go_story_with_as_of_questions(open_session: Opener) -> None:
     async def body() -> None:
         async with open_session("--allow-namespace", "project:*") as session:
