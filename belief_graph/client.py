@@ -572,6 +572,24 @@ class BeliefGraph:
         ]
 
     @checked
+    def rivals(self, namespace: Identifier, claims: Sequence[Claim]) -> list[Claim]:
+        """The claims standing against ``claims`` (an answer the caller is about to give): the
+        other side of each open contradiction, and the pending claims of the same facts."""
+        if not claims:
+            return []
+        ids = {c.id for c in claims}
+        slots = {c.slot_id for c in claims if c.slot_id is not None}
+        found: dict[str, Claim] = {}
+        for k in self.conflicts(namespace, open_only=True):
+            for mine, other in ((k.claim, k.rival), (k.rival, k.claim)):
+                if mine.id in ids:
+                    found[other.id] = other
+        for p in self.pending(namespace):
+            if p.id not in ids and p.slot_id in slots:
+                found[p.id] = p
+        return list(found.values())
+
+    @checked
     def pending(self, namespace: Identifier) -> list[Claim]:
         """Claims waiting for a human to confirm or reject them."""
         return [

@@ -424,10 +424,9 @@ def _show_belief(
     elif isinstance(claim, list):
         _show_claims(claim, title, False, "", tz)
     else:
-        from belief_graph.cli.render import belief_panel, console, rivals_of, show
+        from belief_graph.cli.render import belief_panel, console, show
 
-        rivals = rivals_of(claim, bg.conflicts(namespace, open_only=True), bg.pending(namespace))
-        show(console(), belief_panel(claim, rivals, title, times_of(tz)))
+        show(console(), belief_panel(claim, bg.rivals(namespace, [claim]), title, times_of(tz)))
 
 
 @app.command("init", cls=Command)

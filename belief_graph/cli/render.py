@@ -353,19 +353,6 @@ def claims_table(
     return table
 
 
-def rivals_of(claim: Claim, conflicts: Iterable[Conflict], pending: Iterable[Claim]) -> list[Claim]:
-    """The claims standing against ``claim``: open contradictions and pending claims of its fact."""
-    found: dict[str, Claim] = {}
-    for k in conflicts:
-        if k.resolution is None and claim.id in (k.claim.id, k.rival.id):
-            other = k.rival if k.claim.id == claim.id else k.claim
-            found[other.id] = other
-    for p in pending:
-        if p.id != claim.id and p.slot_id is not None and p.slot_id == claim.slot_id:
-            found[p.id] = p
-    return list(found.values())
-
-
 def belief_panel(claim: Claim, rivals: Sequence[Claim], title: str, times: Times) -> Panel:
     """One belief as a short key–value panel: what, value, since when, as known since, source,
     status, rivals."""

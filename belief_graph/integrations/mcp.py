@@ -130,22 +130,11 @@ class Tools:
 
     def _answer(self, namespace: str, found: Claim | list[Claim] | None) -> Answer:
         beliefs = found if isinstance(found, list) else ([found] if found is not None else [])
-        rivals: dict[str, Claim] = {}
-        if beliefs:
-            conflicts = self.bg.conflicts(namespace, open_only=True)
-            pending = self.bg.pending(namespace)
-            for claim in beliefs:
-                for k in conflicts:
-                    if k.resolution is None and claim.id in (k.claim.id, k.rival.id):
-                        other = k.rival if k.claim.id == claim.id else k.claim
-                        rivals[other.id] = other
-                for p in pending:
-                    if p.id != claim.id and p.slot_id is not None and p.slot_id == claim.slot_id:
-                        rivals[p.id] = p
+        rivals = self.bg.rivals(namespace, beliefs)
         return Answer(
             known=bool(beliefs),
             beliefs=beliefs,
-            rivals=list(rivals.values()),
+            rivals=rivals,
             contested=bool(rivals) or any(c.disputed for c in beliefs),
         )
 

@@ -68,13 +68,6 @@ class SlotState:
             end = valid_to if valid_to is not None else row.get("valid_to")
             self.past.append({**row, "status": status, "valid_to": end})
 
-    def next_version(self, claim_id: str) -> int:
-        """Append ``claim_id`` to the version chain: its version number (the caller links it
-        to the previous head with a ``Supersedes``)."""
-        self.versions += 1
-        self.head = claim_id
-        return self.versions
-
 
 @dataclass
 class NewClaim:
@@ -239,6 +232,17 @@ class ChangeSet:
             *(a.id for a in self.activations),
             *(r.new_id for r in self.restores),
         ]
+
+    def join_chain(self, slot: SlotState, claim_id: str, verdict: str) -> int | None:
+        """``claim_id`` becomes the newest version of ``slot``'s fact, superseding the chain's
+        head; its version number (``None`` in a multi-valued fact, which has no chain)."""
+        if slot.cardinality != "single":
+            return None
+        if slot.head is not None:
+            self.supersedes.append(Supersedes(claim_id, slot.head, verdict))
+        slot.versions += 1
+        slot.head = claim_id
+        return slot.versions
 
     def result(self, flagged: list[str] = ()) -> RevisionResult:  # type: ignore[assignment]
         """What the caller gets back; ``flagged``: dependents the apply step flagged."""

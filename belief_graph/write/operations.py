@@ -22,7 +22,6 @@ from .changes import (
     Retire,
     Settle,
     SlotState,
-    Supersedes,
     claim_properties,
 )
 from .state import State
@@ -49,17 +48,6 @@ def _slot(state: State, claim: dict[str, Any], rid: str) -> SlotState:
     assert slot is not None, "a claim's slot is read with it"
     slot.touched_by = rid
     return slot
-
-
-def _join_chain(change: ChangeSet, slot: SlotState, claim_id: str, verdict: str) -> int | None:
-    """``claim_id`` becomes the newest version of a single-valued fact (``None`` for multi)."""
-    if slot.cardinality != "single":
-        return None
-    head = slot.head
-    version = slot.next_version(claim_id)
-    if head is not None:
-        change.supersedes.append(Supersedes(claim_id, head, verdict))
-    return version
 
 
 def contract(
@@ -171,7 +159,7 @@ def settle(
                     why="superseded",
                 )
             )
-    version = _join_chain(change, slot, claim_id, verdict)
+    version = change.join_chain(slot, claim_id, verdict)
     change.activations.append(
         Activate(
             claim_id,
@@ -257,7 +245,7 @@ def rectify(
     change.retires.append(
         Retire(claim_id, "retracted", "active", claim.get("valid_to"), why="rectified")
     )
-    version = _join_chain(change, slot, new_id, "CONFLICT")
+    version = change.join_chain(slot, new_id, "CONFLICT")
     props = claim_properties(
         draft,
         new_id,
@@ -355,7 +343,7 @@ def rollback(
             home = state.slot(claim["slot_id"])
             assert home is not None
             copy = new_id()
-            version = _join_chain(change, home, copy, "ROLLBACK")
+            version = change.join_chain(home, copy, "ROLLBACK")
             change.restores.append(
                 Restore(
                     claim_id,
@@ -442,7 +430,7 @@ def resolve(
                         why="superseded",
                     )
                 )
-        version = _join_chain(change, home, keep, "CONFLICT")
+        version = change.join_chain(home, keep, "CONFLICT")
         change.activations.append(Activate(keep, bool(winner.get("contradiction")), version))
     return change
 

@@ -37,7 +37,6 @@ from .changes import (
     Retire,
     SlotKey,
     SlotState,
-    Supersedes,
     claim_properties,
 )
 from .state import State, new_slot, read_state
@@ -388,13 +387,8 @@ def _changes(
         row["reinforced_at"] = recorded_at
         return change
     status = "superseded" if earlier else STATUS_OF[plan.action]
-    joins_chain = status == "active" and slot.cardinality == "single"
-    version: int | None = 1 if status == "active" and not joins_chain else None
-    if joins_chain:
-        head = slot.head
-        version = slot.next_version(claim_id)
-        if head is not None:
-            change.supersedes.append(Supersedes(claim_id, head, plan.verdict))
+    # Each value of a multi-valued fact is version 1; a single-valued one joins the chain.
+    version = (change.join_chain(slot, claim_id, plan.verdict) or 1) if status == "active" else None
     props = claim_properties(
         draft,
         claim_id,
