@@ -25,6 +25,7 @@ from .models import (
     Claim,
     ClaimDraft,
     Conflict,
+    ConsolidationReport,
     DoctorReport,
     Episode,
     Identifier,
@@ -431,6 +432,29 @@ class BeliefGraph:
         """
         return self._writer.rollback(
             namespace, revision_id, new_revision_id=new_revision_id, actor=actor
+        )
+
+    @checked
+    def consolidate(
+        self,
+        namespace: Identifier,
+        *,
+        dry_run: bool = False,
+        revision_id: Identifier | None = None,
+        actor: Term | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ConsolidationReport:
+        """The "sleep" pass over one namespace, as ONE revision that ``rollback`` undoes
+        exactly: duplicates of one fact (text-only twins included) merge into the claim that
+        holds it, keeping every provenance link; a second belief of a single-valued fact is
+        superseded; conflicts and review flags whose cause is gone close; dependents of erased
+        premises are flagged; version chains are repaired where no history must be rewritten.
+        What cannot be repaired is reported in ``problems``. ``dry_run``: the plan only,
+        nothing written; a clean namespace writes nothing either. ``progress`` is called with
+        (claims read, claims in all) while the namespace is read.
+        """
+        return self._writer.consolidate(
+            namespace, dry_run=dry_run, revision_id=revision_id, actor=actor, progress=progress
         )
 
     @checked

@@ -35,6 +35,7 @@ Operation = Literal[
     "resolve",
     "dismiss",
     "review",
+    "consolidate",
 ]
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -219,6 +220,68 @@ class RevisionResult(BaseModel):
         """The claim this operation added or reinforced, if any."""
         ids = self.added or self.reinforced
         return ids[0] if ids else None
+
+
+ConsolidationAction = Literal[
+    "merge",
+    "supersede",
+    "carry_conflict",
+    "close_conflict",
+    "clear_flag",
+    "flag",
+    "set_disputed",
+    "repair_chain",
+]
+IntegrityCheck = Literal["reference", "chain", "slot"]
+
+
+class ConsolidationStep(BaseModel):
+    """One change a consolidation makes (or, in a dry run, would make)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    action: ConsolidationAction
+    claim_id: str | None = None
+    other_id: str | None = Field(
+        default=None, description="The survivor, the rival, the premise or the predecessor."
+    )
+    slot_id: str | None = None
+    detail: str
+
+
+class IntegrityProblem(BaseModel):
+    """Something a consolidation found wrong and could not repair without deleting or
+    guessing; it is reported, never silently changed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    check: IntegrityCheck
+    claim_id: str | None = None
+    slot_id: str | None = None
+    detail: str
+
+
+class ConsolidationReport(BaseModel):
+    """What ``consolidate`` did (or would do, in a dry run): its steps, as one revision, and
+    the problems it could not repair. No steps: nothing was written."""
+
+    model_config = ConfigDict(frozen=True)
+
+    namespace: str
+    dry_run: bool
+    examined: dict[str, int] = Field(
+        description="What was read: slots, claims, open conflicts, review flags."
+    )
+    steps: list[ConsolidationStep]
+    problems: list[IntegrityProblem]
+    revision: RevisionResult | None = Field(
+        default=None, description="The one revision written; None in a dry run or when clean."
+    )
+
+    @property
+    def changed(self) -> bool:
+        """True when the pass changed (or, dry, would change) something."""
+        return bool(self.steps)
 
 
 class Conflict(BaseModel):

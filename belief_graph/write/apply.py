@@ -9,6 +9,7 @@ ran meanwhile makes the next attempt return its stored result (exactly-once repl
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import datetime
 from functools import partial
@@ -61,6 +62,8 @@ def _iso(value: datetime | str | None) -> str | None:
 
 
 _MOMENTS = ("valid_from", "valid_to", "recorded_at", "accepted_at", "correction_from")
+# The moments a consolidation may change, which its rollback sets back (write/changes).
+_ASSIGNED_MOMENTS = ("valid_to", "superseded_at", "reinforced_at")
 
 
 def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResult]:
@@ -151,6 +154,12 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
             "repoints",
             "erase_claims",
             "erase_slots",
+            "merges",
+            "disputes",
+            "raises",
+            "unsettles",
+            "unlinks",
+            "assigns",
         )
     }
     for c in changes:
@@ -264,6 +273,35 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
         if c.erasure is not None:
             p["erase_claims"] += [{"namespace": ns, "id": i, "at": at} for i in c.erasure.claim_ids]
             p["erase_slots"] += [{"namespace": ns, "id": i} for i in c.erasure.slot_ids]
+        p["merges"] += [
+            {"namespace": ns, "id": m.id, "into": m.into, "revision_id": rid} for m in c.merges
+        ]
+        p["disputes"] += [{"namespace": ns, "id": i, "disputed": d} for i, d in c.disputes]
+        p["raises"] += [
+            {"namespace": ns, "id": i, "reason": why, "revision_id": rid} for i, why in c.raises
+        ]
+        p["unsettles"] += [
+            {
+                "namespace": ns,
+                "from": u.claim,
+                "to": u.rival,
+                "revision": u.revision,
+                "previous": u.previous,
+            }
+            for u in c.unsettles
+        ]
+        p["unlinks"] += [
+            {"namespace": ns, "id": i, "revision_id": c.unlinked_revision} for i in c.unlink
+        ]
+        p["assigns"] += [
+            {
+                "namespace": ns,
+                "id": a.id,
+                "props": {k: v for k, v in a.props.items() if k not in _ASSIGNED_MOMENTS},
+                "moments": {k: _iso(v) for k, v in a.props.items() if k in _ASSIGNED_MOMENTS},
+            }
+            for a in c.assigns
+        ]
     return p
 
 
@@ -280,6 +318,7 @@ def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) 
         "reason": change.reason,
         "slot_ids": change.slot_ids,
         "result": result.model_dump_json(),
+        "undo": json.dumps(change.undo, sort_keys=True) if change.undo is not None else None,
     }
     retired = [
         {
@@ -308,10 +347,12 @@ def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) 
         ],
         "flagged": [
             *({"id": i, "flag": f} for i, f in change.flags),
+            *({"id": i, "flag": "needs_review"} for i, _ in change.raises),
             *({"id": i, "flag": "needs_review"} for i in dependents),
         ],
         "restored": [
             *({"id": r.new_id, "from": r.id} for r in change.restores),
             *({"id": r.id, "from": r.id} for r in change.reopens),
+            *({"id": a.id, "from": a.id} for a in change.assigns if a.restored),
         ],
     }

@@ -197,6 +197,39 @@ class Erasure:
 
 
 @dataclass
+class Merge:
+    """A duplicate (``id``, retired by the same ChangeSet) folds into the claim that holds its
+    fact (``into``): ``id`` SUPPORTS ``into``, and ``into`` takes ``id``'s provenance episodes,
+    its dependents (``DEPENDS_ON`` in) and the claims it SUPPORTS. Every edge made is marked
+    with the revision, so a rollback removes exactly those."""
+
+    id: str
+    into: str
+
+
+@dataclass
+class Assign:
+    """Set properties of a claim (``None``: remove it): a consolidation takes a merged
+    duplicate's number out of a broken chain, and its rollback sets every property it changed
+    back as it was. ``restored``: the claim, retired by the consolidation, is a belief again."""
+
+    id: str
+    props: dict[str, Any]
+    restored: bool = False
+
+
+@dataclass
+class Unsettle:
+    """A CONTRADICTS edge (``claim`` → ``rival``) that ``revision`` settled is open again, its
+    ``settled_by`` back to ``previous``."""
+
+    claim: str
+    rival: str
+    revision: str
+    previous: str | None = None
+
+
+@dataclass
 class ChangeSet:
     """Everything one operation changes, and the Revision that records it."""
 
@@ -224,6 +257,14 @@ class ChangeSet:
     cleared_revision: str | None = None  # ... that this revision raised (None: any)
     repoints: list[Repoint] = field(default_factory=list)
     erasure: Erasure | None = None
+    merges: list[Merge] = field(default_factory=list)
+    disputes: list[tuple[str, bool]] = field(default_factory=list)  # (claim id, disputed) set
+    raises: list[tuple[str, str]] = field(default_factory=list)  # (claim id, review reason) set
+    assigns: list[Assign] = field(default_factory=list)
+    unsettles: list[Unsettle] = field(default_factory=list)
+    unlink: list[str] = field(default_factory=list)  # claims whose edges of a revision go ...
+    unlinked_revision: str | None = None  # ... made by this revision
+    undo: dict[str, Any] | None = None  # stored on the Revision: how to reverse it exactly
 
     @property
     def added(self) -> list[str]:
@@ -260,8 +301,10 @@ class ChangeSet:
             added=self.added,
             retired=retired,
             reinforced=[r.id for r in self.reinforcements],
-            flagged=[*(i for i, _ in self.flags), *flagged],
-            restored=[r.new_id for r in self.restores] + [r.id for r in self.reopens],
+            flagged=[*(i for i, _ in self.flags), *(i for i, _ in self.raises), *flagged],
+            restored=[r.new_id for r in self.restores]
+            + [r.id for r in self.reopens]
+            + [a.id for a in self.assigns if a.restored],
         )
 
 

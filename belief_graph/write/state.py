@@ -130,3 +130,51 @@ def new_slot(key: SlotKey, slot_id: str) -> SlotState:
         claims=[],
         new=True,
     )
+
+
+def read_namespace(
+    store: Store,
+    namespace: str,
+    *,
+    page_size: int = 2_000,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[State, dict[str, dict[str, Any]]]:
+    """Every slot (its ``seq`` first, as for any write) and then every claim of ``namespace``,
+    page by page; ``progress(claims read, claims in all)`` after each page of claims."""
+    total = store.read_leader("write/consolidate_count", namespace=namespace)[0]
+    state = State()
+    after = ""
+    while True:
+        rows = store.read_leader(
+            "write/consolidate_slots", namespace=namespace, after=after, limit=page_size
+        )
+        for row in rows:
+            s = row["slot"]
+            key = (namespace, s["subject_key"], s["predicate"])
+            state.slots[key] = _slot(
+                key,
+                s["subject"],
+                s["cardinality"],
+                {**s, "slot_id": s["id"], "claims": [], "past": []},
+                lambda: "",
+            )
+        if len(rows) < page_size:
+            break
+        after = rows[-1]["slot"]["id"]
+    claims: dict[str, dict[str, Any]] = {}
+    after = ""
+    while True:
+        rows = store.read_leader(
+            "write/consolidate_claims", namespace=namespace, after=after, limit=page_size
+        )
+        for row in rows:
+            c = moments(row["claim"])
+            if isinstance(c.get("flagged_at"), str):
+                c["flagged_at"] = datetime.fromisoformat(c["flagged_at"])
+            claims[c["id"]] = c
+        if progress is not None:
+            progress(len(claims), int(total["claims"]))
+        if len(rows) < page_size:
+            break
+        after = rows[-1]["claim"]["id"]
+    return state, claims

@@ -4,6 +4,7 @@ changed meanwhile)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Sequence
 from datetime import datetime
@@ -11,15 +12,15 @@ from typing import Any
 
 from ..detect import Detector
 from ..errors import NotFound
-from ..models import RevisionResult
-from ..policy import Policy
+from ..models import ConsolidationReport, RevisionResult
+from ..policy import PairScores, Policy
 from ..store import Store
 from ..vocabulary import Vocabulary, normalize_key
-from . import operations
+from . import consolidation, operations
 from .apply import Planned, run
-from .changes import ChangeSet
+from .changes import TEXT_PREDICATE, ChangeSet
 from .remember import Remember, Request, replayed
-from .state import State, read_state
+from .state import State, read_namespace, read_state
 
 
 def mention(subject: str) -> str:
@@ -289,6 +290,16 @@ class Writer:
                 raise NotFound(
                     f"revision_id: no revision {revision_id!r} in namespace {namespace!r}"
                 )
+            if target["op"] == "consolidate":
+                return consolidation.undo(
+                    state,
+                    namespace,
+                    {**target, "undo": json.loads(target["undo"])},
+                    revision_id=revision_id,
+                    rid=rid,
+                    actor=actor,
+                    now=self.clock(),
+                )
             return operations.rollback(
                 state,
                 namespace,
@@ -342,3 +353,85 @@ class Writer:
                 state, namespace, targets, scope=scope, rid=rid, actor=actor, now=self.clock()
             ),
         )
+
+    def consolidate(
+        self,
+        namespace: str,
+        *,
+        dry_run: bool,
+        revision_id: str | None,
+        actor: str | None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ConsolidationReport:
+        """Read the whole namespace, plan its consolidation (pure) and apply it as one
+        revision; a dry run stops after the plan."""
+        rid = revision_id or self.new_id()
+        found: dict[str, Any] = {}
+
+        def read() -> State:
+            state, claims = read_namespace(self.store, namespace, progress=progress)
+            if revision_id is not None:
+                state.replays = read_state(
+                    self.store, self.new_id, revisions=[(namespace, rid)]
+                ).replays
+            found["survey"] = consolidation.Survey(
+                namespace, state, claims, self._paraphrases(namespace, claims)
+            )
+            return state
+
+        def decide(state: State) -> Planned:
+            stored = state.replays.get((namespace, rid))
+            if stored is not None:
+                found["plan"] = consolidation.Plan(None, [], [])
+                return [replayed(stored)]
+            plan = consolidation.consolidate(
+                found["survey"], policy=self.policy, rid=rid, actor=actor, now=self.clock()
+            )
+            found["plan"] = plan
+            return [] if dry_run or plan.change is None else [plan.change]
+
+        results = run(self.store, read, decide)
+        survey: consolidation.Survey = found["survey"]
+        plan: consolidation.Plan = found["plan"]
+        claims = survey.claims.values()
+        return ConsolidationReport(
+            namespace=namespace,
+            dry_run=dry_run,
+            examined={
+                "slots": len(survey.state.slots),
+                "claims": len(survey.claims),
+                "open_conflicts": sum(len(c.get("conflicts") or []) for c in claims),
+                "review_flags": sum(1 for c in claims if c.get("needs_review")),
+            },
+            steps=plan.steps,
+            problems=plan.problems,
+            revision=results[0] if results else None,
+        )
+
+    def _paraphrases(
+        self, namespace: str, claims: dict[str, dict[str, Any]]
+    ) -> dict[str, dict[str, PairScores]]:
+        """With models: the scores of each text-only active claim of a fact of its own against
+        the active claims nearest to it by stored embedding (outside any transaction)."""
+        if self.detector.embedder is None:
+            return {}
+        ids = sorted(
+            c["id"]
+            for c in claims.values()
+            if c["status"] == "active"
+            and c.get("object_key") is None
+            and c.get("predicate") == TEXT_PREDICATE
+        )
+        rows: list[tuple[str, str, PairScores]] = []
+        for start in range(0, len(ids), 200):
+            for row in self.store.read_leader(
+                "write/consolidate_twins",
+                namespace=namespace,
+                ids=ids[start : start + 200],
+                fetch=50,
+                k=5,
+            ):
+                text = claims[row["id"]].get("text") or ""
+                scores = self.detector.relate(text, row["embedding"], row["near"])
+                rows += [(row["id"], other, s) for other, s in scores.items()]
+        return consolidation.scored(rows)

@@ -15,7 +15,11 @@
 //         resolution}), $settles (list of {namespace, id, rival, resolution, revision_id}),
 //         $references (list of {namespace, from, to, kind}), $clears (list of {namespace, id,
 //         revision_id}), $repoints (list of {namespace, id, old, premise}), $erase_claims (list
-//         of {namespace, id, at}), $erase_slots (list of {namespace, id})
+//         of {namespace, id, at}), $erase_slots (list of {namespace, id}), $merges (list of
+//         {namespace, id, into, revision_id}), $disputes (list of {namespace, id, disputed}),
+//         $raises (list of {namespace, id, reason, revision_id}), $unsettles (list of
+//         {namespace, from, to, revision, previous}), $unlinks (list of {namespace, id,
+//         revision_id}), $assigns (list of {namespace, id, props, moments})
 // Returns: applied (always true)
 // new claims in their slots, each with its provenance episode
 CALL () {
@@ -203,5 +207,70 @@ CALL () {
   UNWIND $erase_slots AS x
   MATCH (s:Slot {id: x.id, namespace: x.namespace})
   SET s.subject = null, s.subject_key = 'erased:' + s.id
+}
+// consolidation: a duplicate folds into the claim that holds its fact. Nothing is moved or
+// deleted: the duplicate SUPPORTS the survivor, and the survivor takes the duplicate's episodes,
+// dependents and supported claims; each edge made carries the revision, for its rollback
+CALL () {
+  UNWIND $merges AS x
+  MATCH (d:Claim {id: x.id, namespace: x.namespace}), (s:Claim {id: x.into, namespace: x.namespace})
+  CREATE (d)-[:SUPPORTS {revision_id: x.revision_id}]->(s)
+  WITH d, s, x
+  CALL (d, s, x) {
+    MATCH (d)-[:DERIVED_FROM]->(e:Episode {namespace: x.namespace})
+    WHERE NOT exists { (s)-[:DERIVED_FROM]->(e) }
+    CREATE (s)-[:DERIVED_FROM {revision_id: x.revision_id}]->(e)
+  }
+  CALL (d, s, x) {
+    MATCH (o:Claim {namespace: x.namespace})-[:DEPENDS_ON]->(d)
+    WHERE o <> s AND NOT exists { (o)-[:DEPENDS_ON]->(s) }
+    CREATE (o)-[:DEPENDS_ON {revision_id: x.revision_id}]->(s)
+  }
+  CALL (d, s, x) {
+    MATCH (d)-[:SUPPORTS]->(o:Claim {namespace: x.namespace})
+    WHERE o <> s AND NOT exists { (s)-[:SUPPORTS]->(o) }
+    CREATE (s)-[:SUPPORTS {revision_id: x.revision_id}]->(o)
+  }
+}
+// consolidation: disputed flags set to what the open conflicts say (runs after every settle)
+CALL () {
+  UNWIND $disputes AS x
+  MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  SET c.disputed = x.disputed
+}
+// consolidation: a dependent of an erased premise that nobody flagged is flagged now
+CALL () {
+  UNWIND $raises AS x
+  MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  SET c.needs_review = true, c.review_reason = x.reason, c.review_revision = x.revision_id
+}
+// rollback of a consolidation: the conflicts it settled open again ...
+CALL () {
+  UNWIND $unsettles AS x
+  MATCH (a:Claim {id: x.from, namespace: x.namespace})-[e:CONTRADICTS]->(b:Claim {id: x.to, namespace: x.namespace})
+  WHERE e.settled_by = x.revision
+  SET e.resolution = null, e.settled_by = x.previous
+}
+// ... the edges it made go (only those: each carries its revision id) ...
+CALL () {
+  UNWIND $unlinks AS x
+  MATCH (c:Claim {id: x.id, namespace: x.namespace})-[e]-()
+  WHERE e.revision_id = x.revision_id
+    AND type(e) IN ['SUPPORTS', 'DEPENDS_ON', 'DERIVED_FROM', 'SUPERSEDES', 'CONTRADICTS']
+  WITH DISTINCT e
+  DELETE e
+}
+// ... and the properties it changed are set back as they were (null: absent); a consolidation
+// itself assigns only a chain's version numbers
+CALL () {
+  UNWIND $assigns AS x
+  MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  WITH c, x, keys(x.moments) AS moments
+  SET c += x.props,
+      c.valid_to = CASE WHEN 'valid_to' IN moments THEN datetime(x.moments.valid_to) ELSE c.valid_to END,
+      c.superseded_at = CASE WHEN 'superseded_at' IN moments THEN datetime(x.moments.superseded_at)
+                        ELSE c.superseded_at END,
+      c.reinforced_at = CASE WHEN 'reinforced_at' IN moments THEN datetime(x.moments.reinforced_at)
+                        ELSE c.reinforced_at END
 }
 RETURN true AS applied
