@@ -319,6 +319,7 @@ def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) 
         "slot_ids": change.slot_ids,
         "result": result.model_dump_json(),
         "undo": json.dumps(change.undo, sort_keys=True) if change.undo is not None else None,
+        "undoes": change.undoes,
     }
     retired = [
         {

@@ -265,6 +265,7 @@ class ChangeSet:
     unlink: list[str] = field(default_factory=list)  # claims whose edges of a revision go ...
     unlinked_revision: str | None = None  # ... made by this revision
     undo: dict[str, Any] | None = None  # stored on the Revision: how to reverse it exactly
+    undoes: str | None = None  # a rollback: the revision it reverses (stored on the Revision)
 
     @property
     def added(self) -> list[str]:

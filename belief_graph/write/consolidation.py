@@ -737,6 +737,7 @@ def undo(
         actor=actor,
         slot_id=slot_ids[0] if slot_ids else None,
         slot_ids=slot_ids,
+        undoes=revision_id,
     )
     for claim_id, props in sorted(record["claims"].items()):
         change.assigns.append(Assign(claim_id, _parsed(props), restored=claim_id in retired))

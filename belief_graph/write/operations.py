@@ -299,6 +299,7 @@ def rollback(
         actor=actor,
         slot_id=slot_ids[0] if slot_ids else None,
         slot_ids=slot_ids,
+        undoes=revision_id,
     )
     changes: Sequence[dict[str, Any]] = target["changes"]
     waiting_again: dict[str, str] = {}  # confirmed claim → its pending copy

@@ -165,7 +165,11 @@ def read_namespace(
     after = ""
     while True:
         rows = store.read_leader(
-            "write/consolidate_claims", namespace=namespace, after=after, limit=page_size
+            "write/consolidate_claims",
+            namespace=namespace,
+            after=after,
+            limit=page_size,
+            undone=total["undone"],
         )
         for row in rows:
             c = moments(row["claim"])

@@ -1,8 +1,10 @@
 // Consolidation, read: one page of a namespace's claims in id order (no embeddings), each with
 // its slot, its version-chain edges, its DEPENDS_ON / SUPPORTS edges (a target outside the
 // namespace or not a claim comes back without an id), its open conflicts, when a revision last
-// flagged it for review, and (erased claims) when they were erased.
-// Params: $namespace, $after (last id of the previous page; '' for the first), $limit
+// flagged it for review (a revision since rolled back does not count), and (erased claims)
+// when they were erased.
+// Params: $namespace, $after (last id of the previous page; '' for the first), $limit,
+//         $undone (ids of the namespace's revisions that were rolled back)
 // Returns: claim (properties, moments as ISO-8601 text, in_slot, supersedes, refs, conflicts,
 //          flagged_at)
 MATCH (c:Claim {namespace: $namespace})
@@ -23,6 +25,7 @@ RETURN c {.*, embedding: null,
               WHERE e.resolution IS NULL AND r.namespace = $namespace |
               {rival: r.id, score: e.score, settled_by: e.settled_by}],
   flagged_at: toString(reduce(last = null, t IN
-      [(v:Revision {namespace: $namespace})-[:FLAGGED {flag: 'needs_review'}]->(c) | v.at] |
+      [(v:Revision {namespace: $namespace})-[:FLAGGED {flag: 'needs_review'}]->(c)
+       WHERE NOT v.id IN $undone | v.at] |
       CASE WHEN last IS NULL OR t > last THEN t ELSE last END))
 } AS claim
