@@ -1019,6 +1019,57 @@ def rollback_cmd(
     _show_result(result, as_json)
 
 
+@app.command("consolidate", cls=Command)
+@handle_errors
+def consolidate_cmd(
+    positional: Annotated[
+        str | None,
+        typer.Argument(metavar="NAMESPACE", help="The namespace (or -n).", show_default=False),
+    ] = None,
+    namespace: NamespaceOption = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Print the plan; change nothing.")
+    ] = False,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+    models: ModelsOption = False,
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Tidy a namespace (the "sleep" pass) as one revision that `rollback` undoes exactly:
+    merge duplicates of one fact (text-only twins included), close conflicts and review flags
+    whose cause is gone, check and repair references and version chains; report what it
+    cannot repair.
+
+    Example: belief-graph consolidate user:priya --dry-run
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from belief_graph.cli.render import console, consolidation_tables, show
+
+    if positional is not None and namespace is not None and positional != namespace:
+        fail(f"-n/--namespace: given twice ({namespace!r} and NAMESPACE {positional!r})")
+    namespace, _ = namespace_of("consolidate", positional or namespace)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=console(stderr=True),
+        disable=not progress,
+        transient=True,
+    )
+    task = bar.add_task("reading claims", total=None)
+
+    def advance(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with open_graph(models) as bg, bar:
+        report = bg.consolidate(namespace, dry_run=dry_run, actor=actor, progress=advance)
+    if as_json:
+        _emit_json(report.model_dump(mode="json"))
+        return
+    show(console(), *consolidation_tables(report))
+
+
 @app.command("erase", cls=Command)
 @handle_errors
 def erase_cmd(

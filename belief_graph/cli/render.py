@@ -30,7 +30,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from ..models import Claim, Conflict, Lineage, RevisionResult, SearchHit
+from ..models import Claim, Conflict, ConsolidationReport, Lineage, RevisionResult, SearchHit
 from ..transfer.claims import ImportStats
 
 _STATUS_STYLE = {
@@ -476,6 +476,64 @@ def conflicts_table(conflicts: Iterable[Conflict], title: str) -> FittedTable:
             txt(k.resolution or "open"),
         )
     return table
+
+
+def consolidation_tables(report: ConsolidationReport) -> list[FittedTable]:
+    """A consolidation's steps (what it changed, or would change), the problems it left, and a
+    summary naming the revision that rolls it back."""
+    tables: list[FittedTable] = []
+    if report.steps:
+        steps = FittedTable(
+            txt(("planned" if report.dry_run else "consolidated") + f" {report.namespace}"),
+            [
+                Column("action", 0, style="bold"),
+                Column("claim", 0),
+                Column("with", 1, fold_into="claim", fold_label="with "),
+                Column("slot", 3, fold_into="why", fold_label="slot ", style="dim"),
+                Column("why", 0, wrap=True),
+            ],
+        )
+        for step in report.steps:
+            steps.add_row(
+                txt(step.action.replace("_", " ")),
+                txt(step.claim_id or "—"),
+                txt(step.other_id or "—"),
+                txt(step.slot_id or "—"),
+                txt(step.detail),
+            )
+        tables.append(steps)
+    if report.problems:
+        problems = FittedTable(
+            txt("not repaired (a human decides)"),
+            [
+                Column("check", 0, style="bold"),
+                Column("claim", 1, fold_into="problem", fold_label="claim "),
+                Column("slot", 2, fold_into="problem", fold_label="slot ", style="dim"),
+                Column("problem", 0, wrap=True),
+            ],
+        )
+        for problem in report.problems:
+            problems.add_row(
+                txt(problem.check),
+                txt(problem.claim_id or "—"),
+                txt(problem.slot_id or "—"),
+                txt(problem.detail),
+            )
+        tables.append(problems)
+    summary: dict[str, Any] = {f"{k.replace('_', ' ')} read": v for k, v in report.examined.items()}
+    summary["steps"] = len(report.steps)
+    summary["problems"] = len(report.problems)
+    if report.revision is not None:
+        summary["revision"] = report.revision.revision_id
+        summary["undo with"] = (
+            f"belief-graph rollback -n {report.namespace} {report.revision.revision_id}"
+        )
+    elif report.dry_run:
+        summary["written"] = "nothing (dry run)"
+    else:
+        summary["written"] = "nothing: the namespace is clean"
+    tables.append(mapping_table(f"consolidate {report.namespace}", summary))
+    return tables
 
 
 def review_lines(claims: Sequence[Claim]) -> Group:

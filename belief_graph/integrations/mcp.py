@@ -28,6 +28,7 @@ from belief_graph.models import (
     Claim,
     ClaimDraft,
     Conflict,
+    ConsolidationReport,
     Identifier,
     Lineage,
     Moment,
@@ -271,6 +272,22 @@ class Tools:
         ns = self._ns(namespace)
         return self._run(lambda: self.bg.rollback(ns, revision_id, actor=self.settings.actor))
 
+    def consolidate(
+        self,
+        dry_run: Annotated[
+            bool, Field(description="True: return the plan and change nothing.")
+        ] = False,
+        namespace: NamespaceArg = None,
+    ) -> ConsolidationReport:
+        """Tidy the memory (the "sleep" pass), e.g. at the end of a session or when recall
+        shows the same fact twice: merges duplicates of one fact, closes conflicts and review
+        flags whose cause is gone, repairs what it can and lists the rest under problems. One
+        revision; rollback of revision.revision_id undoes it exactly. Try dry_run first."""
+        ns = self._ns(namespace)
+        return self._run(
+            lambda: self.bg.consolidate(ns, dry_run=dry_run, actor=self.settings.actor)
+        )
+
     def erase(
         self,
         subject: Annotated[Term | None, Field(description="Erase only this subject.")] = None,
@@ -401,6 +418,7 @@ TOOL_NAMES = (
     "reviewed",
     "retract",
     "rollback",
+    "consolidate",
     "erase",
 )
 

@@ -8,13 +8,23 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import sys
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph
+from belief_graph.cli.app import app
 from belief_graph.models import ClaimDraft
+from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
 from belief_graph.testing.graph import check_graph, q
 from belief_graph.transfer.snapshot import export_namespace
@@ -115,20 +125,26 @@ def exported(store: Store, namespace: str = NS, *, audit: bool = True) -> list[s
     slot's write counter (``seq``) and ``last_revision``."""
     out = io.StringIO()
     export_namespace(store, namespace, out)
-    lines = []
-    for line in out.getvalue().splitlines():
+    lines = [
+        json.dumps(row, sort_keys=True)
+        for row in map(json.loads, out.getvalue().splitlines())
+        if row["kind"] not in ("header", "footer")
+    ]
+    return sorted(lines if audit else _without_audit(lines))
+
+
+def _without_audit(lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
         row = json.loads(line)
-        if row["kind"] in ("header", "footer"):
+        if row.get("label") == "Revision" or (row.get("start") or [None])[0] == "Revision":
             continue
-        if not audit:
-            if row.get("label") == "Revision" or (row.get("start") or [None])[0] == "Revision":
-                continue
-            if row.get("label") == "Slot":
-                row["props"] = {
-                    k: v for k, v in row["props"].items() if k not in ("seq", "last_revision")
-                }
-        lines.append(json.dumps(row, sort_keys=True))
-    return sorted(lines)
+        if row.get("label") == "Slot":
+            row["props"] = {
+                k: v for k, v in row["props"].items() if k not in ("seq", "last_revision")
+            }
+        out.append(json.dumps(row, sort_keys=True))
+    return out
 
 
 class Seeded:
@@ -447,3 +463,131 @@ def test_later_moments_keep_every_earlier_answer(
     # window up to where the claim it folds into starts.
     lived = bg.as_of(NS, "Priya", "lives_in", valid_at=EARLY + timedelta(hours=1))
     assert lived is not None and not isinstance(lived, list) and lived.object == "Lisbon"
+
+
+def small_seed(bg: BeliefGraph, store: Store) -> str:
+    """One fact with a legacy duplicate and a text-only twin; the belief's id."""
+    lisbon = bg.remember(draft("Priya", "lives_in", "Lisbon", "Priya lives in Lisbon."))
+    assert lisbon.slot_id is not None and lisbon.claim_id is not None
+    legacy_claim(
+        store,
+        lisbon.slot_id,
+        "dup-lisbon",
+        subject="Priya",
+        predicate="lives_in",
+        obj="Lisbon",
+        text="Priya lives in Lisbon",
+    )
+    legacy_slot(store, "slot-twin", "text:twin-lisbon", "statement")
+    legacy_claim(
+        store,
+        "slot-twin",
+        "twin-lisbon",
+        subject=None,
+        predicate="statement",
+        obj=None,
+        text="priya lives in lisbon.",
+    )
+    return lisbon.claim_id
+
+
+@pytest.fixture
+def cli(
+    neo4j_info: ConnectionInfo, bg: BeliefGraph, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Callable[..., Any]:
+    """Run a command in process on the clean test database (no default namespace)."""
+    monkeypatch.delenv("BELIEF_GRAPH_NAMESPACE", raising=False)
+    monkeypatch.setenv("BELIEF_GRAPH_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("NEO4J_URI", neo4j_info.uri)
+    monkeypatch.setenv("NEO4J_USER", neo4j_info.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_info.password)
+    monkeypatch.setenv("NEO4J_DATABASE", neo4j_info.database)
+    monkeypatch.setenv("BELIEF_GRAPH_MODELS", "false")
+    monkeypatch.setenv("COLUMNS", "160")
+    runner = CliRunner()
+    return lambda *args: runner.invoke(app, list(args))
+
+
+def test_the_cli_prints_the_plan_as_a_table_and_the_result_as_json(
+    cli: Callable[..., Any], bg: BeliefGraph, store: Store
+) -> None:
+    belief = small_seed(bg, store)
+    before = exported(store)
+
+    dry = cli("consolidate", NS, "--dry-run")
+    assert dry.exit_code == 0, (dry.stdout, dry.stderr)
+    assert "planned user:priya" in dry.stdout and "merge" in dry.stdout
+    assert "twin-lisbon" in dry.stdout and "nothing (dry run)" in dry.stdout
+    assert exported(store) == before
+
+    done = cli("consolidate", "-n", NS, "--json")
+    assert done.exit_code == 0, (done.stdout, done.stderr)
+    report = json.loads(done.stdout)
+    assert report["dry_run"] is False and report["problems"] == []
+    merged = {(s["claim_id"], s["other_id"]) for s in report["steps"] if s["action"] == "merge"}
+    assert merged == {("dup-lisbon", belief), ("twin-lisbon", belief)}
+    revision = report["revision"]["revision_id"]
+    assert report["revision"]["op"] == "consolidate"
+
+    clean = cli("consolidate", NS)
+    assert clean.exit_code == 0 and "nothing: the namespace is clean" in clean.stdout
+
+    undone = cli("rollback", "-n", NS, revision, "--json")
+    assert undone.exit_code == 0, (undone.stdout, undone.stderr)
+    assert exported(store, audit=False) == sorted(_without_audit(before))
+
+    bad = cli("consolidate", "user:priya\n")
+    assert bad.exit_code == 1 and "namespace" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_the_mcp_tool_consolidates_the_servers_namespace_only(
+    neo4j_info: ConnectionInfo, bg: BeliefGraph, store: Store
+) -> None:
+    belief = small_seed(bg, store)
+    env = {k: v for k, v in os.environ.items() if k != "BELIEF_GRAPH_NAMESPACE"}
+    env.update(
+        NEO4J_URI=neo4j_info.uri,
+        NEO4J_USER=neo4j_info.user,
+        NEO4J_PASSWORD=neo4j_info.password,
+        NEO4J_DATABASE=neo4j_info.database,
+        BELIEF_GRAPH_MODELS="false",
+    )
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "belief_graph.cli", "mcp", "-n", NS], env=env
+    )
+    before = exported(store)
+
+    async def body() -> None:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            assert "dry_run" in tools["consolidate"].input_schema["properties"]
+            assert "duplicates" in (tools["consolidate"].description or "")
+
+            plan = await session.call_tool("consolidate", {"dry_run": True})
+            assert not plan.is_error and plan.structured_content is not None
+            assert plan.structured_content["revision"] is None
+            assert len(plan.structured_content["steps"]) >= 2
+            assert exported(store) == before
+
+            done = await session.call_tool("consolidate", {})
+            assert not done.is_error and done.structured_content is not None
+            revision = done.structured_content["revision"]
+            assert revision["op"] == "consolidate"
+            current = await session.call_tool(
+                "current", {"subject": "Priya", "predicate": "lives_in"}
+            )
+            assert current.structured_content is not None
+            assert [c["id"] for c in current.structured_content["beliefs"]] == [belief]
+
+            refused = await session.call_tool("consolidate", {"namespace": OTHER})
+            assert refused.is_error
+            text = " ".join(getattr(c, "text", "") for c in refused.content)
+            assert text.startswith("namespace") and "Traceback" not in text
+
+            back = await session.call_tool("rollback", {"revision_id": revision["revision_id"]})
+            assert not back.is_error
+
+    anyio.run(body)
+    assert exported(store, audit=False) == sorted(_without_audit(before))
