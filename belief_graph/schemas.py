@@ -16,6 +16,7 @@ from .models import (
     Claim,
     ClaimDraft,
     Conflict,
+    ConsolidationReport,
     DoctorReport,
     Lineage,
     RevisionResult,
@@ -30,6 +31,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "lineage": Lineage,
     "search_hit": SearchHit,
     "doctor_report": DoctorReport,
+    "consolidation_report": ConsolidationReport,
 }
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
