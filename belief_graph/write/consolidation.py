@@ -100,17 +100,6 @@ def same_value(
     )
 
 
-def _rank(c: Mapping[str, Any]) -> tuple[Any, ...]:
-    """The order ``as_of`` breaks ties in (the claim accepted last wins): the survivor of a
-    fact's duplicates is the one the reads already answer with."""
-    return (c.get("accepted_at") or c["recorded_at"], c.get("version") or 0, c["id"])
-
-
-def _twin_rank(c: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Across facts, a structured claim (it has a key) absorbs a text-only one."""
-    return (c.get("object_key") is not None, *_rank(c))
-
-
 class _Planner:
     def __init__(
         self,
@@ -158,6 +147,18 @@ class _Planner:
                     self.premise_of.setdefault(r["to"], set()).add(c["id"])
 
     # -- helpers ---------------------------------------------------------------------------------
+
+    def rank(self, c: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The claim ``current`` answers with first (it holds now), then the order ``as_of``
+        breaks ties in (accepted last): the survivor of a fact's duplicates is the one the reads
+        already answer with, so ``current`` does not change."""
+        end = c.get("valid_to")
+        holds = c["valid_from"] <= self.now and (end is None or end > self.now)
+        return (holds, c.get("accepted_at") or c["recorded_at"], c.get("version") or 0, c["id"])
+
+    def twin_rank(self, c: Mapping[str, Any]) -> tuple[Any, ...]:
+        """Across facts, a structured claim (it has a key) absorbs a text-only one."""
+        return (c.get("object_key") is not None, *self.rank(c))
 
     def status(self, claim_id: str) -> str:
         """A claim's status once the plan is applied."""
@@ -231,15 +232,15 @@ class _Planner:
                 continue
             single = self.slots[slot_id].cardinality == "single"
             groups: list[list[dict[str, Any]]] = []
-            for c in sorted(active, key=_rank):
+            for c in sorted(active, key=self.rank):
                 home = next((g for g in groups if same_value(g[0], c, None, self.policy)), None)
                 if home is None:
                     groups.append([c])
                 else:
                     home.append(c)
-            winner = max(active, key=_rank)
+            winner = max(active, key=self.rank)
             for group in groups:
-                keep = max(group, key=_rank)
+                keep = max(group, key=self.rank)
                 for c in group:
                     if c is not keep:
                         self.into[c["id"]] = keep["id"]
@@ -256,7 +257,7 @@ class _Planner:
         for c in active:
             if c.get("text"):
                 by_text.setdefault(normalize_key(c["text"]), []).append(c)
-        for c in sorted(active, key=_twin_rank):
+        for c in sorted(active, key=self.twin_rank):
             if c.get("object_key") is not None or c["id"] in self.retired:
                 continue
             near = [
@@ -271,10 +272,10 @@ class _Planner:
                 and t["status"] == "active"
                 and t["id"] not in self.retired
                 and self.slot_of(t) != self.slot_of(c)
-                and _twin_rank(t) > _twin_rank(c)
+                and self.twin_rank(t) > self.twin_rank(c)
             ]
             if twins:
-                self.into[c["id"]] = max(twins, key=_twin_rank)["id"]
+                self.into[c["id"]] = max(twins, key=self.twin_rank)["id"]
 
     def end(self, claim: Mapping[str, Any], holder: Mapping[str, Any]) -> datetime | None:
         """Where a retired claim's open window closes: where ``holder`` starts holding (never
@@ -421,7 +422,7 @@ class _Planner:
         if self.active_by_slot is None:
             # Built once the merges are planned: a merged claim holds no value any more.
             self.active_by_slot = {}
-            for c in sorted(self.claims.values(), key=_rank, reverse=True):
+            for c in sorted(self.claims.values(), key=self.rank, reverse=True):
                 if self.status(c["id"]) == "active":
                     self.active_by_slot.setdefault(self.slot_of(c), []).append(c)
         for c in self.active_by_slot.get(self.slot_of(premise), []):

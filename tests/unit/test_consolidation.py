@@ -275,3 +275,10 @@ def test_the_reverse_sets_back_what_was_recorded_and_refuses_after_a_later_write
         consolidation.undo(
             State(slots={s.key: s}), NS, target, revision_id="rc", rid="rb", actor=None, now=NOW
         )
+
+
+def test_the_survivor_is_a_claim_that_holds_now_so_current_does_not_change() -> None:
+    ended = claim("ended", accepted_at=at(4), valid_to=at(4))  # accepted last, but over
+    open_ = claim("open", accepted_at=at(2))
+    p = plan(ended, open_, slots=(slot("S1", versions=1, head="open"),))
+    assert ("merge", "ended", "open") in actions(p)
