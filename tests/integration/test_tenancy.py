@@ -7,10 +7,14 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph.cli.app import app
 from belief_graph.errors import ConfigError
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
@@ -142,3 +146,52 @@ def test_a_mapping_to_a_missing_database_is_refused_naming_namespace_and_databas
     assert counts(mapped.store) == before, "a refused write left something behind"
     # The namespaces that are not mapped there carry on.
     assert mapped.remember(draft(PLAIN, "Porto")).verdict == "UPDATE"
+
+
+def test_the_command_line_reads_the_mapping_from_the_environment(
+    neo4j_info: ConnectionInfo,
+    make_bg: Callable[..., BeliefGraph],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    make_bg()  # an empty database
+    monkeypatch.setenv("BELIEF_GRAPH_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("NEO4J_URI", neo4j_info.uri)
+    monkeypatch.setenv("NEO4J_USER", neo4j_info.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_info.password)
+    monkeypatch.setenv("NEO4J_DATABASE", neo4j_info.database)
+    monkeypatch.setenv("BELIEF_GRAPH_MODELS", "false")
+    monkeypatch.setenv("NEO4J_DATABASES", json.dumps({"tenant-a:": neo4j_info.database}))
+    runner = CliRunner()
+
+    def run(*args: str) -> Any:
+        return runner.invoke(app, list(args))
+
+    fact = ("--subject", "priya", "--predicate", "lives_in", "--object", "Lisbon")
+    fact += ("--text", "Priya lives in Lisbon.", "--json")
+    done = run("remember", "-n", TENANT, *fact)
+    assert done.exit_code == 0, done.output
+    listed = run("namespaces", "--json")
+    assert listed.exit_code == 0, listed.output
+    assert json.loads(listed.stdout) == [
+        {
+            "namespace": TENANT,
+            "database": neo4j_info.database,
+            "claims": 1,
+            "active": 1,
+            "mapped_to": neo4j_info.database,
+        }
+    ]
+    table = run("namespaces")
+    assert table.exit_code == 0 and TENANT in table.stdout and neo4j_info.database in table.stdout
+
+    for mapping, needles in (
+        ({"ghost:": "ghost-db"}, ("'ghost-db'", "'ghost:'")),
+        ({"tenant-a:": "tenant_a"}, ("databases", "'tenant_a'")),
+    ):
+        monkeypatch.setenv("NEO4J_DATABASES", json.dumps(mapping))
+        refused = run("namespaces")
+        assert refused.exit_code == 1, refused.output
+        lines = refused.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in refused.output, refused.stderr
+        assert all(n in lines[0] for n in needles), lines[0]
