@@ -10,12 +10,13 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence, Sized
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import groupby
 from typing import Annotated
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from .detect import Detector
 from .errors import BeliefGraphError, ModelError, NotFound
@@ -31,6 +32,7 @@ from .models import (
     Identifier,
     Lineage,
     Moment,
+    NamespaceInfo,
     Reason,
     RevisionRecord,
     RevisionResult,
@@ -39,6 +41,7 @@ from .models import (
     Text,
 )
 from .policy import Policy
+from .settings import database_map
 from .store import Row, Store
 from .validation import checked
 from .vocabulary import Vocabulary, normalize_key
@@ -116,6 +119,7 @@ class BeliefGraph:
         models: bool | None = None,
         start: bool = True,
         bookmarks: Sequence[Term] = (),
+        databases: Annotated[Mapping[Identifier, Term], AfterValidator(database_map)] | None = None,
     ) -> BeliefGraph:
         """Connect to ``uri``, else to ``NEO4J_URI``, else to (and if ``start``, start) a local one.
 
@@ -123,11 +127,15 @@ class BeliefGraph:
         ``BELIEF_GRAPH_MODELS`` setting); without them detection is structural only.
         ``bookmarks`` (another client's ``bookmarks()``) make this client's reads wait, on a
         cluster, until the writes they stand for are visible: read-your-writes across processes.
+        ``databases`` maps namespaces (or prefixes) to databases of their own (default: the
+        ``NEO4J_DATABASES`` setting; see ``docs/deploy.md``).
         """
         from .server.provide import provide
         from .settings import EngineSettings, Neo4jSettings
 
         engine = EngineSettings()
+        if databases is None:
+            databases = Neo4jSettings().databases
         if uri is None:
             info = provide(start=start)
             uri, database = info.uri, database or info.database
@@ -137,7 +145,7 @@ class BeliefGraph:
             database = database or neo.database
             password = neo.password.get_secret_value()
             auth = auth or ((neo.user, password) if password else None)
-        store = Store(uri, auth, database or "neo4j", bookmarks=bookmarks)
+        store = Store(uri, auth, database or "neo4j", bookmarks=bookmarks, databases=databases)
         vocabulary = (
             Vocabulary.load(engine.vocabulary) if engine.vocabulary else Vocabulary.default()
         )
@@ -173,14 +181,30 @@ class BeliefGraph:
     def init_schema(
         self, timeout_seconds: Annotated[int, Field(ge=1, le=86_400)] = 120
     ) -> list[str]:
-        """Create constraints and indexes (idempotent) and wait until they are online."""
-        from . import cypher
-
-        applied = cypher.schema()
-        for name in applied:
-            self.store.write(name)
-        self.store.write("admin/schema_await", timeout=timeout_seconds)
+        """Create constraints and indexes (idempotent) and wait until they are online, in the
+        default database and in every database a namespace is mapped to."""
+        applied: list[str] = []
+        for store in self.store.every_database():
+            applied = store.apply_schema(timeout_seconds)
         return applied
+
+    def _writer_on(self, namespace: str) -> Writer:
+        """The writer for ``namespace``'s database (the one writer when nothing is mapped)."""
+        store = self.store.on(namespace)
+        if store is self.store:
+            return self._writer
+        return Writer(store, self.vocabulary, self.policy, self.detector, self.clock, new_id)
+
+    def _remember(self, requests: Sequence[Request]) -> list[RevisionResult]:
+        """Remember a batch, one transaction per run of consecutive drafts in one database (a
+        transaction cannot span databases); results in the batch's order."""
+        if not self.store.routes:
+            return self._writer.remember(requests)
+        results: list[RevisionResult] = []
+        for _, run in groupby(requests, key=lambda r: self.store.database_of(r.draft.namespace)):
+            batch = list(run)
+            results.extend(self._writer_on(batch[0].draft.namespace).remember(batch))
+        return results
 
     # -- identity ----------------------------------------------------------------------------
 
@@ -204,7 +228,7 @@ class BeliefGraph:
 
         A replayed ``revision_id`` changes nothing and returns the original result.
         """
-        return self._writer.remember([Request(draft, revision_id or new_id(), actor)])[0]
+        return self._remember([Request(draft, revision_id or new_id(), actor)])[0]
 
     @checked
     def ingest(
@@ -233,7 +257,7 @@ class BeliefGraph:
 
         def flush() -> None:
             try:
-                results.extend(self._writer.remember(pending))
+                results.extend(self._remember(pending))
             except BeliefGraphError as exc:
                 index = len(results)
                 raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
@@ -296,7 +320,7 @@ class BeliefGraph:
         """Retire a belief: ``retract`` (it was wrong) or close its validity at ``valid_to``
         (it was true until then). Direct dependents are flagged ``needs_review``.
         """
-        return self._writer.contract(
+        return self._writer_on(namespace).contract(
             namespace,
             claim_id,
             retract=retract,
@@ -316,7 +340,7 @@ class BeliefGraph:
         actor: Term | None = None,
     ) -> RevisionResult:
         """A human accepts a pending claim: it becomes the belief, its rival is superseded."""
-        return self._writer.settle(
+        return self._writer_on(namespace).settle(
             namespace, claim_id, accept=True, revision_id=revision_id, actor=actor
         )
 
@@ -330,7 +354,7 @@ class BeliefGraph:
         actor: Term | None = None,
     ) -> RevisionResult:
         """A human rejects a pending claim: it is kept as ``rejected``; the belief stands."""
-        return self._writer.settle(
+        return self._writer_on(namespace).settle(
             namespace, claim_id, accept=False, revision_id=revision_id, actor=actor
         )
 
@@ -349,7 +373,7 @@ class BeliefGraph:
         """A human settles an open conflict for ``keep`` (``claim_id`` or ``rival_id``): the other
         side was wrong (retracted, or rejected if pending); a pending side kept becomes the
         belief. Recorded as a revision with ``reason``."""
-        return self._writer.resolve(
+        return self._writer_on(namespace).resolve(
             namespace,
             claim_id,
             rival_id,
@@ -372,7 +396,7 @@ class BeliefGraph:
     ) -> RevisionResult:
         """A human dismisses an open conflict (the two claims do not contradict each other):
         both stay as they are, neither is disputed by the other any more."""
-        return self._writer.dismiss(
+        return self._writer_on(namespace).dismiss(
             namespace, claim_id, rival_id, reason=reason, revision_id=revision_id, actor=actor
         )
 
@@ -390,7 +414,7 @@ class BeliefGraph:
         """A claim flagged ``needs_review`` has been reviewed: the flag is lifted. ``premise``
         re-points it: it now depends on that claim (the new version) instead of its retired
         premises."""
-        return self._writer.reviewed(
+        return self._writer_on(namespace).reviewed(
             namespace,
             claim_id,
             premise=premise,
@@ -413,7 +437,7 @@ class BeliefGraph:
         """GDPR Art. 16: a human corrects a belief. The old claim is retracted (it was never true)
         and the corrected one takes its place over the same validity, as ``human_verified``.
         """
-        return self._writer.rectify(
+        return self._writer_on(namespace).rectify(
             namespace, claim_id, object=object, text=text, actor=actor, revision_id=revision_id
         )
 
@@ -430,7 +454,7 @@ class BeliefGraph:
         retired come back as new versions (history is never rewritten); reinforcements and flags
         are undone. Refused when a later revision touched the same fact.
         """
-        return self._writer.rollback(
+        return self._writer_on(namespace).rollback(
             namespace, revision_id, new_revision_id=new_revision_id, actor=actor
         )
 
@@ -471,7 +495,7 @@ class BeliefGraph:
         namespace, one subject, or listed claims. Content-free tombstones keep the history
         consistent; afterwards no erased string or vector remains in the database.
         """
-        return self._writer.erase(
+        return self._writer_on(namespace).erase(
             namespace, subject=subject, claim_ids=claim_ids, revision_id=revision_id, actor=actor
         )
 
@@ -488,7 +512,7 @@ class BeliefGraph:
         # Current is as_of(now, now), by definition: one statement answers both.
         now = self.clock()
         slot = self._slot(namespace, subject, predicate)
-        rows = self.store.read(
+        rows = self.store.on(namespace).read(
             "read/as_of_claims",
             namespace=namespace,
             subject_key=slot.subject_key,
@@ -515,7 +539,7 @@ class BeliefGraph:
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
         slot = self._slot(namespace, subject, predicate)
-        rows = self.store.read(
+        rows = self.store.on(namespace).read(
             "read/as_of_claims",
             namespace=namespace,
             subject_key=slot.subject_key,
@@ -535,7 +559,7 @@ class BeliefGraph:
     @checked
     def beliefs(self, namespace: Identifier, subject: Term) -> list[Claim]:
         """Every current belief about ``subject``."""
-        rows = self.store.read(
+        rows = self.store.on(namespace).read(
             "read/beliefs_subject",
             namespace=namespace,
             subject_key=normalize_key(subject),
@@ -547,7 +571,7 @@ class BeliefGraph:
     def history(self, namespace: Identifier, subject: Term, predicate: Term) -> list[Claim]:
         """Every claim ever made about one fact, oldest first."""
         slot = self._slot(namespace, subject, predicate)
-        rows = self.store.read(
+        rows = self.store.on(namespace).read(
             "read/slot_history",
             namespace=namespace,
             subject_key=slot.subject_key,
@@ -558,7 +582,7 @@ class BeliefGraph:
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
         """One claim by id (``NotFound`` if it is not in the namespace)."""
-        rows = self.store.read("read/claims_get", namespace=namespace, ids=[claim_id])
+        rows = self.store.on(namespace).read("read/claims_get", namespace=namespace, ids=[claim_id])
         if not rows:
             raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
         return Claim.model_validate(rows[0]["claim"])
@@ -566,7 +590,7 @@ class BeliefGraph:
     @checked
     def lineage(self, namespace: Identifier, claim_id: Identifier) -> Lineage:
         """The claim's version chain, SUPERSEDES verdicts, provenance, revisions, dependents."""
-        rows = self.store.read("read/claim_lineage", namespace=namespace, id=claim_id)
+        rows = self.store.on(namespace).read("read/claim_lineage", namespace=namespace, id=claim_id)
         if not rows:
             raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
         row = rows[0]
@@ -583,7 +607,9 @@ class BeliefGraph:
     @checked
     def conflicts(self, namespace: Identifier, *, open_only: bool = False) -> list[Conflict]:
         """Recorded contradictions, newest first (``open_only``: those still unresolved)."""
-        rows = self.store.read("read/conflicts_list", namespace=namespace, open_only=open_only)
+        rows = self.store.on(namespace).read(
+            "read/conflicts_list", namespace=namespace, open_only=open_only
+        )
         return [
             Conflict(
                 claim=Claim.model_validate(r["claim"]),
@@ -618,7 +644,7 @@ class BeliefGraph:
         """Claims waiting for a human to confirm or reject them."""
         return [
             Claim.model_validate(r["claim"])
-            for r in self.store.read("read/pending_list", namespace=namespace)
+            for r in self.store.on(namespace).read("read/pending_list", namespace=namespace)
         ]
 
     @checked
@@ -626,8 +652,24 @@ class BeliefGraph:
         """Claims whose premise was retired, with ``review_reason``."""
         return [
             Claim.model_validate(r["claim"])
-            for r in self.store.read("read/review_list", namespace=namespace)
+            for r in self.store.on(namespace).read("read/review_list", namespace=namespace)
         ]
+
+    def namespaces(self) -> list[NamespaceInfo]:
+        """Every namespace holding claims, in every database in use (the default one and each
+        mapped one), with its claim counts; sorted by namespace."""
+        found = [
+            NamespaceInfo(
+                namespace=r["namespace"],
+                database=store.database,
+                claims=r["claims"],
+                active=r["active"],
+                mapped_to=self.store.database_of(r["namespace"]),
+            )
+            for store in self.store.every_database()
+            for r in store.read("admin/namespaces")
+        ]
+        return sorted(found, key=lambda n: (n.namespace, n.database))
 
     # -- semantic retrieval and health -----------------------------------------------------------
 
@@ -657,7 +699,7 @@ class BeliefGraph:
         valid = valid_at or (known_at if known_at is not None else now)
         fetch = max(20, k * 3)
         while True:
-            found = self.store.read(
+            found = self.store.on(namespace).read(
                 "read/search_claims",
                 namespace=namespace,
                 embedding=embedding,

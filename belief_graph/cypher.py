@@ -5,6 +5,7 @@ Queries are fixed text plus ``$params``: no label, type or clause is ever built 
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -44,3 +45,12 @@ def names(folder: str = "") -> list[str]:
 def schema() -> list[str]:
     """The schema statements in the order they apply."""
     return names("schema")
+
+
+_SCHEMA_NAME = re.compile(r"^CREATE (?:[A-Z]+ )?(?:CONSTRAINT|INDEX) (\w+) IF NOT EXISTS", re.M)
+
+
+@cache
+def schema_names() -> frozenset[str]:
+    """The names of the constraints and indexes the schema statements create."""
+    return frozenset(m for name in schema() for m in _SCHEMA_NAME.findall(load(name)))

@@ -351,6 +351,17 @@ class SearchHit(BaseModel):
         return bool(self.rivals) or self.claim.disputed
 
 
+class NamespaceInfo(BaseModel):
+    """A namespace, the database that holds its claims, and the database it is mapped to now
+    (they differ when the mapping changed after it was written: its claims are not seen)."""
+
+    namespace: str
+    database: str
+    claims: int
+    active: int
+    mapped_to: str
+
+
 class Check(BaseModel):
     """One doctor check. ``info`` marks a row that reports a setting (such as "no models
     loaded") rather than testing something; it is always ``ok``."""

@@ -3,9 +3,11 @@ policy), and the Neo4j server belief-graph runs itself (ports, versions, cache).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -18,6 +20,56 @@ class Neo4jSettings(BaseSettings):
     user: str = "neo4j"
     password: SecretStr = SecretStr("")
     database: str = "neo4j"
+    databases: dict[str, str] = Field(
+        default_factory=dict,
+        description="Namespace (or namespace prefix) → Neo4j database; JSON in NEO4J_DATABASES",
+    )
+
+    @field_validator("databases")
+    @classmethod
+    def _databases(cls, value: dict[str, str]) -> dict[str, str]:
+        return database_map(value)
+
+
+# Neo4j's naming rules for a standard database (the 5.26 LTS rules; 2025.01+ also allows a leading
+# digit, which an alias can stand in for on older servers): 3 to 63 characters, an ASCII letter
+# first, then letters, digits, dots or dashes, not ending in a dot or dash; case-insensitive.
+_DATABASE_NAME = re.compile(r"[a-z][a-z0-9.-]{1,61}[a-z0-9]")
+
+
+def database_map(mapping: Mapping[str, str]) -> dict[str, str]:
+    """The namespace → database mapping checked against Neo4j's naming rules, names lowercased
+    (as Neo4j stores them). A bad entry is a ``ValueError`` naming the field and the entry."""
+    checked: dict[str, str] = {}
+    for prefix, database in mapping.items():
+        if not isinstance(prefix, str) or not prefix or len(prefix) > 200:
+            raise ValueError(f"databases: the key {prefix!r} must be a namespace or prefix")
+        if not prefix.isprintable() or any(c.isspace() for c in prefix):
+            raise ValueError(f"databases: the key {prefix!r} holds a space or a control character")
+        name = database.lower() if isinstance(database, str) else database
+        if not isinstance(name, str) or not _DATABASE_NAME.fullmatch(name):
+            raise ValueError(
+                f"databases[{prefix!r}]: {database!r} is not a Neo4j database name (3 to 63 "
+                "characters: an ASCII letter, then letters, digits, dots or dashes, not ending "
+                "in a dot or dash; no underscores)"
+            )
+        if name.startswith("system"):
+            raise ValueError(
+                f"databases[{prefix!r}]: {database!r} is reserved by Neo4j (names beginning "
+                "with 'system' hold the server's own data)"
+            )
+        checked[prefix] = name
+    return checked
+
+
+def database_for(namespace: str, mapping: Mapping[str, str]) -> str | None:
+    """The database ``namespace`` is mapped to: the entry with the longest key that the namespace
+    equals or starts with; ``None`` when no key matches (the default database)."""
+    best: str | None = None
+    for prefix in mapping:
+        if namespace.startswith(prefix) and (best is None or len(prefix) > len(best)):
+            best = prefix
+    return mapping[best] if best is not None else None
 
 
 class EngineSettings(BaseSettings):

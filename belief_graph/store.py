@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+import copy
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC
 from typing import Any, LiteralString, TypeVar
@@ -13,6 +15,7 @@ from neo4j.time import Date, DateTime, Duration, Time
 
 from . import cypher
 from .errors import BeliefGraphError, ConfigError, ConflictError, StoreUnavailable
+from .settings import database_for, database_map
 
 T = TypeVar("T")
 Row = dict[str, Any]
@@ -43,9 +46,13 @@ def _query(name: str) -> LiteralString:
     return cypher.load(name)
 
 
+_DATABASE_NOT_FOUND = "Neo.ClientError.Database.DatabaseNotFound"
+
+
 @contextmanager
-def _mapped() -> Iterator[None]:
-    """Neo4j's errors become ours, here and nowhere else."""
+def _mapped(where: Store | None = None) -> Iterator[None]:
+    """Neo4j's errors become ours, here and nowhere else. ``where``: the store whose database a
+    missing-database error names."""
     try:
         yield
     except neo4j_errors.AuthError as exc:
@@ -59,6 +66,8 @@ def _mapped() -> Iterator[None]:
     except neo4j_errors.DriverError as exc:
         raise StoreUnavailable(f"Neo4j driver error: {exc}") from exc
     except neo4j_errors.Neo4jError as exc:
+        if exc.code == _DATABASE_NOT_FOUND and where is not None:
+            raise ConfigError(where.missing_database()) from exc
         raise BeliefGraphError(f"Neo4j error {exc.code}: {exc.message}") from exc
 
 
@@ -82,9 +91,13 @@ class Tx:
 class Store:
     """A Neo4j connection with bounded retries. Reads go to readers, writes to the leader.
 
-    Every statement shares one bookmark manager, so on a cluster a read always sees this store's
-    earlier writes (causal consistency); ``bookmarks`` hands them to another process, whose
-    store then starts from them.
+    Every statement on a database shares that database's bookmark manager, so on a cluster a read
+    always sees this store's earlier writes (causal consistency); ``bookmarks`` hands them to
+    another process, whose store then starts from them.
+
+    ``databases`` maps namespaces (or namespace prefixes) to databases of their own, on servers
+    that hold several (Enterprise, Aura): ``on(namespace)`` is the store of the namespace's
+    database, sharing this one's driver. Unmapped namespaces stay in ``database``.
     """
 
     def __init__(
@@ -96,12 +109,19 @@ class Store:
         retry_seconds: float = 15.0,
         connect_timeout: float = 5.0,
         bookmarks: Iterable[str] = (),
+        databases: Mapping[str, str] | None = None,
     ) -> None:
         self.uri = uri
         self.database = database
-        self._bookmarks = neo4j.GraphDatabase.bookmark_manager(
-            initial_bookmarks=neo4j.Bookmarks.from_raw_values(bookmarks)
-        )
+        self.routes = database_map(databases or {})
+        # What routed a view here (``namespace 'x'``), for the error when its database is missing.
+        self.route: str | None = None
+        self._root = self
+        self._initial = list(bookmarks)
+        self._managers: dict[str, neo4j.BookmarkManager] = {}
+        self._prepared: set[str] = set()
+        self._lock = threading.Lock()
+        self._bookmarks = self._manager(database)
         with _mapped():
             self._driver = neo4j.GraphDatabase.driver(
                 uri,
@@ -114,7 +134,7 @@ class Store:
             )
 
     def close(self) -> None:
-        """Close the driver and its pooled connections."""
+        """Close the driver and its pooled connections (shared by every ``on`` view)."""
         self._driver.close()
 
     def verify(self) -> dict[str, str]:
@@ -127,12 +147,107 @@ class Store:
             "protocol": str(info.protocol_version),
         }
 
+    # -- databases -----------------------------------------------------------------------------
+
+    def _manager(self, database: str) -> neo4j.BookmarkManager:
+        """The bookmark manager of ``database``: one per database, so a read waits only for this
+        store's writes to the database it reads. Each starts from every bookmark the store was
+        given (raw bookmarks do not say their database; the server waits only for its own)."""
+        root = self._root
+        with root._lock:
+            manager = root._managers.get(database)
+            if manager is None:
+                manager = neo4j.GraphDatabase.bookmark_manager(
+                    initial_bookmarks=neo4j.Bookmarks.from_raw_values(root._initial)
+                )
+                root._managers[database] = manager
+            return manager
+
+    def database_of(self, namespace: str) -> str:
+        """The database ``namespace`` lives in: its mapping's, else the default one."""
+        return database_for(namespace, self._root.routes) or self._root.database
+
+    def on(self, namespace: str) -> Store:
+        """The store for ``namespace``: this one when the namespace is not mapped, else a view on
+        its database (the driver shared). A mapped database is prepared on its first use in this
+        process: a missing database is a ``ConfigError`` naming it and the namespace, and a
+        database without the schema gets it (``ensure_schema``), before anything is written."""
+        root = self._root
+        database = database_for(namespace, root.routes)
+        if database is None:
+            return root
+        view = root._view(database, f"namespace {namespace!r}")
+        with root._lock:
+            ready = database in root._prepared
+        if not ready:
+            view.ensure_schema()
+            with root._lock:
+                root._prepared.add(database)
+        return view
+
+    def every_database(self) -> list[Store]:
+        """A store per database in use: the default one, then each mapped one (for what spans
+        namespaces: listings, the schema)."""
+        root = self._root
+        found = [root]
+        for database in dict.fromkeys(root.routes.values()):
+            if database != root.database:
+                keys = ", ".join(repr(k) for k, v in root.routes.items() if v == database)
+                found.append(root._view(database, f"the namespaces under {keys}"))
+        return found
+
+    def _view(self, database: str, route: str) -> Store:
+        view = copy.copy(self._root)
+        view.database, view.route = database, route
+        view._bookmarks = view._manager(database)
+        return view
+
+    def missing_database(self) -> str:
+        """The error for a database the server does not have."""
+        if self.route is None:
+            return (
+                f"database: Neo4j has no database {self.database!r} (NEO4J_DATABASE, or the "
+                "database given to connect)"
+            )
+        return (
+            f"databases: {self.route} → the database {self.database!r}, which this Neo4j server "
+            "does not have; create it (CREATE DATABASE, on Enterprise or Aura) or change the "
+            "mapping. Nothing was written."
+        )
+
+    def ensure_schema(self, timeout: int = 120) -> list[str]:
+        """Apply the schema if any of its constraints or indexes is missing from this database;
+        the statements applied (none when it was complete)."""
+        present = {r["name"] for r in self.read_leader("admin/doctor_indexes")}
+        if cypher.schema_names() <= present:
+            return []
+        return self.apply_schema(timeout)
+
+    def apply_schema(self, timeout: int = 120) -> list[str]:
+        """Create this database's constraints and indexes (idempotent) and wait until they are
+        online; the statements applied."""
+        applied = cypher.schema()
+        for name in applied:
+            self.write(name)
+        self.write("admin/schema_await", timeout=timeout)
+        return applied
+
+    # -- statements ----------------------------------------------------------------------------
+
     def _session(self) -> neo4j.Session:
         return self._driver.session(database=self.database, bookmark_manager=self._bookmarks)
 
     def bookmarks(self) -> list[str]:
-        """The bookmarks of every transaction this store has run (or was started from)."""
-        return sorted(self._bookmarks.get_bookmarks())
+        """The bookmarks of every transaction this store has run (or was started from), on every
+        database it used."""
+        root = self._root
+        with root._lock:
+            found = {b for m in root._managers.values() for b in m.get_bookmarks()}
+        if root.routes:
+            # A database's manager drops the bookmarks a transaction there was given; those of
+            # the other databases among them must still be handed on.
+            found |= set(root._initial)
+        return sorted(found)
 
     def read(self, name: str, **params: Any) -> list[Row]:
         """One read statement in its own auto-retried read transaction (on a cluster, any
@@ -152,7 +267,7 @@ class Store:
     def _execute(
         self, name: str, params: dict[str, Any], routing: neo4j.RoutingControl
     ) -> list[Row]:
-        with _mapped():
+        with _mapped(self):
             records, _, _ = self._driver.execute_query(
                 _query(name),
                 params,
@@ -167,12 +282,7 @@ class Store:
 
         Any exception ``work`` raises (``StaleSlot`` among them) rolls the transaction back.
         """
-        with (
-            _mapped(),
-            self._driver.session(
-                database=self.database, bookmark_manager=self._bookmarks
-            ) as session,
-        ):
+        with _mapped(self), self._session() as session:
             return session.execute_write(lambda tx: work(Tx(tx)))
 
     def run_literal(self, query: LiteralString, /, **params: Any) -> list[Row]:
@@ -182,15 +292,10 @@ class Store:
         Only for ``belief_graph.testing`` (invariant checks, counts, the guarded wipe) and the
         tests: the engine itself runs nothing but its shipped statements.
         """
-        with (
-            _mapped(),
-            self._driver.session(
-                database=self.database, bookmark_manager=self._bookmarks
-            ) as session,
-        ):
+        with _mapped(self), self._session() as session:
             return [record.data() for record in session.run(query, params)]
 
     def explain(self, name: str) -> None:
         """EXPLAIN a shipped statement (plans it without running it): catches syntax errors."""
-        with _mapped():
+        with _mapped(self):
             self._driver.execute_query("EXPLAIN " + _query(name), database_=self.database)

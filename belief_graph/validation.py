@@ -15,7 +15,7 @@ import functools
 import inspect
 import operator
 import types
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar, Union, get_args, get_origin
 from typing import get_type_hints as _hints
@@ -73,6 +73,8 @@ def unchecked(hint: Any) -> str | None:
         if not items:
             return f"{hint!r} does not say what it holds"
         return next((gap for arg in items if (gap := unchecked(arg)) is not None), None)
+    if origin in (dict, Mapping) and len(args) == 2:
+        return next((gap for arg in args if (gap := unchecked(arg)) is not None), None)
     if origin is Literal or origin is Callable or hint in _PLAIN:
         return None
     if isinstance(hint, type) and issubclass(hint, BaseModel):

@@ -1183,6 +1183,27 @@ def doctor_cmd(
         raise typer.Exit(1)
 
 
+@app.command("namespaces", cls=Command)
+@handle_errors
+def namespaces_cmd(as_json: JsonOption = False) -> None:
+    """Every namespace holding claims, in the default database and every database a namespace
+    is mapped to (NEO4J_DATABASES), with its claim counts.
+
+    Example: belief-graph namespaces
+    """
+    with open_graph() as bg:
+        found = bg.namespaces()
+    if as_json:
+        _emit_json([n.model_dump() for n in found])
+        return
+    if not found:
+        typer.echo("no namespaces")
+        return
+    from belief_graph.cli.render import console, namespaces_table, show
+
+    show(console(), namespaces_table(found))
+
+
 @app.command("mcp", cls=Command)
 @handle_errors
 def mcp_cmd(

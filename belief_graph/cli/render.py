@@ -30,7 +30,15 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from ..models import Claim, Conflict, ConsolidationReport, Lineage, RevisionResult, SearchHit
+from ..models import (
+    Claim,
+    Conflict,
+    ConsolidationReport,
+    Lineage,
+    NamespaceInfo,
+    RevisionResult,
+    SearchHit,
+)
 from ..transfer.claims import ImportStats
 
 _STATUS_STYLE = {
@@ -636,6 +644,27 @@ def import_summary(stats: ImportStats) -> FittedTable:
         table.add_row("  already stored", str(stats.replayed))
     table.add_row("seconds", f"{stats.seconds:.2f}")
     table.add_row("claims/s", f"{stats.rate:.1f}")
+    return table
+
+
+def namespaces_table(found: Iterable[NamespaceInfo]) -> FittedTable:
+    """One row per namespace and database; a namespace whose claims sit in a database it is no
+    longer mapped to says so."""
+    table = FittedTable(
+        txt("namespaces"),
+        [
+            Column("namespace", 0, wrap=True),
+            Column("database", 1),
+            Column("claims", 2, justify="right"),
+            Column("active", 2, justify="right"),
+            Column("note", 3, wrap=True),
+        ],
+    )
+    for n in found:
+        note = "" if n.mapped_to == n.database else f"mapped to {n.mapped_to}: not read or written"
+        table.add_row(
+            txt(n.namespace), txt(n.database), str(n.claims), str(n.active), txt(note, "yellow")
+        )
     return table
 
 

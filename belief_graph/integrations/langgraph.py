@@ -260,7 +260,7 @@ class BeliefGraphStore(BaseStore):
             found.sort(key=lambda i: -(i.score or 0.0))
         else:
             for namespace in namespaces:
-                for row in self.bg.store.read(
+                for row in self.bg.store.on(namespace).read(
                     "read/store_items",
                     namespace=namespace,
                     predicate=self.predicate,
@@ -284,10 +284,22 @@ class BeliefGraphStore(BaseStore):
 
     def _namespaces(self, prefix: tuple[str, ...]) -> list[str]:
         joined = namespace_of(prefix) if prefix else ""
-        rows = self.bg.store.read(
-            "read/store_namespaces", prefix=joined, predicate=self.predicate, now=self.bg.clock()
-        )
-        return [r["namespace"] for r in rows]
+        found: set[str] = set()
+        # Namespaces mapped to databases of their own are listed from each; a namespace counts
+        # only in the database it is mapped to (where its items are read).
+        for store in self.bg.store.every_database():
+            rows = store.read(
+                "read/store_namespaces",
+                prefix=joined,
+                predicate=self.predicate,
+                now=self.bg.clock(),
+            )
+            found.update(
+                r["namespace"]
+                for r in rows
+                if self.bg.store.database_of(r["namespace"]) == store.database
+            )
+        return sorted(found)
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         prefix: tuple[str, ...] = ()

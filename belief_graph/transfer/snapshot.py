@@ -111,6 +111,7 @@ def export_namespace(
 
     Reads page by page; a consistent snapshot needs a namespace nobody writes meanwhile.
     """
+    store = store.on(namespace)
     counts: Counter[str] = Counter()
     header = {
         "kind": "header",
@@ -265,6 +266,7 @@ def restore_snapshot(
     written, in batches of ``batch_size`` rows. ``progress`` is called with each batch's size.
     """
     plan = _validate(path)
+    store = store.on(plan.namespace)
     step = 20_000
     for i in range(0, max(len(plan.claim_ids), len(plan.slot_ids), 1), step):
         row = store.read(

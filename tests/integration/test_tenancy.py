@@ -1,0 +1,197 @@
+"""A database per tenant (docs/deploy.md, "Tenancy"), on the session's Community server, which
+has one user database: a mapping that names it works end to end through the mapped path, and a
+mapping to a database the server lacks is refused by name with nothing written."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph.cli.app import app
+from belief_graph.errors import ConfigError
+from belief_graph.server.provide import ConnectionInfo
+from belief_graph.store import Store
+from belief_graph.testing.graph import counts, one_active_per_single_slot, string_values
+from belief_graph.transfer.snapshot import export_namespace
+
+TENANT = "tenant-a:priya"
+PLAIN = "plain:priya"
+GHOST = "ghost:priya"
+
+
+def draft(namespace: str, obj: str) -> ClaimDraft:
+    return ClaimDraft(
+        namespace=namespace,
+        subject="priya",
+        predicate="lives_in",
+        object=obj,
+        text=f"Priya lives in {obj}.",
+    )
+
+
+@pytest.fixture
+def mapped(
+    neo4j_info: ConnectionInfo, make_bg: Callable[..., BeliefGraph]
+) -> Iterator[BeliefGraph]:
+    """A client whose ``tenant-a:`` namespaces are mapped to the default database by name."""
+    make_bg()  # an empty database
+    databases = {"tenant-a:": neo4j_info.database}
+    with BeliefGraph(
+        Store(neo4j_info.uri, neo4j_info.auth, neo4j_info.database, databases=databases)
+    ) as bg:
+        yield bg
+
+
+@pytest.fixture
+def ghostly(
+    neo4j_info: ConnectionInfo, make_bg: Callable[..., BeliefGraph]
+) -> Iterator[BeliefGraph]:
+    """A client whose ``ghost:`` namespaces are mapped to a database the server does not have."""
+    make_bg()  # an empty database
+    databases = {"ghost:": "ghost-db"}
+    with BeliefGraph(
+        Store(neo4j_info.uri, neo4j_info.auth, neo4j_info.database, databases=databases)
+    ) as bg:
+        yield bg
+
+
+def test_a_namespace_mapped_to_the_default_database_by_name_works_end_to_end(
+    mapped: BeliefGraph, neo4j_info: ConnectionInfo
+) -> None:
+    view = mapped.store.on(TENANT)
+    assert view is not mapped.store and view.database == neo4j_info.database
+    assert view.ensure_schema() == [], "the schema is complete: nothing to apply"
+
+    assert mapped.remember(draft(TENANT, "Lisbon")).verdict == "NEW"
+    moved = mapped.remember(draft(TENANT, "Porto"))
+    assert moved.verdict == "UPDATE"
+    belief = mapped.current(TENANT, "priya", "lives_in")
+    assert belief is not None and not isinstance(belief, list) and belief.object == "Porto"
+    assert [c.object for c in mapped.history(TENANT, "priya", "lives_in")] == ["Lisbon", "Porto"]
+
+    # One batch across a mapped and an unmapped namespace: both land, results in order.
+    results = mapped.ingest(
+        [draft(PLAIN, "Madrid"), draft(TENANT, "Faro"), draft(PLAIN, "Seville")], batch_size=10
+    )
+    assert [r.verdict for r in results] == ["NEW", "UPDATE", "UPDATE"]
+    tenant = mapped.current(TENANT, "priya", "lives_in")
+    plain = mapped.current(PLAIN, "priya", "lives_in")
+    assert tenant is not None and not isinstance(tenant, list) and tenant.object == "Faro"
+    assert plain is not None and not isinstance(plain, list) and plain.object == "Seville"
+    assert one_active_per_single_slot(mapped.store) == []
+
+    # The listing spans the databases in use, each namespace in the database it is mapped to.
+    listed = {n.namespace: n for n in mapped.namespaces()}
+    assert set(listed) == {TENANT, PLAIN}
+    assert listed[TENANT].database == listed[TENANT].mapped_to == neo4j_info.database
+    assert (listed[TENANT].claims, listed[TENANT].active) == (3, 1)
+
+    # A snapshot of the mapped namespace holds its claims.
+    out = io.StringIO()
+    assert export_namespace(mapped.store, TENANT, out)["Claim"] == 3
+    header = json.loads(out.getvalue().splitlines()[0])
+    assert header["namespace"] == TENANT
+
+    # Bookmarks carry the mapped writes to another client with the same mapping.
+    with BeliefGraph.connect(
+        neo4j_info.uri,
+        database=neo4j_info.database,
+        models=False,
+        bookmarks=mapped.bookmarks(),
+        databases={"tenant-a:": neo4j_info.database},
+    ) as reader:
+        seen = reader.current(TENANT, "priya", "lives_in")
+        assert seen is not None and not isinstance(seen, list) and seen.object == "Faro"
+
+    # Erasing the mapped namespace runs on its database and leaves the other one as it was.
+    mapped.erase(TENANT, actor="dpo")
+    assert mapped.current(TENANT, "priya", "lives_in") is None
+    assert {n.namespace: n.active for n in mapped.namespaces()}[TENANT] == 0
+    stored = string_values(mapped.store)
+    assert not [v for v in stored if any(c in v for c in ("Lisbon", "Porto", "Faro"))]
+    still = mapped.current(PLAIN, "priya", "lives_in")
+    assert still is not None and not isinstance(still, list) and still.object == "Seville"
+
+
+def test_a_mapping_to_a_missing_database_is_refused_naming_namespace_and_database(
+    ghostly: BeliefGraph,
+) -> None:
+    mapped = ghostly
+    mapped.remember(draft(PLAIN, "Madrid"))
+    before = counts(mapped.store)
+    attempts: list[Callable[[], object]] = [
+        lambda: mapped.remember(draft(GHOST, "Lisbon")),
+        lambda: mapped.ingest([draft(GHOST, "Lisbon"), draft(GHOST, "Porto")]),
+        lambda: mapped.current(GHOST, "priya", "lives_in"),
+        lambda: mapped.erase(GHOST, actor="dpo"),
+    ]
+    for attempt in attempts:
+        with pytest.raises(ConfigError) as refused:
+            attempt()
+        message = str(refused.value)
+        assert repr(GHOST) in message and "'ghost-db'" in message, message
+        assert "Nothing was written" in message
+    # Whatever spans the databases names the missing one too.
+    with pytest.raises(ConfigError, match="under 'ghost:' → the database 'ghost-db'"):
+        mapped.init_schema()
+    with pytest.raises(ConfigError, match="'ghost-db'"):
+        mapped.namespaces()
+    assert counts(mapped.store) == before, "a refused write left something behind"
+    # The namespaces that are not mapped there carry on.
+    assert mapped.remember(draft(PLAIN, "Porto")).verdict == "UPDATE"
+
+
+def test_the_command_line_reads_the_mapping_from_the_environment(
+    neo4j_info: ConnectionInfo,
+    make_bg: Callable[..., BeliefGraph],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    make_bg()  # an empty database
+    monkeypatch.setenv("BELIEF_GRAPH_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("NEO4J_URI", neo4j_info.uri)
+    monkeypatch.setenv("NEO4J_USER", neo4j_info.user)
+    monkeypatch.setenv("NEO4J_PASSWORD", neo4j_info.password)
+    monkeypatch.setenv("NEO4J_DATABASE", neo4j_info.database)
+    monkeypatch.setenv("BELIEF_GRAPH_MODELS", "false")
+    monkeypatch.setenv("NEO4J_DATABASES", json.dumps({"tenant-a:": neo4j_info.database}))
+    runner = CliRunner()
+
+    def run(*args: str) -> Any:
+        return runner.invoke(app, list(args))
+
+    fact = ("--subject", "priya", "--predicate", "lives_in", "--object", "Lisbon")
+    fact += ("--text", "Priya lives in Lisbon.", "--json")
+    done = run("remember", "-n", TENANT, *fact)
+    assert done.exit_code == 0, done.output
+    listed = run("namespaces", "--json")
+    assert listed.exit_code == 0, listed.output
+    assert json.loads(listed.stdout) == [
+        {
+            "namespace": TENANT,
+            "database": neo4j_info.database,
+            "claims": 1,
+            "active": 1,
+            "mapped_to": neo4j_info.database,
+        }
+    ]
+    table = run("namespaces")
+    assert table.exit_code == 0 and TENANT in table.stdout and neo4j_info.database in table.stdout
+
+    for mapping, needles in (
+        ({"ghost:": "ghost-db"}, ("'ghost-db'", "'ghost:'")),
+        ({"tenant-a:": "tenant_a"}, ("databases", "'tenant_a'")),
+    ):
+        monkeypatch.setenv("NEO4J_DATABASES", json.dumps(mapping))
+        refused = run("namespaces")
+        assert refused.exit_code == 1, refused.output
+        lines = refused.stderr.strip().splitlines()
+        assert len(lines) == 1 and "Traceback" not in refused.output, refused.stderr
+        assert all(n in lines[0] for n in needles), lines[0]
