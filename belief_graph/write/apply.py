@@ -9,7 +9,7 @@ ran meanwhile makes the next attempt return its stored result (exactly-once repl
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -53,6 +53,19 @@ def load(store: Store, statement: str, namespace: str, rows: list[Any]) -> None:
     """Snapshot restore: one batch of rows into a namespace checked empty beforehand (a bulk
     load, not an operation on beliefs: no slot locks, no Revision)."""
     store.transaction(lambda tx: tx.run(statement, namespace=namespace, rows=rows))
+
+
+def load_all(
+    store: Store, namespace: str, batches: Callable[[], Iterable[tuple[str, list[Any]]]]
+) -> None:
+    """Snapshot restore, all or nothing: every (statement, rows) batch ``batches()`` yields, in
+    one transaction (``batches`` is called again if the driver retries it)."""
+
+    def work(tx: Tx) -> None:
+        for statement, rows in batches():
+            tx.run(statement, namespace=namespace, rows=rows)
+
+    store.transaction(work)
 
 
 def _iso(value: datetime | str | None) -> str | None:
