@@ -60,6 +60,7 @@ def test_the_generated_conf_ships_erasure_aware_log_retention(tmp_path: Path) ->
     assert sum(line.startswith("db.tx_log.rotation.retention_policy") for line in lines) == 1
     plain = LocalNeo4j(ServerSettings(cache_dir=tmp_path / "plain"))
     plain._write_conf()
-    assert "db.tx_log.rotation.retention_policy=1 files" in (
-        plain.conf_dir / "neo4j.conf"
-    ).read_text().splitlines()
+    assert (
+        "db.tx_log.rotation.retention_policy=1 files"
+        in (plain.conf_dir / "neo4j.conf").read_text().splitlines()
+    )
