@@ -165,10 +165,17 @@ def neo4j_compact(
 
     from belief_graph.cli.render import mapping_table, show
     from belief_graph.server.launcher import LocalNeo4j
+    from belief_graph.server.provide import docker_available
     from belief_graph.transfer.compact import compact
 
     if os.environ.get("NEO4J_URI"):
         fail("compact rewrites the launcher's own server; unset NEO4J_URI (it names another)")
+    server = LocalNeo4j()
+    if not server.is_running() and docker_available():
+        fail(
+            "compact rewrites the launcher's server, and yours is docker compose; see "
+            "docs/threat-model.md for rewriting that store"
+        )
     if not yes:
         try:
             agreed = typer.confirm(
@@ -178,9 +185,7 @@ def neo4j_compact(
             fail("refusing to compact without confirmation: no answer on stdin; pass --yes")
         if not agreed:
             fail("compact cancelled")
-    report = compact(
-        LocalNeo4j(), wait_seconds=wait, progress=lambda step: typer.echo(step, err=True)
-    )
+    report = compact(server, wait_seconds=wait, progress=lambda step: typer.echo(step, err=True))
     if as_json:
         _emit_json(report)
     else:
