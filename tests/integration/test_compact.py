@@ -71,7 +71,7 @@ def secret_story(bg: BeliefGraph) -> None:
         )
     )
     bg.contract(NS, first.added[0], reason=f"wrong: {SECRET}")
-    for i in range(20):
+    for i in range(5):
         bg.remember(
             ClaimDraft(
                 namespace=KEEP,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from belief_graph.testing.graph import check_graph, namespace_snapshot, q, wipe
 from belief_graph.transfer.snapshot import SnapshotError, export_namespace, restore_snapshot
 
 NS = "user:restored"
+CLAIMS = 15
 
 
 def draft(subject: str, predicate: str, obj: str) -> ClaimDraft:
@@ -30,20 +30,27 @@ def draft(subject: str, predicate: str, obj: str) -> ClaimDraft:
     )
 
 
-@pytest.fixture
-def exported(make_bg: Callable[..., BeliefGraph], store: Store) -> tuple[list[dict[str, Any]], Any]:
-    """A namespace with a three-version chain and forty other facts, exported, then wiped: the
-    snapshot's records and the namespace's graph as it was."""
-    bg = make_bg()
+@pytest.fixture(scope="module")
+def exported_once(store: Store) -> tuple[str, Any]:
+    """A namespace with a three-version chain and a dozen other facts, exported: the snapshot
+    text and the namespace's graph as it was."""
+    wipe(store)
+    bg = BeliefGraph(store)
     for city in ("Lisbon", "Porto", "Faro"):
         bg.remember(draft("ana", "lives_in", city))
-    for i in range(40):
+    for i in range(CLAIMS - 3):
         bg.remember(draft(f"person-{i}", "works_at", f"shop-{i}"))
     out = io.StringIO()
     export_namespace(store, NS, out)
-    before = namespace_snapshot(store, NS)
+    return out.getvalue(), namespace_snapshot(store, NS)
+
+
+@pytest.fixture
+def exported(store: Store, exported_once: tuple[str, Any]) -> tuple[list[dict[str, Any]], Any]:
+    """The snapshot's records (a fresh copy to edit) and the graph it holds; the database empty."""
     wipe(store)
-    return [json.loads(line) for line in out.getvalue().splitlines()], before
+    text, before = exported_once
+    return [json.loads(line) for line in text.splitlines()], before
 
 
 def write(tmp_path: Path, records: list[dict[str, Any]], name: str = "s.jsonl") -> Path:
@@ -89,7 +96,7 @@ def test_an_invalid_datetime_on_the_last_line_writes_nothing_and_the_fixed_file_
     assert "valid" in message
     records[last] = json.loads(good)
     summary = restore_snapshot(store, write(tmp_path, records), batch_size=7)
-    assert summary["nodes"]["Claim"] == 43
+    assert summary["nodes"]["Claim"] == CLAIMS
     assert namespace_snapshot(store, NS) == before
     assert check_graph(store) == []
 
@@ -210,5 +217,5 @@ def test_cli_restore_names_the_line_and_retries_cleanly(
     path = write(tmp_path, records)
     result = runner.invoke(app, ["import", "--snapshot", str(path), "--batch-size", "5", "--json"])
     assert result.exit_code == 0, result.stderr
-    assert json.loads(result.stdout)["nodes"]["Claim"] == 43
+    assert json.loads(result.stdout)["nodes"]["Claim"] == CLAIMS
     assert namespace_snapshot(store, NS) == before
