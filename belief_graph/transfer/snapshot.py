@@ -226,7 +226,7 @@ def _value(where: str, name: str, value: Any) -> Any:
     if isinstance(value, dict):
         try:
             decoded = decode_value(value)
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, SnapshotError) as exc:
             raise SnapshotError(f"{where}: {name}: not a valid date or datetime ({exc})") from exc
         if isinstance(decoded, datetime) and decoded.utcoffset() is None:
             raise SnapshotError(f"{where}: {name}: datetime without a timezone: {value}")
@@ -263,6 +263,9 @@ def _node(where: str, label: str, props: dict[str, Any]) -> dict[str, Any]:
             field_name = ".".join(str(p) for p in error["loc"])
             raise SnapshotError(f"{where}: Claim.{field_name}: {error['msg']}") from exc
     elif label == "Slot":
+        for name in ("subject_key", "predicate"):
+            if not isinstance(decoded[name], str):
+                raise SnapshotError(f"{where}: Slot.{name}: not a string")
         if decoded["cardinality"] not in get_args(Cardinality):
             raise SnapshotError(f"{where}: Slot.cardinality: {decoded['cardinality']!r}")
         for name in ("seq", "versions"):
