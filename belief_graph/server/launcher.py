@@ -347,7 +347,7 @@ class LocalNeo4j:
             if self._ready():
                 return
             time.sleep(0.25)
-        self.stop()
+        self._stop(30)  # the caller holds the launcher lock: stop() would wait for itself
         raise StoreUnavailable(
             f"Neo4j did not answer on Bolt and HTTP within {wait_seconds:.0f} s; "
             f"see {self.log_file}:\n{self._log_tail()}"
