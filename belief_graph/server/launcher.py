@@ -555,7 +555,17 @@ def merge_conf(lines: list[str], override: Path | None) -> list[str]:
     for line in lines:
         key = line.partition("=")[0]
         merged.append(f"{key}={extra.pop(key)}" if key in extra else line)
-    return merged + [f"{k}={v}" for k, v in extra.items()]
+    merged += [f"{k}={v}" for k, v in extra.items()]
+    conf = dict(line.split("=", 1) for line in merged)
+    exposed = [
+        k for k, v in conf.items() if k.endswith("listen_address") and not v.startswith(HOST)
+    ]
+    if exposed and conf.get("dbms.security.auth_enabled", "true").lower() != "true":
+        raise ConfigError(
+            f"BELIEF_GRAPH_NEO4J_CONF: {override} makes {exposed[0]} listen beyond {HOST} with "
+            "auth off; set dbms.security.auth_enabled=true too (see docs/threat-model.md)"
+        )
+    return merged
 
 
 def _discard_orphans(parent: Path, settings: ServerSettings) -> None:

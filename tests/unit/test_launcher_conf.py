@@ -64,3 +64,15 @@ def test_the_generated_conf_ships_erasure_aware_log_retention(tmp_path: Path) ->
         "db.tx_log.rotation.retention_policy=1 files"
         in (plain.conf_dir / "neo4j.conf").read_text().splitlines()
     )
+
+
+def test_an_override_cannot_expose_the_unauthenticated_server(tmp_path: Path) -> None:
+    override = tmp_path / "mine.conf"
+    override.write_text("server.bolt.listen_address=0.0.0.0:7687\n")
+    generated = ["server.default_listen_address=127.0.0.1", "dbms.security.auth_enabled=false"]
+    with pytest.raises(ConfigError, match="auth off"):
+        merge_conf(generated, override)
+    override.write_text(
+        "server.bolt.listen_address=0.0.0.0:7687\ndbms.security.auth_enabled=true\n"
+    )
+    assert "server.bolt.listen_address=0.0.0.0:7687" in merge_conf(generated, override)
