@@ -107,3 +107,7 @@ class ServerSettings(BaseSettings):
     neo4j_browser_version: str = NEO4J_BROWSER_VERSION
     bolt_port: int = 7687
     http_port: int = 7474
+    neo4j_conf: Path | None = Field(
+        default=None,
+        description="A file of `key=value` lines merged into the launcher's neo4j.conf",
+    )

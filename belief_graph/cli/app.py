@@ -149,6 +149,51 @@ def neo4j_stop(
         typer.echo("Neo4j is not running")
 
 
+@neo4j_app.command("compact")
+@handle_errors
+def neo4j_compact(
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    wait: Annotated[int, typer.Option(help="Seconds to wait for each start.")] = 120,
+    as_json: JsonOption = False,
+) -> None:
+    """Rewrite the local server's store so nothing erased stays on disk (stop writers first).
+
+    Exports every namespace, restarts Neo4j on an empty store and restores them; the old store
+    is deleted only after everything is back.
+    """
+    import os
+
+    from belief_graph.cli.render import mapping_table, show
+    from belief_graph.server.launcher import LocalNeo4j
+    from belief_graph.server.provide import docker_available
+    from belief_graph.transfer.compact import compact
+
+    if os.environ.get("NEO4J_URI"):
+        fail("compact rewrites the launcher's own server; unset NEO4J_URI (it names another)")
+    server = LocalNeo4j()
+    if not server.is_running() and docker_available():
+        fail(
+            "compact rewrites the launcher's server, and yours is docker compose; see "
+            "docs/threat-model.md for rewriting that store"
+        )
+    if not yes:
+        try:
+            agreed = typer.confirm(
+                "Rewrite the local Neo4j store? Writes made meanwhile are lost; stop writers first"
+            )
+        except typer.Abort:
+            fail("refusing to compact without confirmation: no answer on stdin; pass --yes")
+        if not agreed:
+            fail("compact cancelled")
+    report = compact(server, wait_seconds=wait, progress=lambda step: typer.echo(step, err=True))
+    if as_json:
+        _emit_json(report)
+    else:
+        from belief_graph.cli.render import console
+
+        show(console(), mapping_table("compacted", report))
+
+
 @neo4j_app.command("status")
 @handle_errors
 def neo4j_status(as_json: JsonOption = False) -> None:

@@ -18,8 +18,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from belief_graph.errors import ConfigError, StoreUnavailable
 from belief_graph.server.status import (
@@ -33,6 +34,8 @@ from belief_graph.server.status import (
 )
 from belief_graph.settings import ServerSettings
 
+T = TypeVar("T")
+
 _ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
 _HEAP_INITIAL = "1g"
 _HEAP_MAX = "2g"
@@ -45,6 +48,15 @@ _JAVA_FLAGS = (
     "-Dio.netty.tryReflectionSetAccessible=true",
     "-XX:+ExitOnOutOfMemoryError",
 )
+# Erase cannot reach transaction logs that are kept: keep only the newest log file once a
+# checkpoint has passed, and rotate small files so an erased value leaves the logs soon.
+# ``belief-graph neo4j compact`` leaves none at all (docs/threat-model.md).
+_ERASURE_AWARE = (
+    "db.tx_log.rotation.retention_policy=1 files",
+    "db.tx_log.rotation.size=16M",
+    "db.checkpoint.interval.time=5m",
+)
+_SETTING = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 _THROWAWAY_DIR = "throwaway"
 _OWNER_FILE = "owner.pid"
 
@@ -291,8 +303,11 @@ class LocalNeo4j:
         if self.is_throwaway:
             # A test server is thrown away: no 2 x 256 MB of preallocated transaction logs.
             lines.append("db.tx_log.preallocate=false")
+        lines += _ERASURE_AWARE
+        lines = merge_conf(lines, self.settings.neo4j_conf)
         (self.conf_dir / "neo4j.conf").write_text(
             "# Written by belief-graph's launcher on every start; edits are overwritten.\n"
+            "# Put your own settings in the file BELIEF_GRAPH_NEO4J_CONF names instead.\n"
             + "\n".join(lines)
             + "\n"
         )
@@ -332,7 +347,7 @@ class LocalNeo4j:
             if self._ready():
                 return
             time.sleep(0.25)
-        self.stop()
+        self._stop(30)  # the caller holds the launcher lock: stop() would wait for itself
         raise StoreUnavailable(
             f"Neo4j did not answer on Bolt and HTTP within {wait_seconds:.0f} s; "
             f"see {self.log_file}:\n{self._log_tail()}"
@@ -439,6 +454,43 @@ class LocalNeo4j:
         self.pid_file.unlink(missing_ok=True)
         return True
 
+    def replace_store(
+        self,
+        save: Callable[[], T],
+        refill: Callable[[T], None],
+        *,
+        wait_seconds: float = 120,
+        timeout: float = 30,
+    ) -> T:
+        """Swap the server's store for a fresh one, holding the launcher lock throughout: with
+        the server running, ``save()``; stop it; move ``data/`` aside; start on an empty store
+        and ``refill(saved)``. The old store is deleted only once ``refill`` returned; if
+        anything fails it is put back and the server started on it again."""
+        data, backup = self.home / "data", self.home / "data.before-compact"
+        if self.settings.neo4j_conf is not None:
+            read_conf(self.settings.neo4j_conf)  # a bad file is refused before anything stops
+        with _file_lock(self._lock_file):
+            if backup.exists():
+                raise ConfigError(
+                    f"{backup} exists: an earlier compaction did not finish. It holds the store "
+                    f"as it was; stop Neo4j, move it back to {data}, then compact again"
+                )
+            self._start(wait_seconds)
+            saved = save()
+            self._stop(timeout)
+            data.rename(backup)
+            try:
+                self._start(wait_seconds)
+                refill(saved)
+            except BaseException:
+                self._stop(timeout)
+                shutil.rmtree(data, ignore_errors=True)
+                backup.rename(data)
+                self._start(wait_seconds)
+                raise
+            shutil.rmtree(backup)
+        return saved
+
     def kill(self) -> bool:
         """SIGKILL the server without a clean shutdown (for fault-injection tests)."""
         pid = self._server_pid()
@@ -465,6 +517,55 @@ class LocalNeo4j:
             browser_url=self.browser_url,
             version=version,
         )
+
+
+def read_conf(path: Path) -> dict[str, str]:
+    """The settings of a user's override file: ``key=value`` lines, blank lines and ``#``
+    comments ignored. A line that is not a Neo4j setting is a ``ConfigError`` naming it."""
+    try:
+        text = path.expanduser().read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(
+            f"BELIEF_GRAPH_NEO4J_CONF: cannot read {path}: {exc.strerror or exc}"
+        ) from exc
+    settings: dict[str, str] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, equals, value = line.partition("=")
+        key, value = key.strip(), value.strip()
+        if not equals or not _SETTING.fullmatch(key) or not value:
+            raise ConfigError(
+                f"BELIEF_GRAPH_NEO4J_CONF: {path}, line {number}: expected `setting.name=value` "
+                f"(a Neo4j setting such as db.tx_log.rotation.retention_policy=1 files), "
+                f"got {raw.strip()!r}"
+            )
+        settings[key] = value
+    return settings
+
+
+def merge_conf(lines: list[str], override: Path | None) -> list[str]:
+    """The generated ``key=value`` lines with the override file's settings merged in: a key
+    set in both takes the override's value, a new key is added."""
+    if override is None:
+        return lines
+    extra = read_conf(override)
+    merged = []
+    for line in lines:
+        key = line.partition("=")[0]
+        merged.append(f"{key}={extra.pop(key)}" if key in extra else line)
+    merged += [f"{k}={v}" for k, v in extra.items()]
+    conf = dict(line.split("=", 1) for line in merged)
+    exposed = [
+        k for k, v in conf.items() if k.endswith("listen_address") and not v.startswith(HOST)
+    ]
+    if exposed and conf.get("dbms.security.auth_enabled", "true").lower() != "true":
+        raise ConfigError(
+            f"BELIEF_GRAPH_NEO4J_CONF: {override} makes {exposed[0]} listen beyond {HOST} with "
+            "auth off; set dbms.security.auth_enabled=true too (see docs/threat-model.md)"
+        )
+    return merged
 
 
 def _discard_orphans(parent: Path, settings: ServerSettings) -> None:

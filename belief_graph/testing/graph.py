@@ -81,10 +81,10 @@ def namespace_snapshot(store: Store, ns: str) -> list[Row]:
         "RETURN labels(n) AS labels, properties(n) AS props, out",
         ns=ns,
     )
-    return sorted(
-        (json.loads(json.dumps(r, default=str, sort_keys=True)) for r in rows),
-        key=lambda r: json.dumps(r, sort_keys=True),
-    )
+    plain = [json.loads(json.dumps(r, default=str, sort_keys=True)) for r in rows]
+    for row in plain:  # collect() gives a node's edges in no fixed order
+        row["out"] = sorted(row["out"], key=lambda edge: json.dumps(edge, sort_keys=True))
+    return sorted(plain, key=lambda r: json.dumps(r, sort_keys=True))
 
 
 def string_values(store: Store) -> list[str]:

@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, get_args
 
 from ..errors import BeliefGraphError, ConflictError
-from ..write.apply import load
+from ..write.apply import load_all
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -188,9 +188,148 @@ def _is_endpoint(value: Any) -> bool:
     return isinstance(value, list) and len(value) == 2 and all(isinstance(x, str) for x in value)
 
 
+_MOMENTS = {
+    "Claim": (
+        "valid_from",
+        "valid_to",
+        "recorded_at",
+        "accepted_at",
+        "reinforced_at",
+        "superseded_at",
+        "retracted_at",
+        "erased_at",
+        "correction_from",
+    ),
+    "Slot": ("last_recorded_at",),
+    "Episode": ("occurred_at", "erased_at"),
+    "Revision": ("at",),
+}
+_REQUIRED = {
+    "Claim": ("status", "source_type", "confidence", "valid_from", "recorded_at"),
+    "Slot": ("subject_key", "predicate", "cardinality", "seq", "versions"),
+    "Episode": (),
+    "Revision": ("op", "at", "result"),
+}
+
+
+@dataclass
+class _Graph:
+    """What the §7 checks need of the restored graph, with the line each item came from."""
+
+    claims: dict[str, tuple[int, str, int | None]] = field(default_factory=dict)  # status, version
+    slots: dict[str, tuple[int, str]] = field(default_factory=dict)  # cardinality
+    in_slot: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    supersedes: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+def _value(where: str, name: str, value: Any) -> Any:
+    """One property value decoded and checked: a storable type, datetimes aware."""
+    if isinstance(value, dict):
+        try:
+            decoded = decode_value(value)
+        except (ValueError, TypeError, SnapshotError) as exc:
+            raise SnapshotError(f"{where}: {name}: not a valid date or datetime ({exc})") from exc
+        if isinstance(decoded, datetime) and decoded.utcoffset() is None:
+            raise SnapshotError(f"{where}: {name}: datetime without a timezone: {value}")
+        return decoded
+    if isinstance(value, list):
+        items = [_value(where, name, v) for v in value]
+        kinds = {float if type(v) is int else type(v) for v in items}
+        if len(kinds) > 1 or list in kinds or type(None) in kinds:
+            raise SnapshotError(f"{where}: {name}: a list must hold values of one plain type")
+        return items
+    return value
+
+
+def _node(where: str, label: str, props: dict[str, Any]) -> dict[str, Any]:
+    """A node's properties decoded and checked field by field, as the engine reads them."""
+    from pydantic import ValidationError
+
+    from ..models import Cardinality, Claim, Operation, RevisionResult
+
+    decoded = {k: _value(where, f"{label}.{k}", v) for k, v in props.items()}
+    for name in _REQUIRED[label]:
+        if decoded.get(name) is None:
+            raise SnapshotError(f"{where}: {label}.{name}: missing")
+    for name in _MOMENTS[label]:
+        if decoded.get(name) is not None and not isinstance(decoded[name], datetime):
+            raise SnapshotError(
+                f"{where}: {label}.{name}: expected a tagged datetime, got {props[name]!r}"
+            )
+    if label == "Claim":
+        try:
+            Claim.model_validate(decoded)
+        except ValidationError as exc:
+            error = exc.errors()[0]
+            field_name = ".".join(str(p) for p in error["loc"])
+            raise SnapshotError(f"{where}: Claim.{field_name}: {error['msg']}") from exc
+    elif label == "Slot":
+        for name in ("subject_key", "predicate"):
+            if not isinstance(decoded[name], str):
+                raise SnapshotError(f"{where}: Slot.{name}: not a string")
+        if decoded["cardinality"] not in get_args(Cardinality):
+            raise SnapshotError(f"{where}: Slot.cardinality: {decoded['cardinality']!r}")
+        for name in ("seq", "versions"):
+            if not isinstance(decoded[name], int) or isinstance(decoded[name], bool):
+                raise SnapshotError(f"{where}: Slot.{name}: not an integer")
+    elif label == "Revision":
+        if decoded["op"] not in get_args(Operation):
+            raise SnapshotError(f"{where}: Revision.op: unknown operation {decoded['op']!r}")
+        try:
+            RevisionResult.model_validate_json(decoded["result"])
+        except (ValidationError, ValueError) as exc:
+            raise SnapshotError(f"{where}: Revision.result: not a stored result") from exc
+    return decoded
+
+
+def _check_graph(graph: _Graph) -> None:
+    """The DESIGN §7 invariants over the graph to restore: every claim in exactly one slot, at
+    most one active claim per single-valued slot, SUPERSEDES chains linear and acyclic (each edge
+    from a version to its predecessor in the same single-valued slot)."""
+    for claim_id, (line, _, _) in graph.claims.items():
+        homes = graph.in_slot.get(claim_id, [])
+        if len(homes) != 1:
+            raise SnapshotError(
+                f"line {line}: Claim {claim_id!r}: in {len(homes)} slots (IN_SLOT), not one"
+            )
+    active: dict[str, tuple[int, str]] = {}
+    for claim_id, (line, status, _) in sorted(graph.claims.items(), key=lambda c: c[1][0]):
+        slot = graph.in_slot[claim_id][0][1]
+        if status == "active" and graph.slots[slot][1] == "single":
+            if slot in active:
+                raise SnapshotError(
+                    f"line {line}: Claim.status: a second active claim in single-valued slot "
+                    f"{slot!r} (the first: {active[slot][1]!r}, line {active[slot][0]})"
+                )
+            active[slot] = (line, claim_id)
+    outgoing: set[str] = set()
+    incoming: set[str] = set()
+    for line, new, old in graph.supersedes:
+        where = f"line {line}: SUPERSEDES {new!r} -> {old!r}"
+        slot = graph.in_slot[new][0][1]
+        if graph.in_slot[old][0][1] != slot:
+            raise SnapshotError(f"{where}: across slots")
+        if graph.slots[slot][1] != "single":
+            raise SnapshotError(f"{where}: in multi-valued slot {slot!r}")
+        new_version, old_version = graph.claims[new][2], graph.claims[old][2]
+        if new_version is None or old_version is None or new_version != old_version + 1:
+            raise SnapshotError(
+                f"{where}: version {new_version} does not follow version {old_version} "
+                "(a reversed edge or a cycle)"
+            )
+        if new in outgoing or old in incoming:
+            raise SnapshotError(
+                f"{where}: the chain forks (a claim supersedes or is superseded twice)"
+            )
+        outgoing.add(new)
+        incoming.add(old)
+
+
 def _validate(path: Path) -> _Contents:
-    """Validate the whole file before anything is written."""
+    """Validate the whole file before anything is written: its shape, every field of every
+    line, and the §7 invariants over the graph it holds; the first error names its line."""
     plan = _Contents()
+    graph = _Graph()
     keys: set[tuple[str, str]] = set()
     footer: dict[str, Any] | None = None
     for number, record in _snapshot_lines(path):
@@ -219,11 +358,14 @@ def _validate(path: Path) -> _Contents:
             if key in keys:
                 raise SnapshotError(f"{where}: duplicate {label} {props['id']!r}")
             keys.add(key)
+            decoded = _node(where, str(label), props)
             plan.nodes[str(label)] += 1
             if label == "Claim":
                 plan.claim_ids.append(props["id"])
+                graph.claims[props["id"]] = (number, decoded["status"], decoded.get("version"))
             elif label == "Slot":
                 plan.slot_ids.append(props["id"])
+                graph.slots[props["id"]] = (number, decoded["cardinality"])
         elif kind == "edge":
             start: list[str] = record.get("start") or []
             end: list[str] = record.get("end") or []
@@ -237,6 +379,15 @@ def _validate(path: Path) -> _Contents:
             for point in (start, end):
                 if (point[0], point[1]) not in keys:
                     raise SnapshotError(f"{where}: edge to a node not in the snapshot {point}")
+            edge_props = record.get("props", {})
+            if not isinstance(edge_props, dict):
+                raise SnapshotError(f"{where}: props must be a JSON object")
+            for name, value in edge_props.items():
+                _value(where, f"{record['type']}.{name}", value)
+            if record["type"] == "IN_SLOT":
+                graph.in_slot.setdefault(start[1], []).append((number, end[1]))
+            elif record["type"] == "SUPERSEDES":
+                graph.supersedes.append((number, start[1], end[1]))
             plan.edges += 1
         elif kind == "footer":
             footer = record
@@ -249,6 +400,7 @@ def _validate(path: Path) -> _Contents:
     expected = {k: footer.get("nodes", {}).get(k, 0) for k in NODE_LABELS}
     if expected != {k: plan.nodes[k] for k in NODE_LABELS} or footer.get("edges") != plan.edges:
         raise SnapshotError("the footer's counts do not match the file: it is incomplete")
+    _check_graph(graph)
     return plan
 
 
@@ -261,9 +413,10 @@ def restore_snapshot(
 ) -> dict[str, Any]:
     """Restore a snapshot into a database that does not hold its namespace yet.
 
-    The file is checked whole first (format, whitelist, every edge's end points, counts), then
-    the database (the namespace is empty and no claim or slot id collides), and only then
-    written, in batches of ``batch_size`` rows. ``progress`` is called with each batch's size.
+    The file is checked whole first (format, whitelist, every field of every line, every edge's
+    end points, the §7 invariants over its graph, counts), then the database (the namespace is
+    empty and no claim or slot id collides), and only then written: in one transaction, in
+    statements of ``batch_size`` rows. ``progress`` is called with each statement's size.
     """
     plan = _validate(path)
     store = store.on(plan.namespace)
@@ -284,34 +437,40 @@ def restore_snapshot(
         if taken:
             raise ConflictError(f"id {taken[0]!r} already exists in another namespace")
 
-    def flush(statement: str, rows: list[Any]) -> None:
-        if rows:
-            load(store, statement, plan.namespace, rows)
+    def batches() -> Iterator[tuple[str, list[Any]]]:
+        for wanted in ("node", "edge"):
+            buffers: dict[str, list[Any]] = {}
+            for _, record in _snapshot_lines(path):
+                if record["kind"] != wanted:
+                    continue
+                if wanted == "node":
+                    statement = _RESTORE_NODES[record["label"]]
+                    item: Any = _decode_props(record["props"])
+                else:
+                    statement = _RESTORE_EDGES[
+                        (record["type"], record["start"][0], record["end"][0])
+                    ]
+                    item = {
+                        "start": record["start"][1],
+                        "end": record["end"][1],
+                        "props": _decode_props(record.get("props", {})),
+                    }
+                buffer = buffers.setdefault(statement, [])
+                buffer.append(item)
+                if len(buffer) >= batch_size:
+                    yield statement, buffer
+                    buffers[statement] = []
+            yield from ((st, rows) for st, rows in buffers.items() if rows)
+
+    def counted() -> Iterator[tuple[str, list[Any]]]:
+        for statement, rows in batches():
+            yield statement, rows
             if progress is not None:
                 progress(len(rows))
 
-    for wanted in ("node", "edge"):
-        buffers: dict[str, list[Any]] = {}
-        for _, record in _snapshot_lines(path):
-            if record["kind"] != wanted:
-                continue
-            if wanted == "node":
-                statement = _RESTORE_NODES[record["label"]]
-                item: Any = _decode_props(record["props"])
-            else:
-                statement = _RESTORE_EDGES[(record["type"], record["start"][0], record["end"][0])]
-                item = {
-                    "start": record["start"][1],
-                    "end": record["end"][1],
-                    "props": _decode_props(record.get("props", {})),
-                }
-            buffer = buffers.setdefault(statement, [])
-            buffer.append(item)
-            if len(buffer) >= batch_size:
-                flush(statement, buffer)
-                buffers[statement] = []
-        for statement, rows in buffers.items():
-            flush(statement, rows)
+    # All or nothing: every batch runs in one transaction, so a failure (or a crash) leaves the
+    # namespace empty and the same command can run again.
+    load_all(store, plan.namespace, counted)
     return {"namespace": plan.namespace, "nodes": dict(plan.nodes), "edges": plan.edges}
 
 

@@ -10,7 +10,7 @@ ran meanwhile makes the next attempt return its stored result (exactly-once repl
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -18,7 +18,7 @@ from typing import Any
 from ..errors import ConflictError
 from ..models import RevisionResult
 from ..store import StaleSlot, Store, Tx
-from .changes import ChangeSet
+from .changes import ChangeSet, Erasure
 from .state import State
 
 MAX_ATTEMPTS = 100
@@ -54,6 +54,19 @@ def load(store: Store, statement: str, namespace: str, rows: list[Any]) -> None:
     """Snapshot restore: one batch of rows into a namespace checked empty beforehand (a bulk
     load, not an operation on beliefs: no slot locks, no Revision)."""
     store.transaction(lambda tx: tx.run(statement, namespace=namespace, rows=rows))
+
+
+def load_all(
+    store: Store, namespace: str, batches: Callable[[], Iterable[tuple[str, list[Any]]]]
+) -> None:
+    """Snapshot restore, all or nothing: every (statement, rows) batch ``batches()`` yields, in
+    one transaction (``batches`` is called again if the driver retries it)."""
+
+    def work(tx: Tx) -> None:
+        for statement, rows in batches():
+            tx.run(statement, namespace=namespace, rows=rows)
+
+    store.transaction(work)
 
 
 def _iso(value: datetime | str | None) -> str | None:
@@ -97,7 +110,13 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
             or row["key_now"] != row["subject_key"]
         ):
             raise StaleSlot()
+    for c in changes:
+        if c.erasure is not None and c.erasure.targets is not None:
+            _recheck_erasure(tx, c.erasure)
     tx.run("write/changes", **_statement_params(changes))
+    for c in changes:
+        if c.erasure is not None:
+            _scrub_reasons(tx, c)
     retired = [
         {"namespace": c.namespace, "id": r.id, "revision_id": c.revision_id, "why": r.why}
         for c in changes
@@ -133,6 +152,48 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
         ],
     )
     return results
+
+
+def _recheck_erasure(tx: Tx, erasure: Erasure) -> None:
+    """Read an erase's targets again, now that their slots are locked: a write committed since
+    the read step (a new claim about the subject, a new fact) makes the erase plan again, so no
+    write that committed before the erase survives it."""
+    row = tx.one("write/erase_targets", **(erasure.targets or {}))
+    assert row is not None
+    if {t["id"] for t in row["claims"]} != set(erasure.claim_ids) or set(row["slots"]) != set(
+        erasure.slot_ids
+    ):
+        raise StaleSlot()
+
+
+def _scrub_reasons(tx: Tx, change: ChangeSet) -> None:
+    """Free text an erase must take along: the reason (and the stored result's reason) of every
+    revision that touched an erased claim or fact, and a dismissal's reason on its conflicts."""
+    assert change.erasure is not None
+    reason = f"erased by revision {change.revision_id}"
+    rows = tx.run(
+        "write/erase_reasons",
+        namespace=change.namespace,
+        claim_ids=change.erasure.claim_ids,
+        slot_ids=change.slot_ids,
+    )
+    tx.run(
+        "write/erase_scrub",
+        namespace=change.namespace,
+        claim_ids=change.erasure.claim_ids,
+        revisions=[
+            {
+                "id": row["id"],
+                "reason": reason,
+                "result": RevisionResult.model_validate_json(row["result"])
+                .model_copy(update={"reason": reason})
+                .model_dump_json()
+                if row["result"]
+                else None,
+            }
+            for row in rows
+        ],
+    )
 
 
 def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]]]:

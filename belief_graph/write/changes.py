@@ -194,6 +194,9 @@ class Erasure:
 
     claim_ids: list[str]
     slot_ids: list[str]
+    # The parameters of ``write/erase_targets`` that found them: the apply step reads the targets
+    # again under the slot locks and plans again when a write committed in between.
+    targets: dict[str, Any] | None = None
 
 
 @dataclass

@@ -518,11 +518,14 @@ def erase(
     rid: str,
     actor: str | None,
     now: datetime,
+    tombstones: Sequence[str] = (),
+    check: dict[str, Any] | None = None,
 ) -> ChangeSet:
-    """Erase the content of ``targets`` (claim id and slot id rows); a namespace or subject
-    erase also erases the subject of their slots."""
+    """Erase the content of ``targets`` (claim id and slot id rows) and the subject of the slots
+    ``tombstones`` (those the erase covers as a whole); ``check``: the query that found them, run
+    again by the apply step under the slot locks."""
     erased = sorted({t["id"] for t in targets})
-    slot_ids = sorted({t["slot_id"] for t in targets if t["slot_id"]})
+    slot_ids = sorted({t["slot_id"] for t in targets if t["slot_id"]} | set(tombstones))
     for slot_id in slot_ids:
         slot = state.slot(slot_id)
         if slot is not None:
@@ -536,5 +539,5 @@ def erase(
         at=now,
         actor=actor,
         slot_ids=slot_ids,
-        erasure=Erasure(erased, [] if scope == "claims" else slot_ids),
+        erasure=Erasure(erased, sorted(set(tombstones)), check),
     )

@@ -328,20 +328,21 @@ class Writer:
             if subject is None and ids is None
             else ("subject" if ids is None else "claims")
         )
-        targets: list[dict[str, Any]] = []
+        params: dict[str, Any] = {
+            "namespace": namespace,
+            "subject_key": normalize_key(subject) if subject is not None else None,
+            "mention": mention(subject) if subject is not None else None,
+            "ids": ids,
+        }
+        targets: dict[str, Any] = {}
 
         def read(rid: str) -> State:
-            targets[:] = self.store.read_leader(
-                "write/erase_targets",
-                namespace=namespace,
-                subject_key=normalize_key(subject) if subject is not None else None,
-                mention=mention(subject) if subject is not None else None,
-                ids=ids,
-            )
+            targets.update(self.store.read_leader("write/erase_targets", **params)[0])
+            slot_ids = {t["slot_id"] for t in targets["claims"] if t["slot_id"]}
             return read_state(
                 self.store,
                 self.new_id,
-                slot_refs=[(namespace, t["slot_id"]) for t in targets if t["slot_id"]],
+                slot_refs=[(namespace, i) for i in sorted(slot_ids | set(targets["slots"]))],
                 revisions=[(namespace, rid)],
             )
 
@@ -350,7 +351,15 @@ class Writer:
             revision_id,
             read,
             lambda state, rid: operations.erase(
-                state, namespace, targets, scope=scope, rid=rid, actor=actor, now=self.clock()
+                state,
+                namespace,
+                targets["claims"],
+                scope=scope,
+                rid=rid,
+                actor=actor,
+                now=self.clock(),
+                tombstones=targets["slots"],
+                check=params,
             ),
         )
 

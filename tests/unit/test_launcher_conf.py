@@ -1,0 +1,78 @@
+"""The launcher's neo4j.conf: the user's override file is merged over the generated settings,
+and a line that is not `setting.name=value` is refused naming the file and line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from belief_graph.errors import ConfigError
+from belief_graph.server.launcher import LocalNeo4j, merge_conf, read_conf
+from belief_graph.settings import ServerSettings
+
+
+def test_the_override_replaces_and_adds_settings(tmp_path: Path) -> None:
+    override = tmp_path / "mine.conf"
+    override.write_text(
+        "# comments and blank lines are skipped\n\n"
+        "db.tx_log.rotation.retention_policy = 3 files\n"
+        "server.memory.heap.max_size=4g\n"
+        "db.logs.query.enabled=OFF\n"
+    )
+    merged = merge_conf(
+        ["server.memory.heap.max_size=2g", "db.tx_log.rotation.retention_policy=1 files"],
+        override,
+    )
+    assert merged == [
+        "server.memory.heap.max_size=4g",
+        "db.tx_log.rotation.retention_policy=3 files",
+        "db.logs.query.enabled=OFF",
+    ]
+    assert merge_conf(["a.b=c"], None) == ["a.b=c"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["retention keep nothing", "=1 files", "db.tx_log.rotation.size=", "Heap=2g", "nodot=1"],
+)
+def test_a_line_that_is_not_a_setting_is_refused_naming_it(tmp_path: Path, line: str) -> None:
+    override = tmp_path / "mine.conf"
+    override.write_text(f"db.tx_log.rotation.size=16M\n{line}\n")
+    with pytest.raises(ConfigError, match=r"BELIEF_GRAPH_NEO4J_CONF: .*mine.conf, line 2"):
+        read_conf(override)
+
+
+def test_a_missing_override_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read"):
+        read_conf(tmp_path / "absent.conf")
+
+
+def test_the_generated_conf_ships_erasure_aware_log_retention(tmp_path: Path) -> None:
+    override = tmp_path / "mine.conf"
+    override.write_text("db.tx_log.rotation.retention_policy=2 files\n")
+    settings = ServerSettings(cache_dir=tmp_path / "cache", neo4j_conf=override)
+    server = LocalNeo4j(settings)
+    server._write_conf()
+    lines = (server.conf_dir / "neo4j.conf").read_text().splitlines()
+    assert "db.tx_log.rotation.retention_policy=2 files" in lines
+    assert "db.tx_log.rotation.size=16M" in lines
+    assert sum(line.startswith("db.tx_log.rotation.retention_policy") for line in lines) == 1
+    plain = LocalNeo4j(ServerSettings(cache_dir=tmp_path / "plain"))
+    plain._write_conf()
+    assert (
+        "db.tx_log.rotation.retention_policy=1 files"
+        in (plain.conf_dir / "neo4j.conf").read_text().splitlines()
+    )
+
+
+def test_an_override_cannot_expose_the_unauthenticated_server(tmp_path: Path) -> None:
+    override = tmp_path / "mine.conf"
+    override.write_text("server.bolt.listen_address=0.0.0.0:7687\n")
+    generated = ["server.default_listen_address=127.0.0.1", "dbms.security.auth_enabled=false"]
+    with pytest.raises(ConfigError, match="auth off"):
+        merge_conf(generated, override)
+    override.write_text(
+        "server.bolt.listen_address=0.0.0.0:7687\ndbms.security.auth_enabled=true\n"
+    )
+    assert "server.bolt.listen_address=0.0.0.0:7687" in merge_conf(generated, override)
