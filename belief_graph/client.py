@@ -17,6 +17,7 @@ from typing import Annotated
 
 from pydantic import Field
 
+from . import cypher
 from .detect import Detector
 from .errors import BeliefGraphError, ModelError, NotFound
 from .models import (
@@ -57,6 +58,9 @@ _SCHEMA_INDEXES = (
     "revision_namespace_at",
     "claim_embedding",
 )
+# The statuses each search mode may return; the in-index filter keeps the rest out of the fetch.
+_AS_OF_STATUSES = ["active", "superseded", "retracted"]
+_HISTORY_STATUSES = ["active", "superseded", "retracted", "pending", "rejected"]
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
@@ -100,6 +104,7 @@ class BeliefGraph:
         self._writer = Writer(
             self.store, self.vocabulary, self.policy, self.detector, clock, new_id
         )
+        self._search_in_index: bool | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -173,12 +178,11 @@ class BeliefGraph:
         self, timeout_seconds: Annotated[int, Field(ge=1, le=86_400)] = 120
     ) -> list[str]:
         """Create constraints and indexes (idempotent) and wait until they are online."""
-        from . import cypher
-
-        applied = cypher.schema()
+        applied = cypher.schema_for(self.store.features().vector_filters)
         for name in applied:
             self.store.write(name)
         self.store.write("admin/schema_await", timeout=timeout_seconds)
+        self._search_in_index = None
         return applied
 
     # -- identity ----------------------------------------------------------------------------
@@ -632,10 +636,13 @@ class BeliefGraph:
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
         fetch = max(20, k * 3)
+        in_index = self.search_in_index()
+        statement = cypher.variant("read/search_claims", in_index)
         while True:
             found = self.store.read(
-                "read/search_claims",
+                statement,
                 namespace=namespace,
+                statuses=_HISTORY_STATUSES if mode == "history" else _AS_OF_STATUSES,
                 embedding=embedding,
                 fetch=fetch,
                 k=k,
@@ -644,8 +651,10 @@ class BeliefGraph:
                 valid_at=valid,
                 known_at=known,
             )
-            # The vector index spans every namespace: widen until k hits survive the filter, the
-            # index has no more to give, or the fetch reaches its cap.
+            # Widen until k hits survive the filter, the index has no more to give, or the fetch
+            # reaches its cap. Without in-index filtering the index spans every namespace, and
+            # another namespace's nearer sentences crowd this one's out; with it, only this
+            # namespace's claims that the time test drops (superseded versions) are fetched.
             rows = found[0]["hits"]
             if len(rows) >= k or found[0]["fetched"] < fetch or fetch >= _MAX_FETCH:
                 break
@@ -661,6 +670,20 @@ class BeliefGraph:
                 )
             )
         return hits
+
+    def search_in_index(self) -> bool:
+        """Whether ``search`` filters inside the vector index (``SEARCH ... WHERE``): the server
+        has it (Neo4j 2026.01+) and ``claim_embedding`` declares namespace and status. An index
+        created on Neo4j 5 keeps the fetch-and-widen search until it is dropped and
+        ``init_schema`` recreates it. Asked once per client (again after ``init_schema``)."""
+        if self._search_in_index is None:
+            declared: set[str] = set()
+            if self.store.features().vector_filters:
+                for row in self.store.read("admin/doctor_indexes"):
+                    if row["name"] == "claim_embedding":
+                        declared = set(row["properties"] or ())
+            self._search_in_index = {"namespace", "status"} <= declared
+        return self._search_in_index
 
     def doctor(self) -> DoctorReport:
         """Connectivity, schema, vector index online and populated, the models loaded and

@@ -45,7 +45,9 @@ class ServerSettings(BaseSettings):
     are the user's server; a test server picks free ports of its own (``server/launcher.py``).
     """
 
-    model_config = SettingsConfigDict(env_prefix="BELIEF_GRAPH_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="BELIEF_GRAPH_", env_file=".env", extra="ignore", env_nested_delimiter="__"
+    )
 
     cache_dir: Path = Field(
         default=Path.home() / ".cache" / "belief-graph",
@@ -55,3 +57,8 @@ class ServerSettings(BaseSettings):
     neo4j_browser_version: str = NEO4J_BROWSER_VERSION
     bolt_port: int = 7687
     http_port: int = 7474
+    java_home: dict[str, Path] = Field(
+        default_factory=dict,
+        description="The JDK per Neo4j line, e.g. BELIEF_GRAPH_JAVA_HOME__2026=/path/to/jdk-21 "
+        "(else JAVA_HOME, java on PATH, or an installed JDK new enough; server/java.py)",
+    )

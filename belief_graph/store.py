@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC
 from typing import Any, LiteralString, TypeVar
 
@@ -16,6 +18,23 @@ from .errors import BeliefGraphError, ConfigError, ConflictError, StoreUnavailab
 
 T = TypeVar("T")
 Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ServerFeatures:
+    """What the connected server can do that the engine uses differently per version."""
+
+    version: str
+    edition: str
+    cypher_versions: tuple[str, ...]
+
+    @property
+    def vector_filters(self) -> bool:
+        """Whether ``SEARCH ... WHERE`` filters inside a vector index (Cypher 25 on Neo4j
+        2026.01 or newer): the engine then declares namespace and status in the index and
+        searches one namespace, instead of fetching across all of them and filtering after."""
+        numbers = [int(part) for part in re.findall(r"\d+", self.version)[:2]]
+        return "25" in self.cypher_versions and numbers >= [2026, 1]
 
 
 class StaleSlot(Exception):
@@ -99,6 +118,7 @@ class Store:
     ) -> None:
         self.uri = uri
         self.database = database
+        self._features: ServerFeatures | None = None
         self._bookmarks = neo4j.GraphDatabase.bookmark_manager(
             initial_bookmarks=neo4j.Bookmarks.from_raw_values(bookmarks)
         )
@@ -112,6 +132,19 @@ class Store:
                 # Schema hints ("property does not exist yet") are noise on a young database.
                 notifications_min_severity="OFF",
             )
+
+    def features(self) -> ServerFeatures:
+        """The server's version and what it supports; asked once, on first use."""
+        if self._features is None:
+            rows = self.read("admin/server_components")
+            by_name = {r["name"]: r for r in rows}
+            kernel = by_name.get("Neo4j Kernel", rows[0] if rows else {})
+            self._features = ServerFeatures(
+                version=str((kernel.get("versions") or ["unknown"])[0]),
+                edition=str(kernel.get("edition") or ""),
+                cypher_versions=tuple(by_name.get("Cypher", {}).get("versions") or ("5",)),
+            )
+        return self._features
 
     def close(self) -> None:
         """Close the driver and its pooled connections."""
