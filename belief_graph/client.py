@@ -104,7 +104,6 @@ class BeliefGraph:
         self._writer = Writer(
             self.store, self.vocabulary, self.policy, self.detector, clock, new_id
         )
-        self._search_in_index: bool | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -182,7 +181,7 @@ class BeliefGraph:
         for name in applied:
             self.store.write(name)
         self.store.write("admin/schema_await", timeout=timeout_seconds)
-        self._search_in_index = None
+        self.store.schema_changed()
         return applied
 
     # -- identity ----------------------------------------------------------------------------
@@ -636,8 +635,7 @@ class BeliefGraph:
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
         fetch = max(20, k * 3)
-        in_index = self.search_in_index()
-        statement = cypher.variant("read/search_claims", in_index)
+        statement = cypher.variant("read/search_claims", self.store.filters_in_vector_index())
         while True:
             found = self.store.read(
                 statement,
@@ -670,20 +668,6 @@ class BeliefGraph:
                 )
             )
         return hits
-
-    def search_in_index(self) -> bool:
-        """Whether ``search`` filters inside the vector index (``SEARCH ... WHERE``): the server
-        has it (Neo4j 2026.01+) and ``claim_embedding`` declares namespace and status. An index
-        created on Neo4j 5 keeps the fetch-and-widen search until it is dropped and
-        ``init_schema`` recreates it. Asked once per client (again after ``init_schema``)."""
-        if self._search_in_index is None:
-            declared: set[str] = set()
-            if self.store.features().vector_filters:
-                for row in self.store.read("admin/doctor_indexes"):
-                    if row["name"] == "claim_embedding":
-                        declared = set(row["properties"] or ())
-            self._search_in_index = {"namespace", "status"} <= declared
-        return self._search_in_index
 
     def doctor(self) -> DoctorReport:
         """Connectivity, schema, vector index online and populated, the models loaded and

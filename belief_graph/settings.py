@@ -33,9 +33,13 @@ class EngineSettings(BaseSettings):
 
 
 # The one place the Neo4j version is written: the launcher resolves exactly these jars, and a test
-# checks docker/compose.yaml, the launcher's pom and the Docker image against them.
+# checks docker/compose.yaml, the launcher's pom and the Docker image against them. The default
+# is the 5.26 LTS (the README says why); BELIEF_GRAPH_NEO4J_VERSION picks another.
 NEO4J_VERSION = "5.26.30"
 NEO4J_BROWSER_VERSION = "5.24.0"
+# The versions the suite runs on (`make test-versions`, CI): the LTS and the current release,
+# whose vector index filters inside the index.
+NEO4J_VERSIONS = (NEO4J_VERSION, "2026.08.1")
 
 
 class ServerSettings(BaseSettings):

@@ -119,6 +119,9 @@ class Store:
         self.uri = uri
         self.database = database
         self._features: ServerFeatures | None = None
+        # None: decided on first use (``filters_in_vector_index``); True/False forces one path
+        # (the benchmarks and tests compare both on the same server).
+        self.vector_filtering: bool | None = None
         self._bookmarks = neo4j.GraphDatabase.bookmark_manager(
             initial_bookmarks=neo4j.Bookmarks.from_raw_values(bookmarks)
         )
@@ -145,6 +148,25 @@ class Store:
                 cypher_versions=tuple(by_name.get("Cypher", {}).get("versions") or ("5",)),
             )
         return self._features
+
+    def filters_in_vector_index(self) -> bool:
+        """Whether vector reads filter inside the index (``SEARCH ... WHERE``, the cypher25/
+        statements): the server has it (Neo4j 2026.01+) and ``claim_embedding`` declares
+        namespace and status. An index created on Neo4j 5 keeps the fetch-and-filter reads until
+        it is dropped and recreated by ``init_schema``. Decided once, again after a schema change
+        (``schema_changed``)."""
+        if self.vector_filtering is None:
+            declared: set[str] = set()
+            if self.features().vector_filters:
+                for row in self.read("admin/doctor_indexes"):
+                    if row["name"] == "claim_embedding":
+                        declared = set(row["properties"] or ())
+            self.vector_filtering = {"namespace", "status"} <= declared
+        return self.vector_filtering
+
+    def schema_changed(self) -> None:
+        """Forget what ``filters_in_vector_index`` decided (the index may be another now)."""
+        self.vector_filtering = None
 
     def close(self) -> None:
         """Close the driver and its pooled connections."""
