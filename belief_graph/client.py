@@ -705,6 +705,7 @@ class BeliefGraph:
                 detail=f"{counts['embedded']} of {counts['claims']} claims (not erased) embedded",
             )
         )
+        checks.append(self._vector_search_check())
         models = self._models_check(vector["dimensions"] if vector else None)
         checks.append(models)
         # Retrieval with models that failed their own check would fail for the same reason (or
@@ -712,6 +713,24 @@ class BeliefGraph:
         if self.detector.embedder is not None and models.ok:
             checks.append(self._paraphrase_check())
         return DoctorReport(checks=checks)
+
+    def _vector_search_check(self) -> Check:
+        """How vector reads filter on this server (information, not a pass/fail): inside the
+        index on Neo4j 2026, else fetch-and-filter; an index that predates 2026 is named."""
+        features = self.store.features()
+        self.store.schema_changed()
+        if self.store.filters_in_vector_index():
+            detail = "filtered inside the index by namespace and status (SEARCH ... WHERE)"
+        elif features.vector_filters:
+            detail = (
+                "fetch-and-filter: claim_embedding predates in-index filtering; drop it and run "
+                "init_schema to filter inside the index"
+            )
+        else:
+            detail = "fetch-and-filter (queryNodes, then the namespace); in-index from 2026.01"
+        return Check(
+            name="vector search", ok=True, info=True, detail=f"Neo4j {features.version}: {detail}"
+        )
 
     def _models_check(self, dimensions: int | None) -> Check:
         """The loaded models run: a sentence embeds to a unit vector the index can hold, and a

@@ -102,3 +102,11 @@ def test_both_search_paths_give_the_same_hits(crowded: BeliefGraph) -> None:
             h.claim.id for h in history
         ]
     assert sorted(fetched) == ["m0-new", "m1", "m2"]
+
+
+def test_doctor_says_how_vector_reads_filter(bg: BeliefGraph) -> None:
+    features = bg.store.features()
+    [row] = [c for c in bg.doctor().checks if c.name == "vector search"]
+    assert row.ok and row.info
+    assert f"Neo4j {features.version}" in row.detail
+    assert ("filtered inside the index" in row.detail) == features.vector_filters
