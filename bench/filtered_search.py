@@ -13,6 +13,7 @@ quantization of the index (``--quantization``), each a rebuilt index.
 
     BELIEF_GRAPH_NEO4J_VERSION=2026.08.1 python bench/filtered_search.py --claims 50000
     BELIEF_GRAPH_NEO4J_VERSION=5.26.30 python bench/filtered_search.py --claims 50000
+    ... --vectors random   # no structure at all: the hardest case for quantization
 """
 
 from __future__ import annotations
@@ -145,11 +146,21 @@ def main() -> int:
     )
     parser.add_argument("--cache", type=Path, default=Path("/tmp/belief-graph-filtered-search.npy"))
     parser.add_argument("--noise", type=float, default=0.02, help="per-dimension noise")
+    parser.add_argument(
+        "--vectors",
+        choices=["sentences", "random"],
+        default="sentences",
+        help="random: unit vectors with no structure, the hardest case for quantization",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
     texts = [sentence(i) for i in range(args.claims + args.queries)]
-    vectors = embeddings(len(texts), args.noise, args.cache)
+    if args.vectors == "random":
+        drawn = np.random.default_rng(3).normal(0, 1, (len(texts), 384)).astype(np.float32)
+        vectors = drawn / np.linalg.norm(drawn, axis=1, keepdims=True)
+    else:
+        vectors = embeddings(len(texts), args.noise, args.cache)
     lookup = Lookup({t: v.tolist() for t, v in zip(texts, vectors, strict=True)})
     bg = connect(detector=Detector(lookup))
     features = bg.store.features()
@@ -187,6 +198,7 @@ def main() -> int:
         "server": f"Neo4j {features.version}",
         "claims": args.claims,
         "namespaces": args.namespaces,
+        "vectors": args.vectors,
         "ingest seconds": round(elapsed[0], 1),
     }
     report("filtered search: the data", header, args.json)
