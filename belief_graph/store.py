@@ -139,7 +139,13 @@ class Store:
     def features(self) -> ServerFeatures:
         """The server's version and what it supports; asked once, on first use."""
         if self._features is None:
-            rows = self.read("admin/server_components")
+            try:
+                rows = self.read("admin/server_components")
+            except BeliefGraphError:
+                # A user not allowed dbms.components(): the agent string still names the
+                # version; assume only what every version has (Cypher 5).
+                agent = self.verify()["agent"]
+                rows = [{"name": "Neo4j Kernel", "versions": [agent.rsplit("/", 1)[-1]]}]
             by_name = {r["name"]: r for r in rows}
             kernel = by_name.get("Neo4j Kernel", rows[0] if rows else {})
             self._features = ServerFeatures(
