@@ -323,7 +323,8 @@ class LocalNeo4j:
             if self._ready():
                 return
             time.sleep(0.25)
-        self.stop()
+        # Called from _start under the launcher lock: stop() would wait for that lock forever.
+        self._stop(30)
         raise StoreUnavailable(
             f"Neo4j did not answer on Bolt and HTTP within {wait_seconds:.0f} s; "
             f"see {self.log_file}:\n{self._log_tail()}"
