@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint install clean chromium
+.PHONY: demo test test-versions lint install clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv --system-site-packages $(VENV)
@@ -35,6 +35,14 @@ chromium:
 # the one `make demo` and the CLI use, unless NEO4J_URI names a database explicitly.
 test: chromium $(STAMP)
 	$(BIN)/python -m pytest
+
+# The suite once per supported Neo4j version (NEO4J_VERSIONS in belief_graph/settings.py), each
+# on its own private server of that version: what CI runs. One version: BELIEF_GRAPH_NEO4J_VERSION.
+test-versions: chromium $(STAMP)
+	@set -e; for version in $$($(BIN)/python -c 'from belief_graph.settings import NEO4J_VERSIONS; print(*NEO4J_VERSIONS)'); do \
+		echo "== the suite on Neo4j $$version"; \
+		BELIEF_GRAPH_NEO4J_VERSION=$$version $(BIN)/python -m pytest; \
+	done
 
 lint: $(STAMP)
 	$(BIN)/python -m ruff check belief_graph tests bench

@@ -18,6 +18,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
+from . import cypher
 from .detect import Detector
 from .errors import BeliefGraphError, ModelError, NotFound
 from .models import (
@@ -61,6 +62,9 @@ _SCHEMA_INDEXES = (
     "revision_namespace_at",
     "claim_embedding",
 )
+# The statuses each search mode may return; the in-index filter keeps the rest out of the fetch.
+_AS_OF_STATUSES = ["active", "superseded", "retracted"]
+_HISTORY_STATUSES = ["active", "superseded", "retracted", "pending", "rejected"]
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 
@@ -698,10 +702,13 @@ class BeliefGraph:
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
         fetch = max(20, k * 3)
+        store = self.store.on(namespace)
+        statement = cypher.variant("read/search_claims", store.filters_in_vector_index())
         while True:
-            found = self.store.on(namespace).read(
-                "read/search_claims",
+            found = store.read(
+                statement,
                 namespace=namespace,
+                statuses=_HISTORY_STATUSES if mode == "history" else _AS_OF_STATUSES,
                 embedding=embedding,
                 fetch=fetch,
                 k=k,
@@ -710,8 +717,10 @@ class BeliefGraph:
                 valid_at=valid,
                 known_at=known,
             )
-            # The vector index spans every namespace: widen until k hits survive the filter, the
-            # index has no more to give, or the fetch reaches its cap.
+            # Widen until k hits survive the filter, the index has no more to give, or the fetch
+            # reaches its cap. Without in-index filtering the index spans every namespace, and
+            # another namespace's nearer sentences crowd this one's out; with it, only this
+            # namespace's claims that the time test drops (superseded versions) are fetched.
             rows = found[0]["hits"]
             if len(rows) >= k or found[0]["fetched"] < fetch or fetch >= _MAX_FETCH:
                 break
@@ -764,6 +773,7 @@ class BeliefGraph:
                 detail=f"{counts['embedded']} of {counts['claims']} claims (not erased) embedded",
             )
         )
+        checks.append(self._vector_search_check())
         models = self._models_check(vector["dimensions"] if vector else None)
         checks.append(models)
         # Retrieval with models that failed their own check would fail for the same reason (or
@@ -771,6 +781,24 @@ class BeliefGraph:
         if self.detector.embedder is not None and models.ok:
             checks.append(self._paraphrase_check())
         return DoctorReport(checks=checks)
+
+    def _vector_search_check(self) -> Check:
+        """How vector reads filter on this server (information, not a pass/fail): inside the
+        index on Neo4j 2026, else fetch-and-filter; an index that predates 2026 is named."""
+        features = self.store.features()
+        self.store.schema_changed()
+        if self.store.filters_in_vector_index():
+            detail = "filtered inside the index by namespace and status (SEARCH ... WHERE)"
+        elif features.vector_filters:
+            detail = (
+                "fetch-and-filter: claim_embedding predates in-index filtering; drop it and run "
+                "init_schema to filter inside the index"
+            )
+        else:
+            detail = "fetch-and-filter (queryNodes, then the namespace); in-index from 2026.01"
+        return Check(
+            name="vector search", ok=True, info=True, detail=f"Neo4j {features.version}: {detail}"
+        )
 
     def _models_check(self, dimensions: int | None) -> Check:
         """The loaded models run: a sentence embeds to a unit vector the index can hold, and a

@@ -54,3 +54,20 @@ _SCHEMA_NAME = re.compile(r"^CREATE (?:[A-Z]+ )?(?:CONSTRAINT|INDEX) (\w+) IF NO
 def schema_names() -> frozenset[str]:
     """The names of the constraints and indexes the schema statements create."""
     return frozenset(m for name in schema() for m in _SCHEMA_NAME.findall(load(name)))
+
+
+# Statements written for Cypher 25 on a server whose vector index filters inside the index
+# (Neo4j 2026.01+) live under cypher25/, each replacing the statement of the same name.
+CYPHER25 = "cypher25"
+
+
+def variant(name: str, cypher25: bool) -> str:
+    """``name``, or its ``cypher25/`` replacement when the server speaks it and one exists."""
+    if cypher25 and (cypher_dir() / CYPHER25 / f"{name}.cypher").is_file():
+        return f"{CYPHER25}/{name}"
+    return name
+
+
+def schema_for(cypher25: bool) -> list[str]:
+    """The schema statements in the order they apply, each in the server's variant."""
+    return [variant(name, cypher25) for name in schema()]

@@ -85,9 +85,13 @@ class EngineSettings(BaseSettings):
 
 
 # The one place the Neo4j version is written: the launcher resolves exactly these jars, and a test
-# checks docker/compose.yaml, the launcher's pom and the Docker image against them.
+# checks docker/compose.yaml, the launcher's pom and the Docker image against them. The default
+# is the 5.26 LTS (the README says why); BELIEF_GRAPH_NEO4J_VERSION picks another.
 NEO4J_VERSION = "5.26.30"
 NEO4J_BROWSER_VERSION = "5.24.0"
+# The versions the suite runs on (`make test-versions`, CI): the LTS and the current release,
+# whose vector index filters inside the index.
+NEO4J_VERSIONS = (NEO4J_VERSION, "2026.08.1")
 
 
 class ServerSettings(BaseSettings):
@@ -97,7 +101,9 @@ class ServerSettings(BaseSettings):
     are the user's server; a test server picks free ports of its own (``server/launcher.py``).
     """
 
-    model_config = SettingsConfigDict(env_prefix="BELIEF_GRAPH_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="BELIEF_GRAPH_", env_file=".env", extra="ignore", env_nested_delimiter="__"
+    )
 
     cache_dir: Path = Field(
         default=Path.home() / ".cache" / "belief-graph",
@@ -110,4 +116,9 @@ class ServerSettings(BaseSettings):
     neo4j_conf: Path | None = Field(
         default=None,
         description="A file of `key=value` lines merged into the launcher's neo4j.conf",
+    )
+    java_home: dict[str, Path] = Field(
+        default_factory=dict,
+        description="The JDK per Neo4j line, e.g. BELIEF_GRAPH_JAVA_HOME__2026=/path/to/jdk-21 "
+        "(else JAVA_HOME, java on PATH, or an installed JDK new enough; server/java.py)",
     )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import copy
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC
 from typing import Any, LiteralString, TypeVar
 
@@ -19,6 +21,23 @@ from .settings import database_for, database_map
 
 T = TypeVar("T")
 Row = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ServerFeatures:
+    """What the connected server can do that the engine uses differently per version."""
+
+    version: str
+    edition: str
+    cypher_versions: tuple[str, ...]
+
+    @property
+    def vector_filters(self) -> bool:
+        """Whether ``SEARCH ... WHERE`` filters inside a vector index (Cypher 25 on Neo4j
+        2026.01 or newer): the engine then declares namespace and status in the index and
+        searches one namespace, instead of fetching across all of them and filtering after."""
+        numbers = [int(part) for part in re.findall(r"\d+", self.version)[:2]]
+        return "25" in self.cypher_versions and numbers >= [2026, 1]
 
 
 class StaleSlot(Exception):
@@ -122,6 +141,10 @@ class Store:
         self._prepared: set[str] = set()
         self._lock = threading.Lock()
         self._bookmarks = self._manager(database)
+        self._features: ServerFeatures | None = None
+        # None: decided on first use (``filters_in_vector_index``); True/False forces one path
+        # (the benchmarks and tests compare both on the same server).
+        self.vector_filtering: bool | None = None
         with _mapped():
             self._driver = neo4j.GraphDatabase.driver(
                 uri,
@@ -132,6 +155,44 @@ class Store:
                 # Schema hints ("property does not exist yet") are noise on a young database.
                 notifications_min_severity="OFF",
             )
+
+    def features(self) -> ServerFeatures:
+        """The server's version and what it supports; asked once, on first use."""
+        if self._features is None:
+            try:
+                rows = self.read("admin/server_components")
+            except BeliefGraphError:
+                # A user not allowed dbms.components(): the agent string still names the
+                # version; assume only what every version has (Cypher 5).
+                agent = self.verify()["agent"]
+                rows = [{"name": "Neo4j Kernel", "versions": [agent.rsplit("/", 1)[-1]]}]
+            by_name = {r["name"]: r for r in rows}
+            kernel = by_name.get("Neo4j Kernel", rows[0] if rows else {})
+            self._features = ServerFeatures(
+                version=str((kernel.get("versions") or ["unknown"])[0]),
+                edition=str(kernel.get("edition") or ""),
+                cypher_versions=tuple(by_name.get("Cypher", {}).get("versions") or ("5",)),
+            )
+        return self._features
+
+    def filters_in_vector_index(self) -> bool:
+        """Whether vector reads filter inside the index (``SEARCH ... WHERE``, the cypher25/
+        statements): the server has it (Neo4j 2026.01+) and ``claim_embedding`` declares
+        namespace and status. An index created on Neo4j 5 keeps the fetch-and-filter reads until
+        it is dropped and recreated by ``init_schema``. Decided once, again after a schema change
+        (``schema_changed``)."""
+        if self.vector_filtering is None:
+            declared: set[str] = set()
+            if self.features().vector_filters:
+                for row in self.read("admin/doctor_indexes"):
+                    if row["name"] == "claim_embedding":
+                        declared = set(row["properties"] or ())
+            self.vector_filtering = {"namespace", "status"} <= declared
+        return self.vector_filtering
+
+    def schema_changed(self) -> None:
+        """Forget what ``filters_in_vector_index`` decided (the index may be another now)."""
+        self.vector_filtering = None
 
     def close(self) -> None:
         """Close the driver and its pooled connections (shared by every ``on`` view)."""
@@ -200,6 +261,8 @@ class Store:
         view = copy.copy(self._root)
         view.database, view.route = database, route
         view._bookmarks = view._manager(database)
+        # Each database has its own vector index: what it filters on is decided per view.
+        view.vector_filtering = None
         return view
 
     def missing_database(self) -> str:
@@ -226,10 +289,11 @@ class Store:
     def apply_schema(self, timeout: int = 120) -> list[str]:
         """Create this database's constraints and indexes (idempotent) and wait until they are
         online; the statements applied."""
-        applied = cypher.schema()
+        applied = cypher.schema_for(self.features().vector_filters)
         for name in applied:
             self.write(name)
         self.write("admin/schema_await", timeout=timeout)
+        self.schema_changed()
         return applied
 
     # -- statements ----------------------------------------------------------------------------

@@ -34,6 +34,7 @@ class ComposeNeo4j:
             **os.environ,
             "NEO4J_BOLT_PORT": str(self.settings.bolt_port),
             "NEO4J_HTTP_PORT": str(self.settings.http_port),
+            "BELIEF_GRAPH_NEO4J_VERSION": self.settings.neo4j_version,
         }
         cmd = [docker, "compose", "-f", str(resource_path("compose.yaml")), *args]
         try:

@@ -1,4 +1,5 @@
-"""Run Neo4j Community on this machine without Docker: Java 17 plus Maven is all it takes.
+"""Run Neo4j Community on this machine without Docker: Java plus Maven is all it takes (Java 17
+for Neo4j 5, 21 or newer for the calendar versions; ``server/java.py`` picks the JDK).
 
 Maven resolves the Neo4j server and the Neo4j Browser jars once into the cache directory; the
 server then runs as a detached ``java`` process bound to 127.0.0.1 only. The user's server keeps
@@ -18,11 +19,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
 from belief_graph.errors import ConfigError, StoreUnavailable
+from belief_graph.server.java import find_java, required_java
 from belief_graph.server.status import (
     HOST,
     ServerStatus,
@@ -36,7 +39,8 @@ from belief_graph.settings import ServerSettings
 
 T = TypeVar("T")
 
-_ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"
+# Neo4j 5's main class, and the calendar versions' (2026.x); the jar says which it holds.
+_ENTRY_POINTS = ("org.neo4j.server.CommunityEntryPoint", "org.neo4j.server.Neo4jCommunity")
 _HEAP_INITIAL = "1g"
 _HEAP_MAX = "2g"
 _PAGECACHE = "1g"
@@ -78,28 +82,15 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _java_executable() -> str:
-    java_home = os.environ.get("JAVA_HOME")
-    if java_home:
-        candidate = Path(java_home) / "bin" / "java"
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return require_tool("java", "Java 17 (a JDK or JRE) to use the local launcher")
-
-
-def _java_major(java: str) -> int | None:
-    try:
-        out = subprocess.run(
-            [java, "-version"], capture_output=True, text=True, timeout=30, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    match = re.search(r'version "(\d+)(?:\.(\d+))?', out.stderr + out.stdout)
-    if match is None:
-        return None
-    major = int(match.group(1))
-    # Java 8 and older report "1.8".
-    return int(match.group(2) or 0) if major == 1 else major
+def _entry_point(lib_dir: Path, version: str) -> str:
+    """The server's main class: Neo4j 5's, or the one the calendar versions renamed it to."""
+    jar = lib_dir / f"neo4j-{version}.jar"
+    with contextlib.suppress(OSError, zipfile.BadZipFile), zipfile.ZipFile(jar) as archive:
+        names = set(archive.namelist())
+        for entry in _ENTRY_POINTS:
+            if entry.replace(".", "/") + ".class" in names:
+                return entry
+    raise ConfigError(f"{jar} holds none of the Neo4j entry points {', '.join(_ENTRY_POINTS)}")
 
 
 @contextlib.contextmanager
@@ -178,9 +169,9 @@ class LocalNeo4j:
         """Tools the launcher needs but cannot find (``mvn`` only until the jars are resolved)."""
         missing = []
         try:
-            _java_executable()
+            find_java(self.settings.neo4j_version, self.settings)
         except ConfigError:
-            missing.append("java")
+            missing.append(f"java {required_java(self.settings.neo4j_version)}+")
         if not self._resolved() and shutil.which("mvn") is None:
             missing.append("mvn")
         return missing
@@ -205,8 +196,8 @@ class LocalNeo4j:
             return self._resolve()
 
     def _resolve(self) -> Path:
-        mvn = require_tool("mvn", "Maven (and Java 17) to use the local launcher")
-        _java_executable()
+        mvn = require_tool("mvn", "Maven (and Java) to use the local launcher")
+        find_java(self.settings.neo4j_version, self.settings)
         pom = resource_path("launcher", "pom.xml")
         # Resolve into a scratch dir and rename: an interrupted download never looks complete,
         # and a changed Browser version does not leave two Browser jars on the class path.
@@ -263,7 +254,7 @@ class LocalNeo4j:
             # No procfs (macOS): trust the pid file as long as the process lives.
             return True
         args = raw.decode("utf-8", "replace").split("\0")
-        return _ENTRY_POINT in args and f"--home-dir={self.home}" in args
+        return bool(set(_ENTRY_POINTS) & set(args)) and f"--home-dir={self.home}" in args
 
     def _server_pid(self) -> int | None:
         pid = self._read_pid()
@@ -313,6 +304,7 @@ class LocalNeo4j:
         )
 
     def _command(self, java: str) -> list[str]:
+        entry_point = _entry_point(self.lib_dir, self.settings.neo4j_version)
         return [
             java,
             f"-Xms{_HEAP_INITIAL}",
@@ -320,7 +312,7 @@ class LocalNeo4j:
             *_JAVA_FLAGS,
             "-cp",
             f"{self.lib_dir}{os.sep}*",
-            _ENTRY_POINT,
+            entry_point,
             f"--home-dir={self.home}",
             f"--config-dir={self.conf_dir}",
             "--console-mode",
@@ -382,19 +374,19 @@ class LocalNeo4j:
                     f"{HOST}:{port} ({name}) is in use by another process; stop it or set "
                     f"BELIEF_GRAPH_{name.upper()}_PORT to a free port"
                 )
-        java = _java_executable()
-        major = _java_major(java)
-        if major is not None and major < 17:
-            raise ConfigError(f"Neo4j 5 needs Java 17 or newer; `{java}` is Java {major}")
+        java = find_java(self.settings.neo4j_version, self.settings)
         self.resolve()
         self._write_conf()
-        _log(f"starting Neo4j {self.settings.neo4j_version} on {self.bolt_uri} ...")
+        _log(
+            f"starting Neo4j {self.settings.neo4j_version} (Java {java.major}) on "
+            f"{self.bolt_uri} ..."
+        )
         started = time.monotonic()
         with self.log_file.open("ab") as log:
             log.write(f"\n--- belief-graph launcher start {time.ctime()} ---\n".encode())
             log.flush()
             proc = subprocess.Popen(
-                self._command(java),
+                self._command(java.path),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,

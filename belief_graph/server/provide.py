@@ -152,7 +152,8 @@ def _require_launcher_tools(local: LocalNeo4j) -> None:
         raise ConfigError(
             f"no Neo4j available ({' and '.join(missing)} not found). Do one of: set NEO4J_URI "
             "(and NEO4J_USER/NEO4J_PASSWORD) to an existing server; run a Docker engine; or "
-            "install Java 17 and Maven so the local launcher can fetch and start Neo4j Community"
+            "install Java (17 for Neo4j 5, 21+ for 2026) and Maven so the local launcher can "
+            "fetch and start Neo4j Community"
         )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from .. import cypher
 from ..detect import Detector, cosine
 from ..errors import ConflictError, NotFound
 from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
@@ -127,7 +128,11 @@ class Remember:
         if not queries:
             return []
         near: dict[tuple[str, str], None] = {}
-        for row in self.store.read_leader("write/neighbours", queries=queries):
+        # Filtered inside the index (Neo4j 2026), every hit is an active claim of the namespace:
+        # a few more than k cover the slots that hold several of them.
+        statement = cypher.variant("write/neighbours", self.store.filters_in_vector_index())
+        fetch = self.policy.neighbours * 4
+        for row in self.store.read_leader(statement, queries=queries, fetch=fetch):
             namespace = self.requests[row["index"]].draft.namespace
             for slot_id in row["slot_ids"]:
                 near[(namespace, slot_id)] = None

@@ -1,4 +1,5 @@
-"""The local launcher against a real Neo4j server (Java 17 + Maven; no Docker needed).
+"""The local launcher against a real Neo4j server of the configured version (Java + Maven; no
+Docker needed).
 
 "The user's server" here is the sandboxed one of ``user_sandbox`` (its own cache directory and
 ports), so these tests never start, stop or read the real user's server. Throwaway servers, the

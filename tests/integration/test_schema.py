@@ -12,14 +12,44 @@ import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph.detect import Detector
+from belief_graph.server.provide import ConnectionInfo
+from belief_graph.settings import ServerSettings
 from belief_graph.store import Store
 
-QUERIES = [n for n in cypher.names() if not n.startswith("schema/")]
+QUERIES = [n for n in cypher.names() if not n.startswith(("schema/", f"{cypher.CYPHER25}/"))]
 
 
 @pytest.mark.parametrize("name", QUERIES)
 def test_every_statement_plans_on_the_server(store: Store, name: str) -> None:
-    store.explain(name)
+    # In the variant this server runs: the cypher25/ one where it has in-index filtering.
+    store.explain(cypher.variant(name, store.features().vector_filters))
+
+
+def test_every_cypher25_statement_replaces_a_shipped_one() -> None:
+    for name in cypher.names(cypher.CYPHER25):
+        base = name.removeprefix(f"{cypher.CYPHER25}/")
+        assert base in cypher.names(), f"{name} replaces no statement"
+        assert "\nCYPHER 25\n" in cypher.load(name)
+
+
+def test_the_server_decides_the_vector_index_and_the_search(
+    bg: BeliefGraph, neo4j_info: ConnectionInfo
+) -> None:
+    features = bg.store.features()
+    if neo4j_info.source != "env":  # a private server runs the configured version
+        assert features.version == ServerSettings().neo4j_version
+    assert features.vector_filters == (int(features.version.split(".")[0]) >= 2026)
+    bg.init_schema()
+    indexes = {r["name"]: r for r in bg.store.read("admin/doctor_indexes")}
+    vector = indexes["claim_embedding"]
+    if features.vector_filters:
+        # 2026: filterable by namespace and status, full-precision vectors, SEARCH ... WHERE.
+        assert set(vector["properties"]) == {"embedding", "namespace", "status"}
+        assert vector["quantization"] == "NONE"
+        assert bg.store.filters_in_vector_index()
+    else:
+        assert vector["properties"] == ["embedding"]
+        assert not bg.store.filters_in_vector_index()
 
 
 def test_init_schema_is_idempotent_and_online(bg: BeliefGraph) -> None:
@@ -88,7 +118,7 @@ def test_the_wheel_ships_statements_vocabulary_and_launcher(tmp_path: Path) -> N
     )
     [wheel] = tmp_path.glob("belief_graph-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
-    for name in QUERIES:
+    for name in QUERIES + cypher.names(cypher.CYPHER25):
         assert f"belief_graph/_resources/cypher/{name}.cypher" in names
     assert "belief_graph/data/vocabulary.toml" in names
     assert "belief_graph/_resources/docker/launcher/pom.xml" in names

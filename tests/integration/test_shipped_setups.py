@@ -8,12 +8,20 @@ import re
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
+import pytest
 import yaml
 
+from belief_graph.server.compose import ComposeNeo4j
 from belief_graph.server.launcher import LocalNeo4j
 from belief_graph.server.provide import docker_image
-from belief_graph.settings import NEO4J_BROWSER_VERSION, NEO4J_VERSION, ServerSettings
+from belief_graph.settings import (
+    NEO4J_BROWSER_VERSION,
+    NEO4J_VERSION,
+    NEO4J_VERSIONS,
+    ServerSettings,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,11 +60,28 @@ def test_one_neo4j_version_everywhere() -> None:
     browser = pom.findtext("m:properties/m:neo4j.browser.version", namespaces=ns)
     assert browser == NEO4J_BROWSER_VERSION
     compose = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())
-    assert compose["services"]["neo4j"]["image"] == docker_image(NEO4J_VERSION)
+    image = compose["services"]["neo4j"]["image"]
+    # compose follows BELIEF_GRAPH_NEO4J_VERSION (passed on by ComposeNeo4j), else the default.
+    assert image == f"neo4j:${{BELIEF_GRAPH_NEO4J_VERSION:-{NEO4J_VERSION}}}-community"
     assert docker_image(NEO4J_VERSION) == f"neo4j:{NEO4J_VERSION}-community"
+    assert NEO4J_VERSIONS[0] == NEO4J_VERSION
     defaults = ServerSettings.model_fields
     assert defaults["neo4j_version"].default == NEO4J_VERSION
     assert defaults["neo4j_browser_version"].default == NEO4J_BROWSER_VERSION
+
+
+def test_compose_runs_the_configured_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BELIEF_GRAPH_NEO4J_VERSION", "2026.08.1")
+    seen: dict[str, str] = {}
+
+    def fake_run(cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+        seen.update(kwargs["env"])
+        return subprocess.CompletedProcess(cmd, 0, "", "")
+
+    monkeypatch.setattr("belief_graph.server.compose.require_tool", lambda *a: "docker")
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    ComposeNeo4j()._run("config")
+    assert seen["BELIEF_GRAPH_NEO4J_VERSION"] == "2026.08.1"
 
 
 PASSWORDY = re.compile(

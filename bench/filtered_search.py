@@ -1,0 +1,227 @@
+"""Filtered vector search, on whichever Neo4j the run is configured for: p50/p95 and recall.
+
+N claims of memory-style sentences spread over M namespaces that talk about the same people and
+things, so another namespace always holds sentences near the query (each claim's vector is the
+offline all-MiniLM-L6-v2 embedding of its sentence template, moved by a little noise: see
+``embeddings``). Each query searches one namespace (k=10, current beliefs); the query
+embedding is looked up, not computed, so the figures are the database's. Recall is against the
+exact top k of that namespace (every claim here is a current belief).
+
+Measured per path the server offers: ``SEARCH ... WHERE`` filtering inside the index (Neo4j
+2026.01+) and the ``queryNodes`` fetch-and-widen loop (every version); on 2026, once per
+quantization of the index (``--quantization``), each a rebuilt index.
+
+    BELIEF_GRAPH_NEO4J_VERSION=2026.08.1 python bench/filtered_search.py --claims 50000
+    BELIEF_GRAPH_NEO4J_VERSION=5.26.30 python bench/filtered_search.py --claims 50000
+    ... --vectors random   # no structure at all: the hardest case for quantization
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from _common import connect, report, stopwatch, summary
+
+from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph.detect import Detector
+from belief_graph.testing.offline import offline_embedder
+
+NAMES = ["Priya", "Ana", "Mom", "the team", "Atlas", "Ben", "the client", "Lena", "Omar", "Kai"]
+VERBS = ["likes", "uses", "lives in", "works at", "prefers", "plans to visit", "owns", "studies"]
+THINGS = ["Go", "Lisbon", "hiking", "tea", "Kubernetes", "jazz", "a red bike", "Berlin", "chess"]
+PLACES = ["at home", "on weekends", "since March", "for work", "with friends", "every day"]
+
+# Rebuilding claim_embedding with a chosen quantization (Neo4j 2026; fixed statements, one per
+# setting, since index options take no parameters).
+REBUILD = {
+    "NONE": "CYPHER 25 CREATE VECTOR INDEX claim_embedding FOR (c:Claim) ON c.embedding "
+    "WITH [c.namespace, c.status] OPTIONS {indexConfig: {`vector.dimensions`: 384, "
+    "`vector.similarity_function`: 'cosine', `vector.quantization.type`: 'NONE'}}",
+    "SCALAR": "CYPHER 25 CREATE VECTOR INDEX claim_embedding FOR (c:Claim) ON c.embedding "
+    "WITH [c.namespace, c.status] OPTIONS {indexConfig: {`vector.dimensions`: 384, "
+    "`vector.similarity_function`: 'cosine', `vector.quantization.type`: 'SCALAR'}}",
+    "BINARY": "CYPHER 25 CREATE VECTOR INDEX claim_embedding FOR (c:Claim) ON c.embedding "
+    "WITH [c.namespace, c.status] OPTIONS {indexConfig: {`vector.dimensions`: 384, "
+    "`vector.similarity_function`: 'cosine', `vector.quantization.type`: 'BINARY'}}",
+}
+
+
+def template(i: int) -> str:
+    """A memory-style sentence; there are 4,320 of them, so every one recurs across namespaces."""
+    r = random.Random(i)
+    return f"{r.choice(NAMES)} {r.choice(VERBS)} {r.choice(THINGS)} {r.choice(PLACES)}."
+
+
+def sentence(i: int) -> str:
+    """Claim ``i``'s text: its template, told apart by its number."""
+    return f"{template(i)[:-1]} ({i})."
+
+
+class Lookup:
+    """An embedder that returns precomputed vectors (the query-time model cost is excluded)."""
+
+    dim = 384
+
+    def __init__(self, vectors: dict[str, list[float]]) -> None:
+        self.vectors = vectors
+
+    def embed(self, texts: Sequence[str], batch_size: int = 64) -> list[list[float]]:
+        return [self.vectors[t] for t in texts]
+
+
+def embeddings(count: int, noise: float, cache: Path) -> np.ndarray:
+    """One vector per claim: the offline model's embedding of its template (each distinct
+    template embedded once, cached in ``cache``), moved by a little seeded noise so that no two
+    claims share a vector, renormalized. Embedding 100k sentences on a busy 2-core machine takes
+    an hour; the templates take minutes and keep what matters here: near sentences everywhere."""
+    names = sorted({template(i) for i in range(count)})
+    if cache.is_file():
+        stored = np.load(cache)
+    else:
+        stored = np.zeros((0, 384), dtype=np.float32)
+    if stored.shape[0] != len(names):
+        started = time.perf_counter()
+        stored = np.asarray(offline_embedder().embed(names, batch_size=128), dtype=np.float32)
+        np.save(cache, stored)
+        print(f"  {len(names)} templates embedded in {time.perf_counter() - started:.0f} s")
+    row = {name: n for n, name in enumerate(names)}
+    base = stored[[row[template(i)] for i in range(count)]]
+    moved = base + np.random.default_rng(3).normal(0, noise, base.shape).astype(np.float32)
+    return moved / np.linalg.norm(moved, axis=1, keepdims=True)
+
+
+def measure(
+    bg: BeliefGraph,
+    in_index: bool,
+    queries: list[tuple[str, str]],
+    exact: dict[int, set[str]],
+    k: int,
+) -> dict[str, Any]:
+    bg.store.vector_filtering = in_index  # force the path under test
+    reads = [0]
+    original = bg.store.read
+
+    def counting(name: str, **params: Any) -> list[dict[str, Any]]:
+        reads[0] += 1
+        return original(name, **params)
+
+    bg.store.read = counting  # type: ignore[method-assign]
+    samples, recalls, trips = [], [], []
+    try:
+        for _ in range(3):  # warm-up
+            bg.search(queries[0][0], queries[0][1], k=k)
+        for j, (query, ns) in enumerate(queries):
+            reads[0] = 0
+            start = time.perf_counter()
+            hits = bg.search(query, ns, k=k)
+            samples.append((time.perf_counter() - start) * 1000)
+            trips.append(reads[0])
+            recalls.append(len({h.claim.object for h in hits} & exact[j]) / k)
+    finally:
+        bg.store.read = original  # type: ignore[method-assign]
+    return {
+        **summary(samples),
+        "recall@k (mean)": round(sum(recalls) / len(recalls), 4),
+        "recall@k (min)": round(min(recalls), 2),
+        "index reads per search (mean)": round(sum(trips) / len(trips), 2),
+        "index reads per search (max)": max(trips),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--claims", type=int, default=50_000)
+    parser.add_argument("--namespaces", type=int, default=20)
+    parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--k", type=int, default=10)
+    parser.add_argument(
+        "--quantization", default="NONE,SCALAR,BINARY", help="on 2026: index settings to compare"
+    )
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/belief-graph-filtered-search.npy"))
+    parser.add_argument("--noise", type=float, default=0.02, help="per-dimension noise")
+    parser.add_argument(
+        "--vectors",
+        choices=["sentences", "random"],
+        default="sentences",
+        help="random: unit vectors with no structure, the hardest case for quantization",
+    )
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    texts = [sentence(i) for i in range(args.claims + args.queries)]
+    if args.vectors == "random":
+        drawn = np.random.default_rng(3).normal(0, 1, (len(texts), 384)).astype(np.float32)
+        vectors = drawn / np.linalg.norm(drawn, axis=1, keepdims=True)
+    else:
+        vectors = embeddings(len(texts), args.noise, args.cache)
+    lookup = Lookup({t: v.tolist() for t, v in zip(texts, vectors, strict=True)})
+    bg = connect(detector=Detector(lookup))
+    features = bg.store.features()
+    run = f"{time.time_ns()}"
+    spaces = [f"bench:fs:{run}:{n}" for n in range(args.namespaces)]
+    with stopwatch() as elapsed:
+        bg.ingest(
+            (
+                ClaimDraft(
+                    namespace=spaces[i % args.namespaces],
+                    subject=f"s{i}",
+                    predicate="note",
+                    object=str(i),
+                    text=texts[i],
+                )
+                for i in range(args.claims)
+            ),
+            batch_size=1000,
+        )
+    bg.store.write("admin/schema_await", timeout=600)
+
+    rng = random.Random(5)
+    owner = np.arange(args.claims) % args.namespaces
+    queries, exact = [], {}
+    for j in range(args.queries):
+        n = rng.randrange(args.namespaces)
+        q = vectors[args.claims + j]
+        members = np.nonzero(owner == n)[0]
+        scores = vectors[members] @ q
+        best = members[np.argsort(-scores)[: args.k]]
+        exact[j] = {str(i) for i in best}
+        queries.append((texts[args.claims + j], spaces[n]))
+
+    header = {
+        "server": f"Neo4j {features.version}",
+        "claims": args.claims,
+        "namespaces": args.namespaces,
+        "vectors": args.vectors,
+        "ingest seconds": round(elapsed[0], 1),
+    }
+    report("filtered search: the data", header, args.json)
+    report(
+        f"search k={args.k}, fetch-and-widen (queryNodes over every namespace)",
+        measure(bg, False, queries, exact, args.k),
+        args.json,
+    )
+    if features.vector_filters:
+        for setting in [s.strip().upper() for s in args.quantization.split(",") if s.strip()]:
+            bg.store.run_literal("DROP INDEX claim_embedding IF EXISTS")
+            with stopwatch() as rebuilt:
+                bg.store.run_literal(REBUILD[setting])  # type: ignore[arg-type]
+                bg.store.write("admin/schema_await", timeout=1800)
+            rows = measure(bg, True, queries, exact, args.k)
+            rows["index rebuild seconds"] = round(rebuilt[0], 1)
+            report(
+                f"search k={args.k}, SEARCH ... WHERE in the index, quantization {setting}",
+                rows,
+                args.json,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,113 @@
+"""Search in one namespace while another holds nearer sentences: the same answer on every server,
+from one index read where the server filters inside the vector index (Neo4j 2026)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph.detect import Detector
+
+CROWD = 150
+AXES = {"rent": 0, "lisbon": 1, "bike": 2}
+
+
+class Words:
+    """384-d vectors: a sentence's words each on their own axis, its number on a minor one."""
+
+    dim = 384
+
+    def embed(self, texts: Sequence[str], batch_size: int = 64) -> list[list[float]]:
+        out = []
+        for text in texts:
+            v = [0.0] * self.dim
+            words = text.lower().split()
+            for word in words:
+                if word in AXES:
+                    v[AXES[word]] += 1.0 if word == words[0] else 0.5
+            number = re.search(r"\d+", text)
+            if number:
+                v[10 + int(number.group()) % 300] += 0.3
+            norm = sum(x * x for x in v) ** 0.5
+            out.append([x / norm for x in v])
+        return out
+
+
+@pytest.fixture
+def crowded(make_bg: Callable[..., BeliefGraph]) -> BeliefGraph:
+    """A namespace of three claims behind another of 150 sentences nearer to "rent"."""
+    bg = make_bg(detector=Detector(Words()))  # type: ignore[arg-type]
+    bg.ingest(
+        ClaimDraft(
+            namespace="crowd", subject=f"s{i}", predicate="note", object=str(i), text=f"rent {i}"
+        )
+        for i in range(CROWD)
+    )
+    for i in range(3):
+        bg.remember(
+            ClaimDraft(
+                namespace="mine",
+                subject=f"m{i}",
+                predicate="note",
+                object=f"m{i}",
+                text=f"lisbon rent {i}",
+            )
+        )
+    bg.remember(  # a retired version is never a current hit
+        ClaimDraft(
+            namespace="mine", subject="m0", predicate="note", object="m0-new", text="bike rent 7"
+        )
+    )
+    return bg
+
+
+def searched(bg: BeliefGraph, in_index: bool) -> tuple[list[str], int]:
+    bg.store.vector_filtering = in_index
+    reads = [0]
+    read = bg.store.read
+
+    def counting(name: str, **params: Any) -> list[dict[str, Any]]:
+        reads[0] += name.endswith("search_claims")
+        return read(name, **params)
+
+    bg.store.read = counting  # type: ignore[method-assign]
+    try:
+        hits = bg.search("rent", "mine", k=3)
+    finally:
+        bg.store.read = read  # type: ignore[method-assign]
+    return [h.claim.object for h in hits], reads[0]
+
+
+def test_a_crowded_out_namespace_still_gets_its_nearest_claims(crowded: BeliefGraph) -> None:
+    objects, reads = searched(crowded, crowded.store.filters_in_vector_index())
+    assert sorted(objects) == ["m0-new", "m1", "m2"]
+    if crowded.store.features().vector_filters:
+        assert reads == 1  # filtered inside the index: no widening
+    else:
+        assert reads > 1  # the fetch widened past the other namespace's 150 nearer sentences
+
+
+def test_both_search_paths_give_the_same_hits(crowded: BeliefGraph) -> None:
+    fetched, _ = searched(crowded, False)
+    if crowded.store.features().vector_filters:
+        filtered, _ = searched(crowded, True)
+        assert sorted(filtered) == sorted(fetched)  # equal scores may come in either order
+        history = crowded.search("rent", "mine", k=10, history=True)
+        assert len(history) == 4  # the retired version too
+        crowded.store.vector_filtering = False
+        assert sorted(h.claim.id for h in crowded.search("rent", "mine", k=10, history=True)) == (
+            sorted(h.claim.id for h in history)
+        )
+    assert sorted(fetched) == ["m0-new", "m1", "m2"]
+
+
+def test_doctor_says_how_vector_reads_filter(bg: BeliefGraph) -> None:
+    features = bg.store.features()
+    [row] = [c for c in bg.doctor().checks if c.name == "vector search"]
+    assert row.ok and row.info
+    assert f"Neo4j {features.version}" in row.detail
+    assert ("filtered inside the index" in row.detail) == features.vector_filters
