@@ -584,7 +584,7 @@ def test_the_mcp_tool_consolidates_the_servers_namespace_only(
             refused = await session.call_tool("consolidate", {"namespace": OTHER})
             assert refused.is_error
             text = " ".join(getattr(c, "text", "") for c in refused.content)
-            assert text.startswith("namespace") and "Traceback" not in text
+            assert "namespace: this server answers for" in text and "Traceback" not in text
 
             back = await session.call_tool("rollback", {"revision_id": revision["revision_id"]})
             assert not back.is_error
