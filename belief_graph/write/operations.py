@@ -13,6 +13,7 @@ from .changes import (
     Activate,
     ChangeSet,
     Contradiction,
+    Demotion,
     Erasure,
     NewClaim,
     Reinforce,
@@ -325,11 +326,18 @@ def rollback(
                     previous_confidence=item.get("previous_confidence"),
                     previous_at=_moment(item.get("previous_at")),
                     undoes=revision_id,
+                    evidence={
+                        k: item.get(f"previous_{k}")
+                        for k in ("evidence_episodes", "evidence_types", "evidence_sources")
+                    },
+                    source_type=item.get("previous_source_type"),
                 )
             )
         elif kind == "FLAGGED" and item["flag"] == "needs_review":
             change.clear_review_of.append(claim_id)
             change.cleared_revision = revision_id
+        elif kind == "FLAGGED" and item["flag"] == "demoted":
+            change.demotions.append(Demotion(claim_id, "", undo=True))
     retired = [i for i in changes if i["kind"] == "RETIRED"]
     # Earlier versions first, so the one that was the belief comes back as the chain's head.
     retired.sort(key=lambda i: i["previous_status"] == "active")
