@@ -2,8 +2,8 @@
 
 A claim's support is a set of *evidence units*: one per distinct episode (a conversation, a test
 run, a file), each with the most trusted source type that stated the value in it, and a set of
-distinct *sources* (author and origin). A replayed episode is one unit however often it is sent;
-a mention without an episode id is a unit of its own (its revision). Support "against" a
+distinct *sources* (the author, else the origin). A replayed episode is one unit however often it
+is sent; a mention without an episode id is a unit of its own (its revision). Support "against" a
 challenger of trust rank r counts only the units stated at rank r or above, so lower-trust echoes
 never add weight against a more trusted statement.
 
@@ -31,10 +31,13 @@ def mention_key(episode_id: str | None, revision_id: str) -> str:
 
 
 def source_key(author: str | None, origin: str | None, source_type: str) -> str:
-    """Who and where a mention came from; with neither given, its source type stands in."""
-    if author is None and origin is None:
-        return f"{source_type}:"
-    return f"{normalize_key(author or '')}|{normalize_key(origin or '')}"
+    """Who a mention came from: its author; else where it came from (its origin); else its
+    source type stands in (one anonymous source per type)."""
+    if author is not None:
+        return f"author:{normalize_key(author)}"
+    if origin is not None:
+        return f"origin:{normalize_key(origin)}"
+    return f"anonymous:{source_type}"
 
 
 @dataclass(frozen=True)

@@ -254,6 +254,22 @@ class Conflict(BaseModel):
     resolution: str | None = None
 
 
+class Dispute(BaseModel):
+    """A policy and the evidence held against it (docs/policy.md): what a human decides on."""
+
+    model_config = ConfigDict(frozen=True)
+
+    policy: Claim
+    evidence: list[Claim]
+    episodes: int  # independent episodes behind the evidence, together
+    sources: int  # distinct sources behind the evidence, together
+
+    @property
+    def demoted(self) -> bool:
+        """True when the policy has been demoted to disputed."""
+        return self.policy.demoted
+
+
 class Episode(BaseModel):
     """A provenance record: where a claim came from."""
 

@@ -16,6 +16,7 @@ from .models import (
     Claim,
     ClaimDraft,
     Conflict,
+    Dispute,
     DoctorReport,
     Lineage,
     RevisionResult,
@@ -30,6 +31,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "lineage": Lineage,
     "search_hit": SearchHit,
     "doctor_report": DoctorReport,
+    "dispute": Dispute,
 }
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"

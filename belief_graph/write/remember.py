@@ -87,7 +87,8 @@ class Remember:
         self.embeddings = detector.embed([r.draft.text for r in requests])
         # Generate-then-verify: each claim is checked against the source it came with.
         with_source = [r.draft.episode_content for r in requests if r.draft.episode_content]
-        checked = iter(detector.embed(with_source) if policy.verify else [None] * len(with_source))
+        verifying = policy.verify and detector.scorer is not None
+        checked = iter(detector.embed(with_source) if verifying else [None] * len(with_source))
         self.source_embeddings = [
             next(checked) if r.draft.episode_content else None for r in requests
         ]
@@ -340,7 +341,9 @@ class Remember:
         source or a model to check with."""
         if not draft.episode_content or not self.policy.verify:
             return None
-        if self.detector.scorer is None and (embedding is None or source_embedding is None):
+        if self.detector.scorer is None:
+            # Verification is the contradiction model's job; similarity alone only measures
+            # support once the model has found no contradiction.
             return None
         row = {"id": "source", "text": draft.episode_content, "embedding": source_embedding}
         score = self.detector.relate(draft.text, embedding, [row])["source"]
