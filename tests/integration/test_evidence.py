@@ -356,3 +356,20 @@ def test_unsupported_can_mean_low_confidence(verifying: Callable[..., BeliefGrap
     )
     assert kept.decision == "expand"
     assert bg.get(NS, kept.added[0]).confidence == 0.3
+
+
+def test_the_demo_tells_the_convention_story(bg: BeliefGraph) -> None:
+    import io
+
+    from rich.console import Console
+
+    from belief_graph.cli import demo
+
+    out = io.StringIO()
+    ns = demo.run(bg, Console(file=out, width=200))
+    text = out.getvalue()
+    assert "An agent's observation disputes a convention" in text
+    assert "demoted to disputed" in text and "promote" in text
+    now = bg.current(ns, "atlas", "package_manager")
+    assert not isinstance(now, list) and now is not None
+    assert (now.object, now.kind) == ("npm", "policy")
