@@ -605,9 +605,11 @@ def promote(
             f"claim_id: claim {claim_id!r} has {support} independent episode(s); an outcome "
             f"is promoted after {promote_after} (promote_after_episodes)"
         )
+    # Ids, counts and the caller's reason only: the actor is on the Revision, the origin on the
+    # claim, where erase can reach it (revision reasons outlive an erase).
     basis = {
-        "human": f"a human decision ({actor})",
-        "record": f"a merged record ({origin})",
+        "human": "a human decision",
+        "record": "a merged record (the policy's origin)",
         "outcome": f"an outcome repeated across {support} independent episodes",
     }[by]
     slot = _slot(state, claim, rid)

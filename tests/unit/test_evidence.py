@@ -270,7 +270,8 @@ def test_promoting_disputing_evidence_supersedes_the_policy() -> None:
     [activation] = change.activations
     assert (activation.id, activation.kind, activation.version) == ("ev", "policy", 2)
     assert [(r.id, r.status) for r in change.retires] == [("rule", "superseded")]
-    assert change.op == "promote" and "a human decision (ana)" in change.reason
+    assert change.op == "promote" and "a human decision" in change.reason
+    assert change.actor == "ana"
 
 
 def test_promoting_active_evidence_continues_it_as_a_policy() -> None:
