@@ -305,3 +305,33 @@ def test_demote_flags_a_policy_and_promote_reinstates_it() -> None:
     assert back.decision == "reinstate" and back.demotions[0].undo
     with pytest.raises(ConflictError, match="already a policy"):
         promote(state(rule), "rule")
+
+
+def test_import_reports_refused_lines_and_why() -> None:
+    from rich.console import Console
+
+    from belief_graph.cli.render import fit, import_summary
+    from belief_graph.models import RevisionResult
+    from belief_graph.transfer.claims import ImportStats
+
+    stats = ImportStats()
+    why = "refused: the source it came with (episode_content) contradicts it"
+    stats.count(RevisionResult(revision_id="r1", namespace=NS, op="remember", decision="expand"), 1)
+    stats.count(
+        RevisionResult(
+            revision_id="r2",
+            namespace=NS,
+            op="remember",
+            verdict="CONFLICT",
+            decision="refuse",
+            reason=why,
+            added=["c2"],
+        ),
+        2,
+    )
+    stats.lines = 2
+    assert stats.as_dict()["refused"] == [{"line": 2, "claim_id": "c2", "reason": why}]
+    console = Console(record=True, width=200)
+    console.print(fit(console, import_summary(stats)))
+    shown = console.export_text()
+    assert "refused, line 2" in shown and "contradicts it" in shown
