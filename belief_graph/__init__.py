@@ -16,7 +16,7 @@ from .errors import (
 
 if TYPE_CHECKING:
     from .client import BeliefGraph
-    from .models import Claim, ClaimDraft, Conflict, Lineage, RevisionResult
+    from .models import Claim, ClaimDraft, Conflict, Dispute, Lineage, RevisionResult
     from .policy import Policy
 
 # Resolved on first use, so that `belief-graph --help` does not pay for importing neo4j.
@@ -25,6 +25,7 @@ _LAZY = {
     "Claim": "models",
     "ClaimDraft": "models",
     "Conflict": "models",
+    "Dispute": "models",
     "Lineage": "models",
     "RevisionResult": "models",
     "Policy": "policy",
@@ -38,6 +39,7 @@ __all__ = [
     "ConfigError",
     "Conflict",
     "ConflictError",
+    "Dispute",
     "Lineage",
     "ModelError",
     "NotFound",

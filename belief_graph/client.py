@@ -14,13 +14,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Siz
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import groupby
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
 from . import cypher
 from .detect import Detector
 from .errors import BeliefGraphError, ModelError, NotFound
+from .evidence import union
 from .models import (
     Cardinality,
     Check,
@@ -28,6 +29,7 @@ from .models import (
     ClaimDraft,
     Conflict,
     ConsolidationReport,
+    Dispute,
     DoctorReport,
     Episode,
     Identifier,
@@ -502,6 +504,71 @@ class BeliefGraph:
         return self._writer_on(namespace).erase(
             namespace, subject=subject, claim_ids=claim_ids, revision_id=revision_id, actor=actor
         )
+
+    # -- evidence and policy (docs/policy.md) --------------------------------------------------
+
+    @checked
+    def promote(
+        self,
+        namespace: Identifier,
+        claim_id: Identifier,
+        *,
+        by: Literal["human", "record", "outcome"],
+        origin: Term | None = None,
+        reason: Reason = "",
+        revision_id: Identifier | None = None,
+        actor: Term | None = None,
+    ) -> RevisionResult:
+        """Evidence becomes policy, explicitly and audited. ``by``: ``human`` (a human's decision;
+        ``actor`` names the human), ``record`` (a merged ADR or pull request, named as
+        ``origin``) or ``outcome`` (the claim's value held across ``promote_after_episodes``
+        independent episodes). A pending claim disputing a policy becomes the belief and
+        supersedes it; an active evidence claim continues as a policy from now; a demoted
+        policy is reinstated."""
+        return self._writer.promote(
+            namespace,
+            claim_id,
+            by=by,
+            origin=origin,
+            reason=reason,
+            revision_id=revision_id,
+            actor=actor,
+        )
+
+    @checked
+    def demote(
+        self,
+        namespace: Identifier,
+        claim_id: Identifier,
+        *,
+        reason: Reason = "",
+        revision_id: Identifier | None = None,
+        actor: Term | None = None,
+    ) -> RevisionResult:
+        """A policy is demoted to disputed and flagged for a human (``needs_review``, and listed
+        by ``disputes``): it stays the belief, never deleted, until a human promotes the
+        evidence against it or reinstates it (``promote`` it)."""
+        return self._writer.demote(
+            namespace, claim_id, reason=reason, revision_id=revision_id, actor=actor
+        )
+
+    @checked
+    def disputes(self, namespace: Identifier) -> list[Dispute]:
+        """Policies that evidence disputes, or that were demoted, each with the evidence held
+        against it and how independent that evidence is (episodes, sources)."""
+        found = []
+        for row in self.store.read("read/disputes_list", namespace=namespace):
+            evidence = [Claim.model_validate(c) for c in row["evidence"]]
+            together = union(c.model_dump() for c in evidence)
+            found.append(
+                Dispute(
+                    policy=Claim.model_validate(row["policy"]),
+                    evidence=evidence,
+                    episodes=len(together.episodes),
+                    sources=len(together.sources),
+                )
+            )
+        return found
 
     # -- reads ---------------------------------------------------------------------------------
 

@@ -36,6 +36,8 @@ Operation = Literal[
     "dismiss",
     "review",
     "consolidate",
+    "promote",
+    "demote",
 ]
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
@@ -188,6 +190,25 @@ class Claim(BaseModel):
     needs_review: bool = False
     review_reason: str | None = None
     review_revision: str | None = None
+    # Independent evidence (docs/policy.md): episode keys with the source type that stated the
+    # value in each, and the distinct sources (author/origin); capped by Policy.support_cap.
+    evidence_episodes: list[str] = Field(default_factory=list)
+    evidence_types: list[str] = Field(default_factory=list)
+    evidence_sources: list[str] = Field(default_factory=list)
+    disputes_policy: bool = False  # evidence held against a policy (a dispute)
+    demoted: bool = False  # a policy demoted to disputed, waiting for a human
+    promoted_from: str | None = None  # the evidence claim this policy was promoted from
+    refused_reason: str | None = None  # why verification refused it (status rejected)
+
+    @property
+    def support(self) -> int:
+        """Independent episodes behind the claim (replays of an episode count once)."""
+        return len(self.evidence_episodes) or self.frequency
+
+    @property
+    def sources(self) -> int:
+        """Distinct sources (author/origin) behind the claim (0: not recorded)."""
+        return len(self.evidence_sources)
 
     @property
     def current(self) -> bool:
@@ -294,6 +315,22 @@ class Conflict(BaseModel):
     score: float | None = None
     revision_id: str | None = None
     resolution: str | None = None
+
+
+class Dispute(BaseModel):
+    """A policy and the evidence held against it (docs/policy.md): what a human decides on."""
+
+    model_config = ConfigDict(frozen=True)
+
+    policy: Claim
+    evidence: list[Claim]
+    episodes: int  # independent episodes behind the evidence, together
+    sources: int  # distinct sources behind the evidence, together
+
+    @property
+    def demoted(self) -> bool:
+        """True when the policy has been demoted to disputed."""
+        return self.policy.demoted
 
 
 class Episode(BaseModel):

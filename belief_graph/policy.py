@@ -9,16 +9,18 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import ConfigError
-from .models import Cardinality, Claim, SourceType, Status, Verdict
+from .evidence import support_at
+from .models import Cardinality, Claim, Kind, SourceType, Status, Verdict
 
 Preset = Literal["recency", "conservative", "freshness"]
-Action = Literal["expand", "reinforce", "supersede", "hold_pending", "reject"]
+Action = Literal["expand", "reinforce", "supersede", "hold_pending", "reject", "refuse"]
 Frame = Literal["same", "value", "predicate", "subject", "negated", "other"]
 
 # The status a new claim gets from the action decided for it (``reinforce`` creates no claim).
@@ -27,6 +29,7 @@ STATUS_OF: dict[Action, Status] = {
     "supersede": "active",
     "hold_pending": "pending",
     "reject": "rejected",
+    "refuse": "rejected",
 }
 
 DEFAULT_TRUST: dict[str, int] = {
@@ -72,6 +75,22 @@ class Policy(BaseModel):
     candidate_similarity: float = Field(default=0.5, ge=0.0, le=1.0)
     unframed_similarity: float = Field(default=0.75, ge=0.0, le=1.0)
     predicates: dict[str, PredicateRule] = Field(default_factory=dict)
+    # Evidence and policy (docs/policy.md): independent support, promotion, demotion.
+    support_cap: int = Field(default=64, ge=1, le=1_000)
+    promote_after_episodes: int = Field(default=3, ge=1)
+    demote_after_disputes: int = Field(default=3, ge=1)
+    demote_after_sources: int = Field(default=2, ge=1)
+    dispute_min_source: SourceType = "observed"
+    # Trust in time: a later change stated by a user (or a more trusted source) to a value a
+    # human verified before the change started.
+    after_verified: Literal["hold_pending", "supersede", "reject"] = "hold_pending"
+    # Generate-then-verify and the confidence floor.
+    confidence_floor: float = Field(default=0.2, ge=0.0, le=1.0)
+    verify: bool = True
+    verify_entailment: float = Field(default=0.5, ge=0.0, le=1.0)
+    verify_similarity: float = Field(default=0.3, ge=-1.0, le=1.0)
+    unsupported: Literal["hold_pending", "low_confidence"] = "hold_pending"
+    unsupported_confidence: float = Field(default=0.3, ge=0.0, le=1.0)
 
     def preset_for(self, predicate: str | None) -> Preset:
         """The preset in force for ``predicate`` (its override, else the policy's own)."""
@@ -118,6 +137,7 @@ class Plan:
     reason: str
     target: str | None = None
     contradiction: bool = False
+    dispute: bool = False  # evidence held against a policy (see docs/policy.md)
 
 
 def decide(
@@ -130,6 +150,9 @@ def decide(
     scores: Mapping[str, PairScores],
     policy: Policy,
     waiting: Sequence[Claim] = (),
+    *,
+    draft_kind: Kind = "evidence",
+    draft_valid_from: datetime | None = None,
 ) -> Plan:
     """Decide what a new claim does to its slot. ``current`` holds the belief(s) the draft is
     compared with; ``waiting`` the slot's pending claims (a repeat of a waiting value is
@@ -146,7 +169,8 @@ def decide(
             target=held.id,
         )
     if cardinality == "multi" or not current:
-        return Plan("NEW", "expand", "new value" if current else "empty slot")
+        plan = Plan("NEW", "expand", "new value" if current else "empty slot")
+        return apply_floor(plan, draft_source, draft_confidence, policy)
 
     old = max(current, key=lambda c: c.recorded_at)
     score = scores.get(old.id)
@@ -157,6 +181,38 @@ def decide(
     )
     verdict: Verdict = "CONFLICT" if contradicts else "UPDATE"
     new_rank, old_rank = policy.rank(draft_source), policy.rank(old.source_type)
+    if old.kind == "policy" and draft_kind == "evidence":
+        return _against_policy(verdict, draft_source, old, policy, contradicts)
+    if (
+        old.source_type == "human_verified"
+        and draft_source != "human_verified"
+        and new_rank >= policy.rank("user_stated")
+        and not correction
+        and draft_valid_from is not None
+        and draft_valid_from > (old.accepted_at or old.recorded_at)
+    ):
+        # Trust in time: the verification holds for the window it verified, not forever.
+        if policy.after_verified == "hold_pending":
+            return Plan(
+                verdict,
+                "hold_pending",
+                "a change after the human-verified value: waits for confirmation beside it",
+                target=old.id,
+                contradiction=contradicts,
+            )
+        if policy.after_verified == "supersede":
+            return apply_floor(
+                Plan(
+                    verdict,
+                    "supersede",
+                    "a change after the human-verified value (after_verified = supersede)",
+                    target=old.id,
+                    contradiction=contradicts,
+                ),
+                draft_source,
+                draft_confidence,
+                policy,
+            )
     if new_rank < old_rank:
         return Plan(
             verdict,
@@ -178,26 +234,68 @@ def decide(
             target=old.id,
             contradiction=contradicts,
         )
+    # Support is counted in independent episodes stated at the newcomer's trust or above:
+    # replays count once, and lower-trust echoes add no weight against it.
+    support = support_at(old.model_dump(), new_rank, policy.trust)
     if (
         preset == "recency"
         and new_rank == old_rank
-        and old.frequency >= policy.pending_after_reinforcements
+        and support >= policy.pending_after_reinforcements
     ):
         return Plan(
             verdict,
             "hold_pending",
-            f"belief reinforced {old.frequency} times against a single new mention: "
-            "waits for confirmation",
+            f"belief supported by {support} independent episodes against a single new "
+            "mention: waits for confirmation",
             target=old.id,
             contradiction=contradicts,
         )
-    if old.frequency == 1 and draft_confidence > old.confidence:
+    if support_at(old.model_dump(), 0, policy.trust) == 1 and draft_confidence > old.confidence:
         reason = "more confident claim replaces a once-seen belief"
     elif new_rank > old_rank:
         reason = "higher-trust source replaces the belief"
     else:
         reason = "newest claim wins"
-    return Plan(verdict, "supersede", reason, target=old.id, contradiction=contradicts)
+    plan = Plan(verdict, "supersede", reason, target=old.id, contradiction=contradicts)
+    return apply_floor(plan, draft_source, draft_confidence, policy)
+
+
+def apply_floor(plan: Plan, source: SourceType, confidence: float, policy: Policy) -> Plan:
+    """A draft below the confidence floor never becomes the belief: it waits (a human's word
+    is exempt: ``human_verified`` is the confirmation)."""
+    if confidence >= policy.confidence_floor or source == "human_verified":
+        return plan
+    return Plan(
+        plan.verdict,
+        "hold_pending",
+        f"confidence {confidence:g} is below the confidence floor "
+        f"({policy.confidence_floor:g}): waits for confirmation",
+        target=plan.target,
+        contradiction=plan.contradiction,
+    )
+
+
+def _against_policy(
+    verdict: Verdict, source: SourceType, rule: Claim, policy: Policy, contradicts: bool
+) -> Plan:
+    """Evidence against a policy never supersedes it: a dispute, recorded and surfaced (a
+    source below ``dispute_min_source`` is rejected as a lower-trust claim)."""
+    if policy.rank(source) < policy.rank(policy.dispute_min_source):
+        return Plan(
+            verdict,
+            "reject",
+            f"a {source} claim cannot dispute a policy (below dispute_min_source)",
+            target=rule.id,
+            contradiction=True,
+        )
+    return Plan(
+        verdict,
+        "hold_pending",
+        "evidence against a policy: recorded as a dispute (only promote changes a policy)",
+        target=rule.id,
+        contradiction=contradicts,
+        dispute=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -259,3 +357,23 @@ def is_same(score: PairScores | None, policy: Policy) -> bool:
         score.contradiction is not None and score.contradiction >= policy.contradiction_threshold
     )
     return paraphrase and not contradicts
+
+
+Verification = Literal["supported", "unsupported", "contradicted"]
+
+
+def verification(score: PairScores | None, policy: Policy) -> Verification | None:
+    """Generate-then-verify: how a claim's source (its ``episode_content``, the premise) bears on
+    the claim. ``contradicted``: the contradiction score crosses ``contradiction_threshold``;
+    ``unsupported``: the entailment score (where the model has one) is below
+    ``verify_entailment``, else the sentences' similarity is below ``verify_similarity``;
+    ``None``: nothing to check with (no models, or verification off)."""
+    if score is None or not policy.verify:
+        return None
+    if score.contradiction is not None and score.contradiction >= policy.contradiction_threshold:
+        return "contradicted"
+    if score.entailment is not None:
+        return "supported" if score.entailment >= policy.verify_entailment else "unsupported"
+    if score.similarity is not None:
+        return "supported" if score.similarity >= policy.verify_similarity else "unsupported"
+    return None if score.contradiction is None else "supported"

@@ -17,6 +17,7 @@ from .models import (
     ClaimDraft,
     Conflict,
     ConsolidationReport,
+    Dispute,
     DoctorReport,
     Lineage,
     RevisionResult,
@@ -32,6 +33,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "search_hit": SearchHit,
     "doctor_report": DoctorReport,
     "consolidation_report": ConsolidationReport,
+    "dispute": Dispute,
 }
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"

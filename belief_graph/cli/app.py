@@ -1011,6 +1011,85 @@ def reviewed_cmd(
     _show_result(result, as_json)
 
 
+@app.command("promote", cls=Command)
+@handle_errors
+def promote_cmd(
+    claim_id: ClaimId,
+    by: Annotated[
+        str,
+        typer.Option(
+            help="human (a human's decision: give --actor), record (a merged ADR or pull "
+            "request: give --origin) or outcome (held across enough independent episodes)."
+        ),
+    ],
+    namespace: NamespaceOption = None,
+    origin: Annotated[str | None, typer.Option(help="The ADR or pull request.")] = None,
+    reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Make evidence policy (audited); a demoted policy promoted again is reinstated.
+
+    Example: belief-graph promote -n project:atlas 01M8KR... --by human --actor ana
+    """
+    if by not in ("human", "record", "outcome"):
+        fail("--by: must be human, record or outcome")
+    namespace, _ = namespace_of("promote", namespace)
+    with open_graph() as bg:
+        result = bg.promote(
+            namespace,
+            claim_id,
+            by=by,  # type: ignore[arg-type]
+            origin=origin,
+            reason=reason,
+            actor=actor,
+        )
+    _show_result(result, as_json)
+
+
+@app.command("demote", cls=Command)
+@handle_errors
+def demote_cmd(
+    claim_id: ClaimId,
+    namespace: NamespaceOption = None,
+    reason: Annotated[str, typer.Option(help="Why, for the audit log.")] = "",
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Demote a policy to disputed: it stays the belief, flagged for a human.
+
+    Example: belief-graph demote -n project:atlas 01M8KR... --reason "builds fail with it"
+    """
+    namespace, _ = namespace_of("demote", namespace)
+    with open_graph() as bg:
+        result = bg.demote(namespace, claim_id, reason=reason, actor=actor)
+    _show_result(result, as_json)
+
+
+@app.command("disputes", cls=Command)
+@handle_errors
+def disputes_cmd(
+    namespace: NamespaceOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Policies that evidence disputes (or that were demoted), with the evidence against them.
+
+    Example: belief-graph disputes -n project:atlas
+    """
+    namespace, _ = namespace_of("disputes", namespace)
+    with open_graph() as bg:
+        disputes = bg.disputes(namespace)
+    if as_json:
+        _emit_json([{**d.model_dump(mode="json"), "demoted": d.demoted} for d in disputes])
+        return
+    if not disputes:
+        typer.echo("no disputes")
+        return
+    from belief_graph.cli.render import console, disputes_table, show
+
+    show(console(), disputes_table(disputes, "disputed policies"))
+
+
 @app.command("retract", cls=Command)
 @handle_errors
 def retract_cmd(

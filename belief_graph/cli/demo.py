@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -221,6 +222,8 @@ def run(bg: BeliefGraph, console: Console, browser_url: str | None = None) -> st
         f"{_one(bg.current(ns, 'priya', 'lives_in'))}"
     )
 
+    _convention_story(bg, ns, say)
+
     url = browser_url or "http://127.0.0.1:7474/browser/"
     say(
         Panel.fit(
@@ -233,3 +236,63 @@ def run(bg: BeliefGraph, console: Console, browser_url: str | None = None) -> st
         )
     )
     return ns
+
+
+def _convention_story(bg: BeliefGraph, ns: str, say: Callable[..., None]) -> None:
+    """Evidence vs policy (docs/policy.md): an agent's observations dispute a convention, the
+    convention is demoted for a human, and a human's decision promotes the evidence."""
+    say("\n[bold]6. An agent's observation disputes a convention; a human promotes it[/]")
+    rule = bg.remember(
+        ClaimDraft(
+            namespace=ns,
+            subject="atlas",
+            predicate="package manager",
+            object="pnpm",
+            text="Atlas uses pnpm (ADR-7).",
+            kind="policy",
+            author="tech-lead",
+            origin="ADR-7",
+            episode_id="ADR-7",
+        )
+    )
+    say(f"  ADR-7 sets the convention: {_one(bg.current(ns, 'atlas', 'package_manager'))}")
+    runs = [("ci-101", "ci-agent"), ("ci-101", "ci-agent"), ("ci-102", "ci-agent")]
+    runs.append(("ci-103", "review-bot"))
+    seen = None
+    for run_id, agent in runs:
+        result = bg.remember(
+            ClaimDraft(
+                namespace=ns,
+                subject="atlas",
+                predicate="package manager",
+                object="npm",
+                text=f"CI run {run_id} installed the dependencies with npm.",
+                source_type="observed",
+                author=agent,
+                origin=f"CI run {run_id}",
+                episode_id=run_id,
+            )
+        )
+        seen = seen or result
+        say(f"  {agent} observes npm in {run_id} → {result.decision}: {result.reason}")
+    assert seen is not None
+    say(
+        f"  the convention still holds: {_one(bg.current(ns, 'atlas', 'package_manager'))} "
+        "(evidence never supersedes a policy)"
+    )
+    for dispute in bg.disputes(ns):
+        standing = "demoted to disputed" if dispute.demoted else "in force"
+        say(
+            f"  dispute: policy {dispute.policy.object!r} ({standing}) against "
+            f"{', '.join(repr(c.object) for c in dispute.evidence)}: "
+            f"{dispute.episodes} independent runs, {dispute.sources} agents (a replayed run "
+            "counts once)"
+        )
+    promoted = bg.promote(
+        ns, seen.added[0], by="human", actor="ana", reason="we moved to npm workspaces"
+    )
+    now = bg.current(ns, "atlas", "package_manager")
+    say(f"  ana decides → {promoted.decision}: {promoted.reason}")
+    assert isinstance(now, Claim)
+    say(f"  the convention now: {_one(now)}, kind={now.kind}")
+    say(f"  ADR-7's pnpm stays on record: {bg.get(ns, rule.added[0]).status}")

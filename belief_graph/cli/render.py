@@ -34,6 +34,7 @@ from ..models import (
     Claim,
     Conflict,
     ConsolidationReport,
+    Dispute,
     Lineage,
     NamespaceInfo,
     RevisionResult,
@@ -99,6 +100,7 @@ def flags(claim: Claim) -> str:
             ("contradiction", claim.contradiction),
             ("disputed", claim.disputed),
             ("needs_review", claim.needs_review),
+            ("demoted", claim.demoted),
         )
         if on
     ]
@@ -544,6 +546,31 @@ def consolidation_tables(report: ConsolidationReport) -> list[FittedTable]:
     return tables
 
 
+def disputes_table(disputes: Iterable[Dispute], title: str) -> FittedTable:
+    """One row per policy that evidence disputes (or that was demoted)."""
+    table = FittedTable(
+        txt(title),
+        [
+            Column("policy", 2, fold_into="says", style="dim"),
+            Column("says", 0, wrap=True),
+            Column("standing", 1),
+            Column("evidence against", 0, wrap=True),
+            Column("episodes", 3, fold_into="standing", fold_label="episodes "),
+            Column("sources", 3, fold_into="standing", fold_label="sources "),
+        ],
+    )
+    for d in disputes:
+        table.add_row(
+            txt(d.policy.id),
+            txt(d.policy.object or d.policy.text or "—"),
+            txt("demoted" if d.demoted else "in force"),
+            txt(", ".join(f"{c.id}: {c.object or c.text}" for c in d.evidence) or "—"),
+            str(d.episodes),
+            str(d.sources),
+        )
+    return table
+
+
 def review_lines(claims: Sequence[Claim]) -> Group:
     """Why each claim needs review."""
     return Group(
@@ -642,6 +669,8 @@ def import_summary(stats: ImportStats) -> FittedTable:
         table.add_row(txt(f"  {verdict}"), str(n))
     if stats.replayed:
         table.add_row("  already stored", str(stats.replayed))
+    for item in stats.refused:
+        table.add_row(txt(f"  refused, line {item['line']}"), txt(item["reason"]))
     table.add_row("seconds", f"{stats.seconds:.2f}")
     table.add_row("claims/s", f"{stats.rate:.1f}")
     return table

@@ -15,7 +15,7 @@ import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
@@ -29,6 +29,7 @@ from belief_graph.models import (
     ClaimDraft,
     Conflict,
     ConsolidationReport,
+    Dispute,
     Identifier,
     Lineage,
     Moment,
@@ -400,6 +401,52 @@ class Tools:
         ns = self._ns(namespace)
         return self._run(lambda: self.bg.needs_review(ns))
 
+    def disputes(self, namespace: NamespaceArg = None) -> list[Dispute]:
+        """Conventions (policies) that observed evidence contradicts, or that were demoted, each
+        with the evidence against it: mention the dispute when you rely on the convention, and
+        ask the user whether to `promote` the evidence."""
+        ns = self._ns(namespace)
+        return self._run(lambda: self.bg.disputes(ns))
+
+    def promote(
+        self,
+        claim_id: Identifier,
+        by: Annotated[
+            Literal["human", "record", "outcome"],
+            Field(
+                description="human: the user decided it; record: a merged ADR or pull request "
+                "(give origin); outcome: the same result in enough independent episodes."
+            ),
+        ],
+        origin: Annotated[
+            Term | None, Field(description="The ADR or pull request, for by=record.")
+        ] = None,
+        reason: Annotated[str, Field(max_length=1000, description="Why, for the audit log.")] = "",
+        namespace: NamespaceArg = None,
+    ) -> RevisionResult:
+        """Make a claim (evidence, e.g. one listed by `disputes`) the project's policy: only on
+        the user's explicit decision, a merged record, or a repeated outcome, never on a guess.
+        A demoted policy promoted again is reinstated."""
+        ns = self._ns(namespace)
+        return self._run(
+            lambda: self.bg.promote(
+                ns, claim_id, by=by, origin=origin, reason=reason, actor=self.settings.actor
+            )
+        )
+
+    def demote(
+        self,
+        claim_id: Identifier,
+        reason: Annotated[str, Field(max_length=1000, description="Why, for the audit log.")] = "",
+        namespace: NamespaceArg = None,
+    ) -> RevisionResult:
+        """Demote a policy the evidence keeps contradicting to disputed: it stays in force but
+        is put in front of a human (listed by `disputes` and `review`)."""
+        ns = self._ns(namespace)
+        return self._run(
+            lambda: self.bg.demote(ns, claim_id, reason=reason, actor=self.settings.actor)
+        )
+
 
 TOOL_NAMES = (
     "remember",
@@ -411,11 +458,14 @@ TOOL_NAMES = (
     "conflicts",
     "pending",
     "review",
+    "disputes",
     "confirm",
     "reject",
     "resolve",
     "dismiss",
     "reviewed",
+    "promote",
+    "demote",
     "retract",
     "rollback",
     "consolidate",

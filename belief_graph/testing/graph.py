@@ -178,8 +178,10 @@ def check_graph(store: Store, results: list[dict[str, Any]] | None = None) -> li
     # matches its edges (nothing half-applied); revision ids unique.
     for row in q(
         store,
-        # A confirm also lists the pending claim it accepts as ADDED; creation is the other one.
-        "MATCH (c:Claim) WITH c, count { (r:Revision)-[:ADDED]->(c) WHERE r.op <> 'confirm' } "
+        # A confirm (or a promote) also lists the pending claim it accepts as ADDED; creation
+        # is the other one.
+        "MATCH (c:Claim) WITH c, count { (r:Revision)-[:ADDED]->(c) "
+        "WHERE NOT r.op IN ['confirm', 'promote'] } "
         "AS n WHERE n <> 1 RETURN c.id AS id, n LIMIT 20",
     ):
         violations.append(f"invariant 4: claim {row['id']} was created by {row['n']} revisions")

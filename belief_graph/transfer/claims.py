@@ -52,19 +52,25 @@ class ImportStats:
     seconds: float = 0.0
     batched: bool = False
     replayed: int = 0
+    # Drafts verification refused (docs/policy.md): line number, claim id, why.
+    refused: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def rate(self) -> float:
         """Claims per second."""
         return self.lines / self.seconds if self.seconds > 0 else 0.0
 
-    def count(self, result: RevisionResult) -> None:
-        """Tally one result."""
+    def count(self, result: RevisionResult, line: int | None = None) -> None:
+        """Tally one result (``line``: its line in the file, for a refusal)."""
         if result.replayed:
             self.replayed += 1
             return
         self.verdicts[result.verdict or "none"] += 1
         self.decisions[result.decision] += 1
+        if result.decision == "refuse":
+            self.refused.append(
+                {"line": line, "claim_id": result.claim_id, "reason": result.reason}
+            )
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-friendly summary."""
@@ -76,6 +82,7 @@ class ImportStats:
             "claims_per_second": round(self.rate, 1),
             "batched": self.batched,
             "replayed": self.replayed,
+            "refused": self.refused,
         }
 
 
@@ -196,8 +203,8 @@ def _import_batched(
                 # Replay the chunk a claim at a time to keep its good prefix and name the line.
                 _remember_each(bg, chunk, progress, stats)
             else:
-                for result in results:
-                    stats.count(result)
+                for (number, _, _), result in zip(chunk, results, strict=True):
+                    stats.count(result, number)
                 stats.lines += len(chunk)
         if bad is not None:
             bad.done = stats.lines
@@ -217,7 +224,7 @@ def _remember_each(
             result = bg.remember(draft, revision_id=rid)
         except (BeliefGraphError, ValueError, NotImplementedError) as exc:
             raise ImportLineError(number, str(exc), stats.lines) from exc
-        stats.count(result)
+        stats.count(result, number)
         stats.lines += 1
         if progress is not None:
             progress(1)

@@ -221,6 +221,7 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
             "unsettles",
             "unlinks",
             "assigns",
+            "demotions",
         )
     }
     for c in changes:
@@ -270,6 +271,7 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
                 "contradiction": a.contradiction,
                 "version": a.version,
                 "valid_from": _iso(a.valid_from),
+                "kind": a.kind,
                 "at": at,
             }
             for a in c.activations
@@ -292,8 +294,21 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
                 "previous_confidence": r.previous_confidence,
                 "previous_at": _iso(r.previous_at),
                 "undoes": r.undoes,
+                "evidence": r.evidence,
+                "source_type": r.source_type,
             }
             for r in c.reinforcements
+        ]
+        p["demotions"] += [
+            {
+                "namespace": ns,
+                "id": d.id,
+                "reason": d.reason,
+                "undo": d.undo,
+                "revision_id": rid,
+                "at": at,
+            }
+            for d in c.demotions
         ]
         p["contradictions"] += [
             {
@@ -404,6 +419,8 @@ def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) 
                 "id": r.id,
                 "previous_confidence": r.previous_confidence,
                 "previous_at": _iso(r.previous_at),
+                **_previous_evidence(r.previous_evidence),
+                "previous_source_type": r.previous_source_type,
             }
             for r in change.reinforcements
         ],
@@ -418,3 +435,10 @@ def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) 
             *({"id": a.id, "from": a.id} for a in change.assigns if a.restored),
         ],
     }
+
+
+def _previous_evidence(evidence: dict[str, Any] | None) -> dict[str, Any]:
+    """A reinforcement's evidence before it, kept on its REINFORCED edge for a rollback."""
+    if evidence is None:
+        return {}
+    return {f"previous_{k}": v for k, v in evidence.items()}

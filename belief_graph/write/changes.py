@@ -128,6 +128,7 @@ class Activate:
     contradiction: bool
     version: int | None
     valid_from: datetime | None = None
+    kind: str | None = None  # promoted: becomes a policy
 
 
 @dataclass
@@ -146,6 +147,22 @@ class Reinforce:
     previous_confidence: float | None = None  # recorded on the Revision, for a rollback
     previous_at: datetime | None = None
     undoes: str | None = None  # a rollback: the revision whose episode link goes
+    # Independent evidence after this mention (docs/policy.md) and the source type, raised when
+    # a more trusted source restates the value; the values before, for a rollback.
+    evidence: dict[str, Any] | None = None
+    source_type: str | None = None
+    previous_evidence: dict[str, Any] | None = None
+    previous_source_type: str | None = None
+
+
+@dataclass
+class Demotion:
+    """A policy demoted to disputed (flagged for a human, never deleted), or (``undo``) a
+    demotion taken back."""
+
+    id: str
+    reason: str
+    undo: bool = False
 
 
 @dataclass
@@ -269,6 +286,7 @@ class ChangeSet:
     unlinked_revision: str | None = None  # ... made by this revision
     undo: dict[str, Any] | None = None  # stored on the Revision: how to reverse it exactly
     undoes: str | None = None  # a rollback: the revision it reverses (stored on the Revision)
+    demotions: list[Demotion] = field(default_factory=list)
 
     @property
     def added(self) -> list[str]:

@@ -8,11 +8,13 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ..errors import ConflictError, NotFound
+from ..evidence import evidence_of
 from ..models import ClaimDraft, Verdict
 from .changes import (
     Activate,
     ChangeSet,
     Contradiction,
+    Demotion,
     Erasure,
     NewClaim,
     Reinforce,
@@ -132,6 +134,11 @@ def settle(
         change.retires.append(Retire(claim_id, "rejected", "pending", claim.get("valid_to")))
         change.settles.append(Settle(claim_id, "rejected"))
         return change
+    if claim.get("disputes_policy") and any(r.get("kind") == "policy" for r in slot.active):
+        raise ConflictError(
+            f"claim_id: claim {claim_id!r} is evidence disputing a policy; only promote changes "
+            "a policy (or reject it)"
+        )
     fix = _correction(slot, claim) if slot.cardinality == "single" else None
     if fix is not None:
         for row in fix.wrong:
@@ -326,11 +333,18 @@ def rollback(
                     previous_confidence=item.get("previous_confidence"),
                     previous_at=_moment(item.get("previous_at")),
                     undoes=revision_id,
+                    evidence={
+                        k: item.get(f"previous_{k}")
+                        for k in ("evidence_episodes", "evidence_types", "evidence_sources")
+                    },
+                    source_type=item.get("previous_source_type"),
                 )
             )
         elif kind == "FLAGGED" and item["flag"] == "needs_review":
             change.clear_review_of.append(claim_id)
             change.cleared_revision = revision_id
+        elif kind == "FLAGGED" and item["flag"] == "demoted":
+            change.demotions.append(Demotion(claim_id, "", undo=True))
     retired = [i for i in changes if i["kind"] == "RETIRED"]
     # Earlier versions first, so the one that was the belief comes back as the chain's head.
     retired.sort(key=lambda i: i["previous_status"] == "active")
@@ -413,6 +427,10 @@ def resolve(
             )
         )
     home = slots[winner["slot_id"]]
+    if winner.get("disputes_policy") and any(r.get("kind") == "policy" for r in home.active):
+        raise ConflictError(
+            f"keep: claim {keep!r} is evidence disputing a policy; only promote changes a policy"
+        )
     if winner["status"] == "pending":
         for old in home.active:
             if old["id"] != loser["id"] and _stale(winner, old):
@@ -541,3 +559,169 @@ def erase(
         slot_ids=slot_ids,
         erasure=Erasure(erased, sorted(set(tombstones)), check),
     )
+
+
+PromotionBasis = Literal["human", "record", "outcome"]
+
+# Properties a promoted copy does not inherit from the evidence claim it copies.
+_NOT_INHERITED = (
+    "superseded_at",
+    "retracted_at",
+    "reinforced_at",
+    "review_reason",
+    "review_revision",
+    "correction",
+    "correction_from",
+    "restored_from",
+    "demoted_at",
+    "refused_reason",
+)
+
+
+def promote(
+    state: State,
+    namespace: str,
+    claim_id: str,
+    *,
+    by: PromotionBasis,
+    origin: str | None,
+    reason: str,
+    promote_after: int,
+    rid: str,
+    actor: str | None,
+    now: datetime,
+    new_id: str,
+) -> ChangeSet:
+    """Evidence becomes policy, explicitly and on the record: a human's decision (``human``,
+    naming the human as ``actor``), a merged ADR or pull request (``record``, named as
+    ``origin``), or an outcome repeated across ``promote_after`` independent episodes
+    (``outcome``). A pending claim (one disputing a policy) becomes the belief, superseding the
+    policy it disputed; an active evidence claim continues as a new version, ``kind=policy``,
+    from now. A demoted policy promoted again is reinstated."""
+    claim = _claim(state, namespace, claim_id, "active", "pending")
+    if by == "human" and not actor:
+        raise ValueError("actor: a promotion by a human names the human")
+    if by == "record" and not origin:
+        raise ValueError("origin: name the merged ADR or pull request the promotion rests on")
+    support = len(evidence_of(claim).episodes)
+    if by == "outcome" and support < promote_after:
+        raise ConflictError(
+            f"claim_id: claim {claim_id!r} has {support} independent episode(s); an outcome "
+            f"is promoted after {promote_after} (promote_after_episodes)"
+        )
+    # Ids, counts and the caller's reason only: the actor is on the Revision, the origin on the
+    # claim, where erase can reach it (revision reasons outlive an erase).
+    basis = {
+        "human": "a human decision",
+        "record": "a merged record (the policy's origin)",
+        "outcome": f"an outcome repeated across {support} independent episodes",
+    }[by]
+    slot = _slot(state, claim, rid)
+    change = ChangeSet(
+        revision_id=rid,
+        namespace=namespace,
+        op="promote",
+        decision="promote",
+        reason=f"promoted to policy on {basis}" + (f": {reason}" if reason else ""),
+        at=now,
+        actor=actor,
+        verdict="UPDATE",
+        slot_id=slot.slot_id,
+        slot_ids=[slot.slot_id],
+    )
+    if claim.get("kind") == "policy":
+        if not claim.get("demoted"):
+            raise ConflictError(f"claim_id: claim {claim_id!r} is already a policy in force")
+        change.decision = "reinstate"
+        change.reason = f"policy reinstated on {basis}" + (f": {reason}" if reason else "")
+        change.demotions.append(Demotion(claim_id, "", undo=True))
+        return change
+    if claim["status"] == "pending":
+        for old in slot.active if slot.cardinality == "single" else []:
+            if _stale(claim, old):
+                raise ConflictError(
+                    f"claim_id: pending claim {claim_id!r} is stale: claim {old['id']!r} has "
+                    "become the belief since it was held; remember its value again"
+                )
+            change.retires.append(
+                Retire(
+                    old["id"],
+                    "superseded",
+                    "active",
+                    old.get("valid_to"),
+                    valid_to=claim["valid_from"] if old.get("valid_to") is None else None,
+                    why="superseded",
+                )
+            )
+        version = change.join_chain(slot, claim_id, "PROMOTE")
+        change.activations.append(
+            Activate(claim_id, bool(claim.get("contradiction")), version, kind="policy")
+        )
+        change.settles.append(Settle(claim_id, "promoted"))
+        return change
+    row = slot.find(claim_id)
+    assert row is not None, "an active claim is in its slot's state"
+    if claim["valid_from"] > now or (claim.get("valid_to") and claim["valid_to"] <= now):
+        raise ConflictError(
+            f"claim_id: claim {claim_id!r} does not hold now; promote a claim that is believed"
+        )
+    version = change.join_chain(slot, new_id, "PROMOTE")
+    props = {k: v for k, v in row.items() if k not in _NOT_INHERITED and v is not None}
+    props.update(
+        id=new_id,
+        kind="policy",
+        status="active",
+        version=1 if version is None else version,
+        valid_from=now,
+        recorded_at=now,
+        accepted_at=now,
+        promoted_from=claim_id,
+        origin=origin or row.get("origin"),
+        contradiction=False,
+        disputed=False,
+        disputes_policy=False,
+        needs_review=False,
+    )
+    change.creates.append(NewClaim(slot.slot_id, props))
+    # An end the claim already has stays (an end is never moved): the copy inherits it.
+    end = now if claim.get("valid_to") is None else None
+    change.retires.append(
+        Retire(claim_id, "superseded", "active", claim.get("valid_to"), valid_to=end)
+    )
+    change.settles.append(Settle(claim_id, "promoted"))
+    return change
+
+
+def demote(
+    state: State,
+    namespace: str,
+    claim_id: str,
+    *,
+    reason: str,
+    rid: str,
+    actor: str | None,
+    now: datetime,
+) -> ChangeSet:
+    """A policy is demoted to disputed: it stays the belief (never deleted or replaced) and is
+    flagged for a human, who promotes the evidence against it or reinstates it."""
+    claim = _claim(state, namespace, claim_id, "active")
+    if claim.get("kind") != "policy":
+        raise ConflictError(f"claim_id: claim {claim_id!r} is evidence, not a policy")
+    if claim.get("demoted"):
+        raise ConflictError(f"claim_id: policy {claim_id!r} is already demoted")
+    slot = _slot(state, claim, rid)
+    why = reason or "demoted by hand"
+    change = ChangeSet(
+        revision_id=rid,
+        namespace=namespace,
+        op="demote",
+        decision="demote",
+        reason=why,
+        at=now,
+        actor=actor,
+        slot_id=slot.slot_id,
+        slot_ids=[slot.slot_id],
+    )
+    change.demotions.append(Demotion(claim_id, f"policy demoted to disputed: {why}"))
+    change.flags.append((claim_id, "demoted"))
+    return change

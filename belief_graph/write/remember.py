@@ -15,6 +15,7 @@ from typing import Any
 from .. import cypher
 from ..detect import Detector, cosine
 from ..errors import ConflictError, NotFound
+from ..evidence import Evidence, mention_key, source_key, union, with_mention
 from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
 from ..policy import (
     STATUS_OF,
@@ -22,10 +23,12 @@ from ..policy import (
     PairScores,
     Plan,
     Policy,
+    apply_floor,
     contradicted,
     decide,
     is_same,
     match_text,
+    verification,
 )
 from ..store import Store
 from ..vocabulary import Vocabulary, normalize_key
@@ -33,6 +36,7 @@ from .changes import (
     TEXT_PREDICATE,
     ChangeSet,
     Contradiction,
+    Demotion,
     NewClaim,
     Reinforce,
     Retire,
@@ -82,6 +86,13 @@ class Remember:
         self.new_id = new_id
         self.requests = requests
         self.embeddings = detector.embed([r.draft.text for r in requests])
+        # Generate-then-verify: each claim is checked against the source it came with.
+        with_source = [r.draft.episode_content for r in requests if r.draft.episode_content]
+        verifying = policy.verify and detector.scorer is not None
+        checked = iter(detector.embed(with_source) if verifying else [None] * len(with_source))
+        self.source_embeddings = [
+            next(checked) if r.draft.episode_content else None for r in requests
+        ]
 
     # -- read ----------------------------------------------------------------------------------
 
@@ -143,7 +154,9 @@ class Remember:
     def plan(self, state: State) -> list[ChangeSet | RevisionResult]:
         planned: list[ChangeSet | RevisionResult] = []
         created: set[tuple[str, str]] = set()
-        for request, embedding in zip(self.requests, self.embeddings, strict=True):
+        for request, embedding, source_embedding in zip(
+            self.requests, self.embeddings, self.source_embeddings, strict=True
+        ):
             draft = request.draft
             replay = state.replays.get((draft.namespace, request.revision_id))
             if replay is not None:
@@ -167,8 +180,47 @@ class Remember:
                     "give valid_from for a window in the past)"
                 )
             scores = self.detector.score(draft.object, draft.text, embedding, slot.claims)
+            verified = self._verify(draft, embedding, source_embedding)
+            if verified == "contradicted":
+                plan = Plan(
+                    "CONFLICT",
+                    "refuse",
+                    "refused: the source it came with (episode_content) contradicts it",
+                )
+                change = _changes(
+                    request,
+                    claim_id,
+                    slot,
+                    scores,
+                    [],
+                    now,
+                    recorded_at,
+                    valid_from,
+                    embedding,
+                    plan,
+                    policy=self.policy,
+                )
+                created.update((draft.namespace, i) for i in change.added)
+                planned.append(change)
+                continue
+            if verified == "unsupported" and self.policy.unsupported == "low_confidence":
+                confidence = min(draft.confidence, self.policy.unsupported_confidence)
+                request = Request(
+                    draft.model_copy(update={"confidence": confidence}),
+                    request.revision_id,
+                    request.actor,
+                )
             change = self._decide(
-                request, claim_id, slot, scores, rivals, now, recorded_at, valid_from, embedding
+                request,
+                claim_id,
+                slot,
+                scores,
+                rivals,
+                now,
+                recorded_at,
+                valid_from,
+                embedding,
+                unsupported=verified == "unsupported" and self.policy.unsupported == "hold_pending",
             )
             created.update((draft.namespace, i) for i in change.added)
             planned.append(change)
@@ -185,8 +237,12 @@ class Remember:
         recorded_at: datetime,
         valid_from: datetime,
         embedding: list[float] | None,
+        *,
+        unsupported: bool = False,
     ) -> ChangeSet:
-        """Place the draft on the fact's timeline, let the policy decide, build the change."""
+        """Place the draft on the fact's timeline, let the policy decide, build the change.
+        ``unsupported``: verification found no support in the draft's source, so it may not
+        become the belief without confirmation."""
         draft = request.draft
         key = normalize_key(draft.object) if draft.object is not None else None
 
@@ -197,7 +253,7 @@ class Remember:
             return key is not None and row.get("object_key") == key
 
         def policy(current: list[dict[str, Any]]) -> Plan:
-            return decide(
+            plan = decide(
                 draft.source_type,
                 draft.confidence,
                 draft.correction,
@@ -207,6 +263,20 @@ class Remember:
                 scores,
                 self.policy,
                 waiting=[Claim.model_validate(r) for r in slot.waiting],
+                draft_kind=draft.kind,
+                draft_valid_from=valid_from,
+            )
+            return held_unsupported(plan) if unsupported else plan
+
+        def held_unsupported(plan: Plan) -> Plan:
+            if plan.action not in ("expand", "supersede"):
+                return plan
+            return Plan(
+                plan.verdict,
+                "hold_pending",
+                "its source (episode_content) does not support it: waits for confirmation",
+                target=plan.target,
+                contradiction=plan.contradiction,
             )
 
         args = (request, claim_id, slot, scores, rivals, now, recorded_at, valid_from, embedding)
@@ -215,7 +285,7 @@ class Remember:
             live = [
                 r for r in slot.active if r.get("valid_to") is None or r["valid_to"] > valid_from
             ]
-            return _changes(*args, policy(live))
+            return _changes(*args, policy(live), policy=self.policy)
         known = slot.known
         # The newest version still believed (the chain's head, unless it was retracted).
         head = max((r for r in known if r.get("version")), key=lambda r: r["version"], default=None)
@@ -224,8 +294,8 @@ class Remember:
             if fix is not None and head is not None:
                 plan = policy([head])
                 if plan.action == "supersede":
-                    return _correct(*args, fix)
-                change = _changes(*args, plan)
+                    return _correct(*args, fix, self.policy)
+                change = _changes(*args, plan, policy=self.policy)
                 if plan.action == "hold_pending":
                     # Confirmed later, it still corrects (retracts) rather than supersedes.
                     props = change.creates[-1].props
@@ -249,15 +319,40 @@ class Remember:
                 "restates the value held then: reinforced",
                 target=placed.target["id"],
             )
-            return _changes(*args, plan)
+            return _changes(*args, plan, policy=self.policy)
         if placed.where == "earlier":
             plan = Plan("NEW", "expand", "an earlier window of the fact, learned late")
-            return _changes(*args, plan, earlier=True)
+            return _changes(*args, plan, policy=self.policy, earlier=True)
         if placed.where == "after_end":
             assert placed.target is not None
             plan = Plan("NEW", "expand", "the previous value's window had ended")
-            return _changes(*args, plan, ended=placed.target)
-        return _changes(*args, policy([head] if placed.where == "head" and head else []))
+            plan = apply_floor(plan, draft.source_type, draft.confidence, self.policy)
+            if unsupported:
+                plan = held_unsupported(plan)
+            if plan.action != "expand":
+                return _changes(*args, plan, policy=self.policy)
+            return _changes(*args, plan, policy=self.policy, ended=placed.target)
+        return _changes(
+            *args, policy([head] if placed.where == "head" and head else []), policy=self.policy
+        )
+
+    def _verify(
+        self,
+        draft: ClaimDraft,
+        embedding: list[float] | None,
+        source_embedding: list[float] | None,
+    ) -> str | None:
+        """How the draft's source bears on it (``policy.verification``); ``None`` without a
+        source or a model to check with."""
+        if not draft.episode_content or not self.policy.verify:
+            return None
+        if self.detector.scorer is None:
+            # Verification is the contradiction model's job; similarity alone only measures
+            # support once the model has found no contradiction.
+            return None
+        row = {"id": "source", "text": draft.episode_content, "embedding": source_embedding}
+        score = self.detector.relate(draft.text, embedding, [row])["source"]
+        return verification(score, self.policy)
 
     def _locate(
         self, draft: ClaimDraft, claim_id: str, embedding: list[float] | None, state: State
@@ -347,6 +442,7 @@ def _changes(
     embedding: list[float] | None,
     plan: Plan,
     *,
+    policy: Policy,
     earlier: bool = False,
     ended: dict[str, Any] | None = None,
 ) -> ChangeSet:
@@ -367,7 +463,9 @@ def _changes(
         slot_ids=[slot.slot_id],
     )
     slot.touched_by = rid
-    if plan.action != "reject":
+    episode = mention_key(draft.episode_id, rid)
+    source = source_key(draft.author, draft.origin, draft.source_type)
+    if plan.action not in ("reject", "refuse"):
         # A rejected claim changes nothing of the fact, so it does not move the fact's clock.
         slot.last_recorded_at = max(filter(None, [slot.last_recorded_at, recorded_at]))
     if plan.action == "reinforce":
@@ -385,11 +483,30 @@ def _changes(
         )
         row = slot.find(plan.target)
         assert row is not None
-        change.reinforcements[-1].previous_confidence = row["confidence"]
-        change.reinforcements[-1].previous_at = row.get("reinforced_at")
+        mention = change.reinforcements[-1]
+        mention.previous_confidence = row["confidence"]
+        mention.previous_at = row.get("reinforced_at")
+        trust = policy.trust
+        evidence = with_mention(row, episode, draft.source_type, source, trust, policy.support_cap)
+        mention.evidence = evidence.props()
+        mention.previous_evidence = {
+            k: row.get(k) for k in ("evidence_episodes", "evidence_types", "evidence_sources")
+        }
+        if trust.get(draft.source_type, 0) > trust.get(row["source_type"], 0):
+            # A more trusted source restated the value: the claim is as trusted as its best
+            # source, and the revision records who raised it.
+            mention.source_type = draft.source_type
+            mention.previous_source_type = row["source_type"]
+            change.reason += f"; restated by a {draft.source_type} source: trust raised from " + (
+                f"{row['source_type']}"
+            )
+            row["source_type"] = draft.source_type
+        row.update(mention.evidence)
         row["frequency"] = row.get("frequency", 1) + 1
         row["confidence"] = max(row["confidence"], draft.confidence)
         row["reinforced_at"] = recorded_at
+        if row.get("disputes_policy"):
+            _demote_if_due(change, slot, policy)
         return change
     status = "superseded" if earlier else STATUS_OF[plan.action]
     # Each value of a multi-valued fact is version 1; a single-valued one joins the chain.
@@ -407,6 +524,11 @@ def _changes(
         recorded_at=recorded_at,
         embedding=embedding,
     )
+    props.update(Evidence({episode: draft.source_type}, (source,)).props())
+    if plan.dispute:
+        props["disputes_policy"] = True
+    if plan.action == "refuse":
+        props["refused_reason"] = plan.reason
     change.creates.append(
         NewClaim(
             slot.slot_id,
@@ -466,7 +588,31 @@ def _changes(
         slot.claims.append(dict(props))
     if earlier:
         slot.past.append(dict(props))
+    if plan.dispute:
+        _demote_if_due(change, slot, policy)
     return change
+
+
+def _demote_if_due(change: ChangeSet, slot: SlotState, policy: Policy) -> None:
+    """A policy that independent evidence keeps contradicting (``demote_after_disputes``
+    episodes from ``demote_after_sources`` sources, counted over every claim disputing it) is
+    demoted to disputed and put in front of a human: flagged, never deleted or replaced."""
+    rules = [r for r in slot.active if r.get("kind") == "policy" and not r.get("demoted")]
+    if not rules:
+        return
+    against = union(r for r in slot.waiting if r.get("disputes_policy"))
+    episodes, sources = len(against.episodes), len(against.sources)
+    if episodes < policy.demote_after_disputes or sources < policy.demote_after_sources:
+        return
+    for rule in rules:
+        reason = (
+            f"policy contradicted by evidence from {episodes} independent episodes and "
+            f"{sources} sources: demoted to disputed, a human decides (promote or reviewed)"
+        )
+        change.demotions.append(Demotion(rule["id"], reason))
+        change.flags.append((rule["id"], "demoted"))
+        rule["demoted"] = True
+        change.reason += f"; policy {rule['id']} demoted to disputed"
 
 
 def _correct(
@@ -480,6 +626,7 @@ def _correct(
     valid_from: datetime,
     embedding: list[float] | None,
     fix: Correction,
+    policy: Policy,
 ) -> ChangeSet:
     """A correction: the versions it names wrong are retracted (they were never true) and the
     right value becomes the belief from ``fix.valid_from``, continuing the version before it
@@ -495,6 +642,7 @@ def _correct(
         fix.valid_from,
         embedding,
         Plan("CONFLICT", "expand", "", contradiction=True),
+        policy=policy,
     )
     change.decision = "correct"
     change.reason = (

@@ -444,3 +444,52 @@ class Writer:
                 scores = self.detector.relate(text, row["embedding"], row["near"])
                 rows += [(row["id"], other, s) for other, s in scores.items()]
         return consolidation.scored(rows)
+
+    def promote(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        by: operations.PromotionBasis,
+        origin: str | None,
+        reason: str,
+        revision_id: str | None,
+        actor: str | None,
+    ) -> RevisionResult:
+        new_id = self.new_id()
+        return self._one(
+            namespace,
+            revision_id,
+            self._claim_state(namespace, claim_id),
+            lambda state, rid: operations.promote(
+                state,
+                namespace,
+                claim_id,
+                by=by,
+                origin=origin,
+                reason=reason,
+                promote_after=self.policy.promote_after_episodes,
+                rid=rid,
+                actor=actor,
+                now=self.clock(),
+                new_id=new_id,
+            ),
+        )
+
+    def demote(
+        self,
+        namespace: str,
+        claim_id: str,
+        *,
+        reason: str,
+        revision_id: str | None,
+        actor: str | None,
+    ) -> RevisionResult:
+        return self._one(
+            namespace,
+            revision_id,
+            self._claim_state(namespace, claim_id),
+            lambda state, rid: operations.demote(
+                state, namespace, claim_id, reason=reason, rid=rid, actor=actor, now=self.clock()
+            ),
+        )

@@ -7,10 +7,11 @@
 //         $restores (list of {namespace, id, new_id, valid_to, version, status, undoes, at}),
 //         $retires (list of {namespace, id, status, valid_to, at}),
 //         $reopens (list of {namespace, id, status}),
-//         $activations (list of {namespace, id, contradiction, version, valid_from, at}),
+//         $activations (list of {namespace, id, contradiction, version, valid_from, kind, at}),
 //         $edges (list of {namespace, from, to, revision_id, verdict}),
 //         $reinforcements (list of {namespace, id, delta, at, confidence, episode_id,
-//         episode_content, origin, revision_id, previous_confidence, previous_at, undoes}),
+//         episode_content, origin, revision_id, previous_confidence, previous_at, undoes,
+//         evidence: {evidence_episodes, evidence_types, evidence_sources} or null, source_type}),
 //         $contradictions (list of {namespace, from, to, score, revision_id, dispute,
 //         resolution}), $settles (list of {namespace, id, rival, resolution, revision_id}),
 //         $references (list of {namespace, from, to, kind}), $clears (list of {namespace, id,
@@ -19,7 +20,8 @@
 //         {namespace, id, into, revision_id}), $disputes (list of {namespace, id, disputed}),
 //         $raises (list of {namespace, id, reason, revision_id}), $unsettles (list of
 //         {namespace, from, to, revision, previous}), $unlinks (list of {namespace, id,
-//         revision_id}), $assigns (list of {namespace, id, props, moments})
+//         revision_id}), $assigns (list of {namespace, id, props, moments}), $demotions (list of
+//         {namespace, id, reason, undo, revision_id, at})
 // Returns: applied (always true)
 // new claims in their slots, each with its provenance episode
 CALL () {
@@ -106,7 +108,9 @@ CALL () {
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
   SET c.status = 'active', c.accepted_at = datetime(x.at), c.disputed = false,
       c.contradiction = x.contradiction, c.version = coalesce(x.version, c.version),
-      c.valid_from = coalesce(datetime(x.valid_from), c.valid_from)
+      c.valid_from = coalesce(datetime(x.valid_from), c.valid_from),
+      c.kind = coalesce(x.kind, c.kind),
+      c.disputes_policy = CASE WHEN x.kind IS NULL THEN c.disputes_policy ELSE false END
 }
 // version-chain edges: each new version SUPERSEDES the previous one
 CALL () {
@@ -124,7 +128,16 @@ CALL () {
       c.reinforced_at = CASE WHEN x.delta > 0 THEN datetime(x.at) ELSE datetime(x.previous_at) END,
       c.confidence = CASE
         WHEN x.delta < 0 THEN coalesce(x.previous_confidence, c.confidence)
-        WHEN x.confidence > c.confidence THEN x.confidence ELSE c.confidence END
+        WHEN x.confidence > c.confidence THEN x.confidence ELSE c.confidence END,
+      c.source_type = coalesce(x.source_type, c.source_type)
+  // independent evidence after the mention (a rollback sets back what the edge recorded;
+  // null lists leave a claim stored before evidence was recorded as it was)
+  SET c.evidence_episodes = CASE WHEN x.evidence IS NULL THEN c.evidence_episodes
+                                 ELSE x.evidence.evidence_episodes END,
+      c.evidence_types = CASE WHEN x.evidence IS NULL THEN c.evidence_types
+                              ELSE x.evidence.evidence_types END,
+      c.evidence_sources = CASE WHEN x.evidence IS NULL THEN c.evidence_sources
+                                ELSE x.evidence.evidence_sources END
   WITH c, x
   CALL (c, x) {
     WITH c, x WHERE x.episode_id IS NOT NULL AND x.delta > 0
@@ -201,7 +214,12 @@ CALL () {
   }
   SET c.status = 'erased', c.erased_at = datetime(x.at)
   REMOVE c.text, c.subject, c.object, c.subject_key, c.object_key, c.embedding, c.author,
-         c.origin, c.review_reason
+         c.origin, c.review_reason, c.evidence_sources, c.refused_reason
+  WITH c
+  CALL (c) {
+    OPTIONAL MATCH (:Revision)-[r:REINFORCED]->(c)
+    REMOVE r.previous_evidence_sources
+  }
 }
 CALL () {
   UNWIND $erase_slots AS x
@@ -272,5 +290,15 @@ CALL () {
                         ELSE c.superseded_at END,
       c.reinforced_at = CASE WHEN 'reinforced_at' IN moments THEN datetime(x.moments.reinforced_at)
                         ELSE c.reinforced_at END
+}
+// policies demoted to disputed (flagged for a human, never deleted), or a demotion undone
+CALL () {
+  UNWIND $demotions AS x
+  MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  SET c.demoted = NOT x.undo,
+      c.demoted_at = CASE WHEN x.undo THEN null ELSE datetime(x.at) END,
+      c.needs_review = CASE WHEN x.undo THEN false ELSE true END,
+      c.review_reason = CASE WHEN x.undo THEN null ELSE x.reason END,
+      c.review_revision = CASE WHEN x.undo THEN null ELSE x.revision_id END
 }
 RETURN true AS applied

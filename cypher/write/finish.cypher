@@ -31,7 +31,11 @@ CALL (r, rv) {
   UNWIND rv.reinforced AS item
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
   CREATE (r)-[:REINFORCED {previous_confidence: item.previous_confidence,
-                           previous_at: datetime(item.previous_at)}]->(c)
+                           previous_at: datetime(item.previous_at),
+                           previous_evidence_episodes: item.previous_evidence_episodes,
+                           previous_evidence_types: item.previous_evidence_types,
+                           previous_evidence_sources: item.previous_evidence_sources,
+                           previous_source_type: item.previous_source_type}]->(c)
 }
 CALL (r, rv) {
   UNWIND rv.flagged AS item

@@ -8,4 +8,8 @@ RETURN r.op AS op, r.slot_ids AS slot_ids, r.undo AS undo,
                previous_valid_to: e.previous_valid_to,
                previous_status: e.previous_status, flag: e.flag,
                previous_confidence: e.previous_confidence,
-               previous_at: toString(e.previous_at)} END) AS changes
+               previous_at: toString(e.previous_at),
+               previous_evidence_episodes: e.previous_evidence_episodes,
+               previous_evidence_types: e.previous_evidence_types,
+               previous_evidence_sources: e.previous_evidence_sources,
+               previous_source_type: e.previous_source_type} END) AS changes

@@ -19,6 +19,8 @@ AUDITS = [
     "known_at",
     "open_conflicts",
     "pending_confirmations",
+    "policy_disputes",
+    "promotions",
     "revision_changes",
     "revision_flagged",
     "slot_lineage",
@@ -132,3 +134,28 @@ def test_conflicts_pending_and_revision_audits(
         ("RETIRED", first.added[0]),
         ("FLAGGED", dependent.added[0]),
     }
+
+
+def test_policy_disputes_and_promotions_audits(bg: BeliefGraph, store: Store) -> None:
+    rule = bg.remember(draft("pnpm", 3, kind="policy", origin="ADR-7", episode_id="ADR-7"))
+    seen = [
+        bg.remember(
+            draft("npm", 4, source_type="observed", author=f"agent-{i % 2}", episode_id=f"run-{i}")
+        )
+        for i in range(3)
+    ]
+    assert seen[0].decision == "hold_pending" and seen[1].reinforced == seen[0].added
+    [row] = store.read("audit/policy_disputes", namespace=NS)
+    assert row["id"] == rule.added[0] and row["demoted"] is True
+    assert row["evidence_ids"] == seen[0].added and row["episodes"] == 3
+    assert "independent episodes" in row["review_reason"]
+    assert store.read("audit/policy_disputes", namespace="other") == []
+    promoted = bg.promote(NS, seen[0].added[0], by="human", actor="tech-lead")
+    rows = store.read("audit/promotions", namespace=NS)
+    assert {(r["op"], r["change"], r["id"]) for r in rows} >= {
+        ("promote", "ADDED", seen[0].added[0]),
+        ("promote", "RETIRED", rule.added[0]),
+    }
+    assert all(r["actor"] == "tech-lead" for r in rows if r["op"] == "promote")
+    assert any(r["supersedes"] for r in rows if r["revision_id"] == promoted.revision_id)
+    assert store.read("audit/policy_disputes", namespace=NS) == []

@@ -239,6 +239,29 @@ def test_resolve_dismiss_and_reviewed_empty_the_queues(cli: Any) -> None:
     assert as_json(cli("review", "-n", NS, "--json")) == []
 
 
+def test_disputes_promote_and_demote_tables_and_json(cli: Any) -> None:
+    rule = remember(cli, "pnpm", "--kind", "policy", "--origin", "ADR-7", predicate="pm")
+    seen = remember(cli, "npm", "--source-type", "observed", "--episode", "ci-1", predicate="pm")
+    assert seen["decision"] == "hold_pending"
+    [dispute] = as_json(cli("disputes", "-n", NS, "--json"))
+    assert dispute["policy"]["id"] == rule["added"][0] and dispute["demoted"] is False
+    assert (dispute["episodes"], dispute["sources"]) == (1, 1)
+    table = ok(cli("disputes", "-n", NS)).stdout
+    assert "disputed policies" in table and "pnpm" in table and "in force" in table
+    failed(cli("promote", "-n", NS, seen["added"][0], "--by", "someone"), "--by")
+    failed(cli("promote", "-n", NS, seen["added"][0], "--by", "human"), "actor")
+    promoted = as_json(
+        cli("promote", "-n", NS, seen["added"][0], "--by", "human", "--actor", "ana", "--json")
+    )
+    assert promoted["op"] == "promote" and promoted["retired"] == rule["added"]
+    assert ok(cli("disputes", "-n", NS)).stdout.strip() == "no disputes"
+    now = as_json(cli("current", "-n", NS, "atlas", "pm", "--json"))
+    assert (now["object"], now["kind"]) == ("npm", "policy")
+    shown = ok(cli("demote", "-n", NS, now["id"], "--reason", "builds fail")).stdout
+    assert "demote" in shown
+    assert "demoted" in ok(cli("disputes", "-n", NS)).stdout
+
+
 def test_rollback(cli: Any) -> None:
     remember(cli, "Express.js")
     moved = remember(cli, "Go")

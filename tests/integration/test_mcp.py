@@ -299,6 +299,51 @@ def test_an_agent_works_the_queues_down_with_the_user(open_session: Opener) -> N
     run(body)
 
 
+def test_an_agent_sees_a_dispute_and_promotes_on_the_users_word(open_session: Opener) -> None:
+    def claim(obj: str, **extra: Any) -> dict[str, Any]:
+        return {
+            "subject": "atlas",
+            "predicate": "package manager",
+            "object": obj,
+            "text": f"Atlas uses {obj}.",
+            **extra,
+        }
+
+    async def body() -> None:
+        async with open_session() as session:
+            rule = (
+                await call(
+                    session, "remember", claims=[claim("pnpm", kind="policy", origin="ADR-7")]
+                )
+            )[0]["added"][0]
+            seen = (
+                await call(
+                    session,
+                    "remember",
+                    claims=[claim("npm", source_type="observed", episode_id="ci-1")],
+                )
+            )[0]
+            assert seen["decision"] == "hold_pending"
+            [dispute] = await call(session, "disputes")
+            assert dispute["policy"]["id"] == rule
+            assert [c["id"] for c in dispute["evidence"]] == seen["added"]
+            assert "only promote" in await fails(session, "confirm", claim_id=seen["added"][0])
+            assert "origin" in await fails(
+                session, "promote", claim_id=seen["added"][0], by="record"
+            )
+            promoted = await call(
+                session, "promote", claim_id=seen["added"][0], by="human", reason="user said so"
+            )
+            assert promoted["op"] == "promote" and promoted["retired"] == [rule]
+            now = await call(session, "current", subject="atlas", predicate="package manager")
+            assert [(c["object"], c["kind"]) for c in now["beliefs"]] == [("npm", "policy")]
+            demoted = await call(session, "demote", claim_id=now["beliefs"][0]["id"])
+            assert demoted["op"] == "demote"
+            assert (await call(session, "disputes"))[0]["policy"]["demoted"] is True
+
+    run(body)
+
+
 def test_express_to_go_story_with_as_of_questions(open_session: Opener) -> None:
     async def body() -> None:
         async with open_session("--allow-namespace", "project:*") as session:

@@ -61,3 +61,56 @@ def test_inferred_flood_never_supersedes_trusted(
         c.claim.id == truth.claim_id or c.rival.id == truth.claim_id for c in bg.conflicts(NS)
     )
     assert check_graph(store) == []
+
+
+def test_replays_and_echoes_never_outvote_the_users_word(
+    store: Store, make_bg: Callable[..., BeliefGraph]
+) -> None:
+    """A low-trust claim replayed and echoed 100 times (one episode resent, and new episodes
+    from many bot authors) adds no weight against the user: the user's belief still changes at
+    the user's word, and the flood of a rival value never becomes the belief."""
+    bg = make_bg()
+
+    def lives(obj: str, **kw: object) -> ClaimDraft:
+        fields: dict[str, object] = {
+            "namespace": NS,
+            "subject": "priya",
+            "predicate": "lives_in",
+            "object": obj,
+            "text": f"Priya lives in {obj}.",
+        }
+        fields.update(kw)
+        return ClaimDraft.model_validate(fields)
+
+    said = bg.remember(lives("Lisbon", episode_id="chat-1", author="priya"))
+    echoes = [
+        lives(
+            "Lisbon",
+            source_type="inferred",
+            episode_id="scrape-1" if i % 2 else f"scrape-{i}",
+            author=f"bot-{i % 7}",
+            confidence=1.0,
+        )
+        for i in range(100)
+    ]
+    results = bg.ingest(echoes, batch_size=25)
+    assert {r.decision for r in results} == {"reinforce"}
+    held = bg.get(NS, said.added[0])
+    assert held.frequency == 101 and held.source_type == "user_stated"
+    assert held.support <= 64, "support is capped: a write stays O(1)"
+    # The user's own change goes through at once: the echoes are below the user's trust.
+    moved = bg.remember(lives("Porto", episode_id="chat-2", author="priya"))
+    assert moved.decision == "supersede", moved.reason
+    assert moved.retired == said.added
+    # A flood of a rival value, replayed and echoed, never becomes the belief.
+    for i in range(100):
+        flood = bg.remember(
+            lives("Madrid", source_type="inferred", episode_id=f"scrape-{i % 3}", author="bot")
+        )
+        assert flood.decision in ("reject", "reinforce")
+    current = bg.current(NS, "priya", "lives_in")
+    assert current is not None and not isinstance(current, list) and current.object == "Porto"
+    # And the user's next word still counts as one word against one: no lock.
+    again = bg.remember(lives("Faro", episode_id="chat-3", author="priya"))
+    assert again.decision == "supersede", again.reason
+    assert check_graph(store) == []
