@@ -136,7 +136,9 @@ def scores(observed: list[tuple[dict[str, Any], str]]) -> dict[str, Any]:
     return {
         "all": table(observed),
         "categories": {c: table(rows) for c, rows in sorted(by_category.items())},
-        "confusion": dict(Counter(f"{p['expected']}->{o}" for p, o in observed if p["expected"] != o)),
+        "confusion": dict(
+            Counter(f"{p['expected']}->{o}" for p, o in observed if p["expected"] != o)
+        ),
         "errors": [
             f"{p['id']} {p['expected']}->{o}: {p['first']['text']} / {p['second']['text']}"
             for p, o in observed
@@ -166,13 +168,11 @@ def print_side_by_side(title: str, results: dict[str, dict[str, Any]]) -> None:
                 elif t[label]["support"] == 0 and t[label]["precision"] is None:
                     continue
                 else:
-                    cells.append(f"{fmt(t[label]['precision']) + ' / ' + fmt(t[label]['recall']):>16}")
+                    cell = f"{fmt(t[label]['precision'])} / {fmt(t[label]['recall'])}"
+                    cells.append(f"{cell:>16}")
             if cells and len(cells) == len(names):
                 print(f"{category:<13}{label:<10}" + "".join(cells))
-    print(
-        f"{'streams':<13}{'passed':<10}"
-        + "".join(f"{results[n]['streams']:>16}" for n in names)
-    )
+    print(f"{'streams':<13}{'passed':<10}" + "".join(f"{results[n]['streams']:>16}" for n in names))
 
 
 def main() -> int:
@@ -218,7 +218,8 @@ def main() -> int:
                 "failed_streams": [s["id"] + " " + s["template"] for s, ok in passed if not ok],
                 "seconds": round(time.perf_counter() - started, 1),
             }
-            print(f"  {mode}/models {models}: {time.perf_counter() - started:.0f} s", file=sys.stderr)
+            took = time.perf_counter() - started
+            print(f"  {mode}/models {models}: {took:.0f} s", file=sys.stderr)
     base.close()
     title = f"Verdicts, {args.split} split ({len(pairs)} pairs, {len(streams)} streams)"
     if args.json:
