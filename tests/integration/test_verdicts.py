@@ -13,11 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from belief_graph import BeliefGraph, Claim, ClaimDraft, RevisionResult
 from belief_graph.detect import Detector
 from belief_graph.store import Store
 from belief_graph.testing.graph import q
+from belief_graph.transfer.claims import import_claims
+from belief_graph.transfer.snapshot import export_namespace, restore_snapshot
 from belief_graph.vocabulary import normalize_key
 
 NS = "user:priya"
@@ -337,3 +340,47 @@ def test_hot_slots_keep_every_distinct_value(
     kept = [r for r in results if r.verdict != "SAME" and r.added]
     assert len(results) == 480 and len(kept) == 480
     assert len(active_texts(BeliefGraph(store), "user:hot")) == 5
+
+
+def test_polarity_travels_through_import_snapshot_and_restore(
+    bg: BeliefGraph, tmp_path: Path
+) -> None:
+    lines = [
+        json.dumps(
+            {
+                "text": "Priya works at Acme.",
+                "subject": "priya",
+                "predicate": "works_at",
+                "object": "Acme",
+            }
+        ),
+        json.dumps(
+            {
+                "text": "Acme is past.",
+                "subject": "priya",
+                "predicate": "works_at",
+                "object": "Acme",
+                "negated": True,
+            }
+        ),
+    ]
+    stats = import_claims(bg, lines, namespace="user:moved")
+    assert stats.lines == 2
+    ended = bg.current("user:moved", "priya", "works_at")
+    assert isinstance(ended, Claim) and ended.negated
+    snapshot = tmp_path / "moved.jsonl"
+    with snapshot.open("w", encoding="utf-8") as out:
+        export_namespace(bg.store, "user:moved", out)
+    assert '"negated": true' in snapshot.read_text(encoding="utf-8")
+    restored_text = snapshot.read_text(encoding="utf-8").replace("user:moved", "user:copy")
+    copy = tmp_path / "copy.jsonl"
+    copy.write_text(restored_text, encoding="utf-8")
+    restore_snapshot(bg.store, copy)
+    again = bg.current("user:copy", "priya", "works_at")
+    assert isinstance(again, Claim) and again.negated
+
+
+def test_a_bad_polarity_is_refused_by_name(bg: BeliefGraph) -> None:
+    with pytest.raises(ValidationError) as info:
+        ClaimDraft(namespace=NS, text="Priya works at Acme.", negated="perhaps")  # type: ignore[arg-type]
+    assert info.value.errors()[0]["loc"] == ("negated",)
