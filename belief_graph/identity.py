@@ -149,6 +149,7 @@ def same_value(a: str, b: str) -> bool:
 
 
 _FILLER_LEAD = re.compile(r"^(?:the|a|an|her|his|their|our|my|your)\b\s*")
+_OF_LEAD = re.compile(r"(?:(?:the|a|an)\s+)?[^\d\s]+(?:\s+[^\d\s]+)?\s+of")
 
 
 def value_in_text(value: str, stated: str) -> bool:
@@ -162,7 +163,10 @@ def value_in_text(value: str, stated: str) -> bool:
     s = _FILLER_LEAD.sub("", s)
     if s == v:
         return True
-    return s.endswith(" " + v) and not any(ch.isdigit() for ch in s[: -len(v)])
+    # Only "<article> <word> of" may lead: "the city of London", "the position of goalkeeper";
+    # "Alfama, Lisbon" and "senior engineer" are other values.
+    lead = s[: -len(v)].strip() if s.endswith(" " + v) else None
+    return lead is not None and bool(_OF_LEAD.fullmatch(lead))
 
 
 # -- polarity ----------------------------------------------------------------------------------
@@ -628,10 +632,10 @@ def parse(text: str) -> Statement | None:
         j = i
         while j < len(tokens) and j - i < 4 and tokens[j].lower() not in _PREPOSITIONS:
             j += 1
-        rest = [t.lower() for t in tokens[i:]]
-        if rest and re.fullmatch(r"[$€£]?\d[\d,.]*\w*", rest[0]) and len(rest) > 1:
-            relation.extend(rest[1:])
-            value_tokens = tokens[i : i + 1]
+        quantity = _quantity(tokens, i)
+        if quantity is not None:
+            relation.extend(quantity[1])
+            value_tokens = quantity[0]
         elif j < len(tokens) and 0 <= j - i <= 3 and tokens[j].lower() in _PREPOSITIONS:
             relation.extend(t.lower() for t in tokens[i : j + 1])
             value_tokens = tokens[j + 1 :]
@@ -664,7 +668,11 @@ def parse(text: str) -> Statement | None:
             if lower not in ("lived", "worked", "liked", "loved", "used", "owned", "studied"):
                 rel = " ".join([lower, *words[1:]])
         value_tokens = tokens[j:]
-    value_words = [t for t in value_tokens]
+    if not copular and rel in ("has", "have") and (quantity := _quantity(value_tokens, 0)):
+        # "has 128 GB of storage": a quantity of one thing, not one of many possessions.
+        rel = " ".join(["has", *quantity[1]])
+        value_tokens = quantity[0]
+    value_words = list(value_tokens)
     while value_words and value_words[-1].lower() in _TRAILING_TIME:
         value_words.pop()
     cut = next(
@@ -673,11 +681,33 @@ def parse(text: str) -> Statement | None:
     if cut is not None and cut > 0:
         value_words = value_words[:cut]
     value = " ".join(value_words).strip()
+    if " and " in f" {value.lower()} " and has_negation(value):
+        return None  # "cancelled and no longer has a gym membership": two clauses
     if ended is not None:
         rel, value, negated, copular = ended[0], ended[1], True, False
     if not value or not subject:
         return None
     return Statement(subject, rel, value, negated, copular, definite)
+
+
+_UNIT_WORDS = set(_UNITS) | set(_UNITS.values()) | set(_CURRENCY_WORDS)
+_NUMBER = re.compile(r"[$€£¥₹]?\d[\d,.]*[a-z%]*")
+
+
+def _quantity(tokens: list[str], i: int) -> tuple[list[str], list[str]] | None:
+    """(value tokens, relation words) when ``tokens[i:]`` is a number with its units and a
+    rest that names what is counted ("35 years old", "1,500 euros", "128 GB of storage");
+    the rest joins the relation, so "is 34 years old" and "is 35 years old" are one fact."""
+    if i >= len(tokens) or not _NUMBER.fullmatch(tokens[i].lower()):
+        return None
+    j = i + 1
+    while j < len(tokens) and tokens[j].lower() in _UNIT_WORDS:
+        j += 1
+    rest = [t.lower() for t in tokens[j:]]
+    if rest and rest[0] in ("a", "an", "per") and len(rest) == 2:
+        rest = []  # "a month", "per year": a rate, part of the value's unit
+        j = len(tokens)
+    return tokens[i:j], rest
 
 
 def _ending_idiom(tokens: list[str], verb: int) -> tuple[str, str] | None:

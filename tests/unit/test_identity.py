@@ -73,7 +73,9 @@ def test_a_sentence_states_an_object_after_filler_words_only() -> None:
         ("Priya used to live in Lisbon.", "priya", "lives in", "Lisbon", True),
         ("Priya lived in Lisbon until 2020.", "priya", "lives in", "Lisbon", True),
         ("Mom lost interest in gardening.", "mom", "likes", "gardening", True),
-        ("Priya is now 35 years old.", "priya", "is years old", "35", False),
+        ("Priya is now 35 years old.", "priya", "is old", "35 years", False),
+        ("Marco's budget is 1,500 euros.", "marco's budget", "is", "1,500 euros", False),
+        ("The project has 3 open bugs.", "project", "has open bugs", "3", False),
         ("Priya lives in Lisbon now.", "priya", "lives in", "Lisbon", False),
         ("Thomas Kyd was born in London.", "thomas kyd", "was born in", "London", False),
         (
@@ -137,3 +139,13 @@ def test_detect_decides_identity_by_values_not_similarity() -> None:
     # A text-only draft against a structured claim: the sentence's value meets the object.
     twin = Detector().score(None, "Priya works at Acme.", None, rows[1:])
     assert twin["b"].same_object
+
+
+def test_a_refinement_is_another_value() -> None:
+    assert not value_in_text("Lisbon", "Alfama, Lisbon")
+    assert not value_in_text("engineer", "senior engineer")
+    assert value_in_text("wide receiver", "the position of wide receiver")
+
+
+def test_two_clauses_are_not_read_as_one_frame() -> None:
+    assert parse("Tom cancelled and no longer has a gym membership.") is None
