@@ -281,7 +281,7 @@ def _factconsolidation(bg: BeliefGraph, ns: str, questions: int) -> tuple[int, i
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)
 def test_factconsolidation_structured_models_on_is_not_worse(
     make_bg: Callable[..., BeliefGraph], offline_models: tuple[object, object]
 ) -> None:
@@ -294,7 +294,7 @@ def test_factconsolidation_structured_models_on_is_not_worse(
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("models", ["off", "on"])
 def test_hot_slots_keep_every_distinct_value(
     store: Store,
