@@ -332,7 +332,9 @@ class LocalNeo4j:
             if self._ready():
                 return
             time.sleep(0.25)
-        self.stop()
+        # The caller holds the launcher lock (start): _stop, not stop, or this process waits on
+        # its own lock forever.
+        self._stop(30)
         raise StoreUnavailable(
             f"Neo4j did not answer on Bolt and HTTP within {wait_seconds:.0f} s; "
             f"see {self.log_file}:\n{self._log_tail()}"
