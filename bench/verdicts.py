@@ -219,7 +219,12 @@ def main() -> int:
                 "seconds": round(time.perf_counter() - started, 1),
             }
             took = time.perf_counter() - started
-            print(f"  {mode}/models {models}: {took:.0f} s", file=sys.stderr)
+            done = results[f"{mode}/models {models}"]
+            print(
+                f"  {mode}/models {models}: {took:.0f} s, pair accuracy "
+                f"{done['pairs']['all']['accuracy']}, streams {done['streams']}",
+                file=sys.stderr,
+            )
     base.close()
     title = f"Verdicts, {args.split} split ({len(pairs)} pairs, {len(streams)} streams)"
     if args.json:
