@@ -5,10 +5,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from .identity import stated_value, values_match
 from .policy import Frame, PairScores
-from .vocabulary import normalize_key
 
 if TYPE_CHECKING:  # the model modules pull in numpy; import them only where models are used
     from .semantic.contradiction import ContradictionScorer
@@ -98,17 +99,39 @@ class Detector:
         draft_text: str,
         draft_embedding: Sequence[float] | None,
         existing: Sequence[Mapping[str, Any]],
+        negated: bool = False,
     ) -> dict[str, PairScores]:
-        """Scores against each claim row (``id``, ``object_key``, ``text``, ``embedding``).
+        """Scores against each claim row (``id``, ``object``, ``text``, ``negated``,
+        ``embedding``).
 
-        A row with the draft's normalized object is the same value; the others get embedding
-        similarity and, with a scorer, P(contradiction) of (stored text, draft text).
+        When both the draft and a row state a value (an object, or the value of a sentence
+        ``identity.parse`` reads), the values decide identity (``values``, ``same_object``);
+        the same value with the other polarity ``negates`` the row. Every row not the same
+        value also gets embedding similarity and, with a scorer, P(contradiction) of (stored
+        text, draft text): the models judge contradiction, never identity.
         """
-        key = normalize_key(draft_object) if draft_object is not None else None
-        same = [r for r in existing if key is not None and r.get("object_key") == key]
-        others = [r for r in existing if r not in same]
-        scores = {r["id"]: PairScores(same_object=True) for r in same}
-        scores.update(self.relate(draft_text, draft_embedding, others))
+        mine = stated_value(draft_object, draft_text)
+        scores: dict[str, PairScores] = {}
+        others = []
+        for row in existing:
+            theirs = stated_value(row.get("object"), row.get("text"))
+            if mine is None or theirs is None:
+                others.append(row)
+                continue
+            same = values_match(draft_object, mine, row.get("object"), theirs)
+            flip = same and bool(row.get("negated", False)) != negated
+            if same and not flip:
+                scores[row["id"]] = PairScores(same_object=True, values=True)
+            else:
+                others.append(row)
+                scores[row["id"]] = PairScores(values=True, negates=flip)
+        for row_id, related in self.relate(draft_text, draft_embedding, others).items():
+            known = scores.get(row_id)
+            scores[row_id] = (
+                related
+                if known is None
+                else replace(related, values=known.values, negates=known.negates)
+            )
         return scores
 
     def relate(

@@ -107,6 +107,12 @@ class ClaimDraft(BaseModel):
     and the semantic layer finds its slot. ``correction=True`` says the caller knows the old value
     was wrong (never true), not that the world changed: the wrong value is retracted and this one
     takes its place (a CONFLICT).
+
+    ``negated`` is the claim's polarity: ``True`` states that the relation does not (or no
+    longer) hold for the value ("Priya no longer works at Acme": subject priya, predicate
+    works_at, object Acme, negated); ``None`` (the default) reads it from the text ("no
+    longer", "not", "never", "doesn't", "used to", ...). A negated claim ends or contradicts the
+    positive claim of the same value, never reinforces it (docs/semantic.md).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -129,6 +135,7 @@ class ClaimDraft(BaseModel):
     depends_on: tuple[Identifier, ...] = Field(default=(), max_length=100)
     supports: tuple[Identifier, ...] = Field(default=(), max_length=100)
     correction: bool = False
+    negated: bool | None = None
     id: Identifier | None = None
 
     @model_validator(mode="after")
@@ -188,6 +195,7 @@ class Claim(BaseModel):
     contradiction: bool = False
     disputed: bool = False
     needs_review: bool = False
+    negated: bool = False
     review_reason: str | None = None
     review_revision: str | None = None
     # Independent evidence (docs/policy.md): episode keys with the source type that stated the

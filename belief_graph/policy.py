@@ -74,6 +74,10 @@ class Policy(BaseModel):
     clock_skew_seconds: float = Field(default=300.0, ge=0.0, le=86_400.0)
     candidate_similarity: float = Field(default=0.5, ge=0.0, le=1.0)
     unframed_similarity: float = Field(default=0.75, ge=0.0, le=1.0)
+    # A sentence about the same subject under another relation ("is cautious with money" /
+    # "is careful with her money") restates that fact from this similarity up (calibrated on
+    # bench/verdicts, docs/semantic.md).
+    paraphrase_similarity: float = Field(default=0.9, ge=0.0, le=1.0)
     predicates: dict[str, PredicateRule] = Field(default_factory=dict)
     # Evidence and policy (docs/policy.md): independent support, promotion, demotion.
     support_cap: int = Field(default=64, ge=1, le=1_000)
@@ -122,6 +126,11 @@ class PairScores:
     """How a draft relates to one existing claim, as detect measured it."""
 
     same_object: bool = False
+    # Both sides state a value (an object, or the value of a sentence the frame reader reads):
+    # identity is then decided by the values alone, never by similarity.
+    values: bool = False
+    # The same value with the opposite polarity ("works at Acme" / "no longer works at Acme").
+    negates: bool = False
     frame: Frame | None = None
     similarity: float | None = None
     contradiction: float | None = None
@@ -150,13 +159,15 @@ def decide(
     scores: Mapping[str, PairScores],
     policy: Policy,
     waiting: Sequence[Claim] = (),
+    negated: bool = False,
     *,
     draft_kind: Kind = "evidence",
     draft_valid_from: datetime | None = None,
 ) -> Plan:
     """Decide what a new claim does to its slot. ``current`` holds the belief(s) the draft is
     compared with; ``waiting`` the slot's pending claims (a repeat of a waiting value is
-    evidence for it: it reinforces the waiting claim instead of queueing a second one)."""
+    evidence for it: it reinforces the waiting claim instead of queueing a second one).
+    ``negated``: the draft denies or ends its value (see ``polarity_plan``)."""
     same = next((c for c in current if is_same(scores.get(c.id), policy)), None)
     if same is not None:
         return Plan("SAME", "reinforce", "same value: reinforced, no new version", target=same.id)
@@ -168,16 +179,27 @@ def decide(
             "same value as a claim waiting for confirmation: reinforced, still pending",
             target=held.id,
         )
-    if cardinality == "multi" or not current:
-        plan = Plan("NEW", "expand", "new value" if current else "empty slot")
-        return apply_floor(plan, draft_source, draft_confidence, policy)
+    flipped = next((c for c in current if _negates(scores.get(c.id))), None)
+    if flipped is not None:
+        current = [flipped]
+    else:
+        held_plan = polarity_plan(negated, cardinality, current, scores)
+        if held_plan is not None:
+            return held_plan
+        if cardinality == "multi" or not current:
+            plan = Plan("NEW", "expand", "new value" if current else "empty slot")
+            return apply_floor(plan, draft_source, draft_confidence, policy)
 
     old = max(current, key=lambda c: c.recorded_at)
     score = scores.get(old.id)
-    contradicts = correction or (
-        score is not None
-        and score.contradiction is not None
-        and score.contradiction >= policy.contradiction_threshold
+    contradicts = (
+        correction
+        or flipped is not None
+        or (
+            score is not None
+            and score.contradiction is not None
+            and score.contradiction >= policy.contradiction_threshold
+        )
     )
     verdict: Verdict = "CONFLICT" if contradicts else "UPDATE"
     new_rank, old_rank = policy.rank(draft_source), policy.rank(old.source_type)
@@ -306,24 +328,30 @@ class Candidate:
     slot_id: str
     cardinality: Cardinality
     scores: PairScores
+    # Who the candidate is about (its slot's subject, or its sentence's frame), when known.
+    subject_key: str | None = None
 
     @property
     def similarity(self) -> float:
         return self.scores.similarity or 0.0
 
 
-def contradicted(candidates: Sequence[Candidate], policy: Policy) -> list[Candidate]:
+def contradicted(
+    candidates: Sequence[Candidate], policy: Policy, subject: str | None = None
+) -> list[Candidate]:
     """Candidates close enough to compare whose contradiction score crosses the threshold.
 
     A pair whose words show the same value under another relation or subject (frames
     ``predicate``, ``subject``) is two facts, whatever the score: the offline classifier flags
     such pairs as contradictions. Sentences with no shared frame must also be close in meaning
-    (``unframed_similarity``) before a contradiction score counts.
+    (``unframed_similarity``) before a contradiction score counts. With ``subject`` (the
+    draft's frame), a candidate known to be about another subject is never contradicted.
     """
     return [
         c
         for c in candidates
-        if c.similarity >= policy.candidate_similarity
+        if _about(c, subject)
+        and c.similarity >= policy.candidate_similarity
         and c.scores.frame not in ("predicate", "subject")
         and (c.scores.frame != "other" or c.similarity >= policy.unframed_similarity)
         and c.scores.contradiction is not None
@@ -331,27 +359,85 @@ def contradicted(candidates: Sequence[Candidate], policy: Policy) -> list[Candid
     ]
 
 
-def match_text(candidates: Sequence[Candidate], policy: Policy) -> Candidate | None:
+def _about(candidate: Candidate, subject: str | None) -> bool:
+    return subject is None or candidate.subject_key in (None, subject)
+
+
+def match_text(
+    candidates: Sequence[Candidate], policy: Policy, subject: str | None = None
+) -> Candidate | None:
     """The claim a text-only draft is about, whose slot it joins; ``None``: a new fact.
 
     The nearest single-valued claim it contradicts (it updates that fact), else the nearest
     paraphrase (it restates that fact). A contradicted value of a multi-valued fact is not a
     match: values coexist there, so that contradiction is recorded, never resolved by
     supersession.
+
+    With ``subject`` (the draft's sentence was read as subject, relation, value), only
+    candidates about that subject can match, and a restatement under another relation needs
+    ``paraphrase_similarity`` and no contradiction; without it (a sentence the frame reader
+    cannot read), a paraphrase needs ``same_similarity``.
     """
-    updates = [c for c in contradicted(candidates, policy) if c.cardinality == "single"]
+    updates = [c for c in contradicted(candidates, policy, subject) if c.cardinality == "single"]
     if updates:
         return max(updates, key=lambda c: c.similarity)
-    same = [c for c in candidates if is_same(c.scores, policy)]
+    if subject is not None:
+        same = [
+            c
+            for c in candidates
+            if c.subject_key == subject
+            and not c.scores.negates
+            and c.similarity >= policy.paraphrase_similarity
+            and not _contradicts(c.scores, policy)
+        ]
+    else:
+        same = [c for c in candidates if is_same(c.scores, policy)]
     return max(same, key=lambda c: c.similarity) if same else None
 
 
+def _contradicts(score: PairScores, policy: Policy) -> bool:
+    return score.contradiction is not None and score.contradiction >= policy.contradiction_threshold
+
+
+def _negates(score: PairScores | None) -> bool:
+    return score is not None and score.negates
+
+
+def polarity_plan(
+    negated: bool,
+    cardinality: Cardinality,
+    current: Sequence[Claim],
+    scores: Mapping[str, PairScores],
+) -> Plan | None:
+    """A negated draft whose value the single-valued fact does not hold ("Priya doesn't work
+    at Globex" while she works at Acme) neither ends nor replaces the belief; it waits as
+    pending beside it, for review. ``None``: no such case."""
+    if not negated or cardinality != "single" or not current:
+        return None
+    old = max(current, key=lambda c: c.recorded_at)
+    score = scores.get(old.id)
+    if score is None or not score.values or score.same_object or old.negated:
+        return None
+    return Plan(
+        "CONFLICT",
+        "hold_pending",
+        "denies a value the fact does not hold: waits for review beside the belief",
+        target=old.id,
+    )
+
+
 def is_same(score: PairScores | None, policy: Policy) -> bool:
-    """True when a draft holds the same value as the claim ``score`` compares it with."""
-    if score is None:
+    """True when a draft holds the same value as the claim ``score`` compares it with.
+
+    The same value with the opposite polarity is never the same. When both sides state a value,
+    only the values decide (``same_object``): similarity never turns another value into SAME.
+    """
+    if score is None or score.negates:
         return False
     if score.same_object:
         return True
+    if score.values:
+        return False
     paraphrase = score.similarity is not None and score.similarity >= policy.same_similarity
     contradicts = (
         score.contradiction is not None and score.contradiction >= policy.contradiction_threshold

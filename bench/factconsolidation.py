@@ -11,7 +11,8 @@ minutes), and report supersession precision/recall against the 161 gold pairs.
   is a current hit about the question's subject that contains a superseded value. Probes use
   ``search`` with ``valid_at``/``known_at`` at the probe's serial.
 
-    python bench/factconsolidation.py [--mode structured|text] [--data DIR] [--json]
+    python bench/factconsolidation.py [--mode structured|text] [--models on|off] [--data DIR]
+                                      [--json]
 """
 
 from __future__ import annotations
@@ -108,6 +109,12 @@ def main() -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--mode", choices=["structured", "text"], default="structured")
     parser.add_argument("--candidate-similarity", type=float, default=None)
+    parser.add_argument(
+        "--models",
+        choices=["on", "off"],
+        default=None,
+        help="load the offline models (default: on in text mode, off in structured mode)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     facts = load(args.data / "facts_structured.jsonl")
@@ -115,8 +122,9 @@ def main() -> int:
     probes = load(args.data / "pit_probes.jsonl")
 
     text_only = args.mode == "text"
+    models = args.models == "on" or (args.models is None and text_only)
     kwargs: dict[str, Any] = {}
-    if text_only:
+    if models:
         from belief_graph import Policy
         from belief_graph.detect import Detector
         from belief_graph.testing.offline import offline_embedder, offline_scorer
@@ -172,6 +180,7 @@ def main() -> int:
     report(
         f"FactConsolidation 6K, {args.mode} mode",
         {
+            "models": "on" if models else "off",
             "facts written": len(facts),
             "single-hop accuracy": f"{correct}/{len(questions)}",
             "stale answers returned": stale,

@@ -520,6 +520,14 @@ def remember_cmd(
         bool,
         typer.Option("--correction", help="The old value was wrong: retract it (CONFLICT)."),
     ] = False,
+    negated: Annotated[
+        bool | None,
+        typer.Option(
+            "--negated/--affirmed",
+            help="Polarity: the relation does not (or no longer) hold for the value "
+            "(default: read from the text).",
+        ),
+    ] = None,
     claim_id: Annotated[str | None, typer.Option("--id", help="Client-chosen claim id.")] = None,
     json_claim: Annotated[
         str | None,
@@ -571,6 +579,7 @@ def remember_cmd(
         "depends_on": tuple(depends_on) if depends_on else None,
         "supports": tuple(supports) if supports else None,
         "correction": correction or None,
+        "negated": negated,
         "id": claim_id,
     }
     data.update({k: v for k, v in flags.items() if v is not None})

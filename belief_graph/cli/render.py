@@ -97,6 +97,7 @@ def flags(claim: Claim) -> str:
     names = [
         n
         for n, on in (
+            ("negated", claim.negated),
             ("contradiction", claim.contradiction),
             ("disputed", claim.disputed),
             ("needs_review", claim.needs_review),

@@ -171,7 +171,7 @@ def _private_server(neo4j: Neo4jSettings, start: bool) -> ConnectionInfo:
             local = LocalNeo4j.throwaway()
             atexit.register(release)
             _private = local
-            local.start()
+            local.start(wait_seconds=600)  # a loaded machine may take minutes
             _private_info = ConnectionInfo(
                 uri=local.bolt_uri,
                 user=neo4j.user,

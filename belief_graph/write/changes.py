@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from ..identity import normalize_value, polarity
 from ..models import Cardinality, Claim, ClaimDraft, Operation, RevisionResult, Verdict
-from ..vocabulary import normalize_key
 
 SlotKey = tuple[str, str, str]  # (namespace, subject_key, predicate)
 TEXT_PREDICATE = "statement"  # the predicate of a slot opened by a text-only claim
@@ -353,7 +353,7 @@ def claim_properties(
         "predicate": key[2],
         "predicate_text": draft.predicate,
         "object": draft.object,
-        "object_key": normalize_key(draft.object) if draft.object is not None else None,
+        "object_key": normalize_value(draft.object) if draft.object is not None else None,
         "text": draft.text,
         "source_type": draft.source_type,
         "confidence": draft.confidence,
@@ -370,6 +370,7 @@ def claim_properties(
         "contradiction": contradiction,
         "disputed": disputed,
         "needs_review": False,
+        "negated": True if polarity(draft.negated, draft.text) else None,
         "embedding": embedding,
     }
     return {k: v for k, v in props.items() if v is not None}

@@ -16,6 +16,7 @@ from .. import cypher
 from ..detect import Detector, cosine
 from ..errors import ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
+from ..identity import Statement, has_negation, parse, polarity
 from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
 from ..policy import (
     STATUS_OF,
@@ -42,6 +43,7 @@ from .changes import (
     Retire,
     SlotKey,
     SlotState,
+    Supersedes,
     claim_properties,
 )
 from .state import State, new_slot, read_state
@@ -93,6 +95,8 @@ class Remember:
         self.source_embeddings = [
             next(checked) if r.draft.episode_content else None for r in requests
         ]
+        # Drafts that joined a fact as a paraphrase of one of its claims (by id(draft)).
+        self._restates: dict[int, str] = {}
 
     # -- read ----------------------------------------------------------------------------------
 
@@ -104,6 +108,8 @@ class Remember:
                     self.vocabulary, r.draft.namespace, r.draft.subject, r.draft.predicate
                 )
                 keys.setdefault(key, (r.draft.subject, cardinality))
+            elif (framed := self._framed(r.draft)) is not None:
+                keys.setdefault(framed[0], (framed[2].subject, framed[1]))
         return read_state(
             self.store,
             self.new_id,
@@ -149,6 +155,25 @@ class Remember:
                 near[(namespace, slot_id)] = None
         return list(near)
 
+    def _framed(self, draft: ClaimDraft) -> tuple[SlotKey, Cardinality, Statement] | None:
+        """The slot of a text-only draft whose sentence ``identity.parse`` reads: (namespace,
+        subject, canonical relation), the same key a structured draft of that fact has; the
+        vocabulary gives the cardinality, except that a copula's bare attribute of a named
+        subject and possession ("has") are multi-valued."""
+        if not draft.text_only:
+            return None
+        statement = parse(draft.text)
+        if statement is None:
+            return None
+        key, cardinality = slot_key(
+            self.vocabulary, draft.namespace, statement.subject, statement.relation
+        )
+        if statement.cardinality_hint == "multi" or (
+            statement.relation in ("has", "have") and statement.relation not in self.vocabulary
+        ):
+            cardinality = "multi"
+        return key, cardinality, statement
+
     # -- decide --------------------------------------------------------------------------------
 
     def plan(self, state: State) -> list[ChangeSet | RevisionResult]:
@@ -179,7 +204,15 @@ class Remember:
                     "valid_to: must be later than valid_from (which defaults to recorded_at: "
                     "give valid_from for a window in the past)"
                 )
-            scores = self.detector.score(draft.object, draft.text, embedding, slot.claims)
+            negated = polarity(draft.negated, draft.text)
+            scores = self.detector.score(
+                draft.object, draft.text, embedding, slot.claims, negated=negated
+            )
+            restated = self._restates.pop(id(draft), None)
+            if restated is not None and restated in scores:
+                # Joined as a paraphrase of that claim: it restates it (SAME).
+                scores[restated] = PairScores(same_object=True, values=True)
+            rivals = rivals + self._inside(slot, scores, draft.text)
             verified = self._verify(draft, embedding, source_embedding)
             if verified == "contradicted":
                 plan = Plan(
@@ -226,6 +259,37 @@ class Remember:
             planned.append(change)
         return planned
 
+    def _inside(
+        self, slot: SlotState, scores: dict[str, PairScores], text: str
+    ) -> list[tuple[Candidate, SlotState]]:
+        """Values of a multi-valued slot that the draft contradicts ("is allergic to peanuts" /
+        "has no allergies at all"): they stay (values coexist) and the conflict is recorded.
+        Different values of one relation ("speaks French" / "speaks Spanish", the ``value``
+        frame) are what a multi-valued fact is for, so their score counts only when one of the two
+        sentences negates and the other does not."""
+        if slot.cardinality != "multi":
+            return []
+        found = []
+        for row in slot.active:
+            score = scores.get(row["id"])
+            if (
+                score is not None
+                and not score.same_object
+                and not score.negates
+                and (
+                    score.frame in ("negated", "other")
+                    or has_negation(row.get("text") or "") != has_negation(text)
+                )
+                and score.contradiction is not None
+                and score.contradiction >= self.policy.contradiction_threshold
+                and (
+                    score.frame != "other"
+                    or (score.similarity or 0.0) >= self.policy.unframed_similarity
+                )
+            ):
+                found.append((Candidate(row["id"], slot.slot_id, slot.cardinality, score), slot))
+        return found
+
     def _decide(
         self,
         request: Request,
@@ -252,6 +316,8 @@ class Remember:
                 return is_same(score, self.policy)
             return key is not None and row.get("object_key") == key
 
+        negated = polarity(draft.negated, draft.text)
+
         def policy(current: list[dict[str, Any]]) -> Plan:
             plan = decide(
                 draft.source_type,
@@ -265,6 +331,7 @@ class Remember:
                 waiting=[Claim.model_validate(r) for r in slot.waiting],
                 draft_kind=draft.kind,
                 draft_valid_from=valid_from,
+                negated=negated,
             )
             return held_unsupported(plan) if unsupported else plan
 
@@ -364,18 +431,31 @@ class Remember:
         own, keyed by its claim id.
         """
         slot: SlotState | None = None
+        subject: str | None = None
         if draft.subject is not None and draft.predicate is not None:
             key = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)[0]
             slot = state.slots[key]
-        candidates = self._candidates(draft, embedding, state, exclude=slot)
+            subject = key[1]
+        framed = self._framed(draft)
+        own: SlotState | None = None
+        if framed is not None:
+            own = state.slots[framed[0]]
+            subject = framed[0][1]
+            if own.active or own.waiting:
+                slot = own
+        candidates = self._candidates(draft, embedding, state, exclude=slot or own)
         if slot is None:
-            match = match_text([c for c, _ in candidates], self.policy)
+            match = match_text([c for c, _ in candidates], self.policy, subject)
             if match is not None:
                 slot = next(s for c, s in candidates if c is match)
+                if match not in contradicted([match], self.policy, subject):
+                    self._restates[id(draft)] = match.claim_id
+            elif own is not None:
+                slot = own
             else:
                 key = (draft.namespace, f"text:{claim_id}", TEXT_PREDICATE)
                 slot = state.slots[key] = new_slot(key, self.new_id())
-        hits = {c.claim_id for c in contradicted([c for c, _ in candidates], self.policy)}
+        hits = {c.claim_id for c in contradicted([c for c, _ in candidates], self.policy, subject)}
         rivals = [(c, s) for c, s in candidates if c.claim_id in hits and s is not slot]
         return slot, rivals
 
@@ -402,9 +482,27 @@ class Remember:
         near = near[: self.policy.neighbours]
         scores = self.detector.relate(draft.text, embedding, [row for _, row, _ in near])
         return [
-            (Candidate(row["id"], slot.slot_id, slot.cardinality, scores[row["id"]]), slot)
+            (
+                Candidate(
+                    row["id"],
+                    slot.slot_id,
+                    slot.cardinality,
+                    scores[row["id"]],
+                    subject_key=_subject_of(slot, row),
+                ),
+                slot,
+            )
             for _, row, slot in near
         ]
+
+
+def _subject_of(slot: SlotState, row: dict[str, Any]) -> str | None:
+    """Who a claim is about: its slot's subject, or for a slot a text-only claim opened
+    without a frame, the subject of its sentence if the frame reader reads it."""
+    if not slot.key[1].startswith("text:"):
+        return slot.key[1]
+    statement = parse(row["text"]) if row.get("text") else None
+    return normalize_key(statement.subject) if statement is not None else None
 
 
 def _check_references(
@@ -511,6 +609,11 @@ def _changes(
     status = "superseded" if earlier else STATUS_OF[plan.action]
     # Each value of a multi-valued fact is version 1; a single-valued one joins the chain.
     version = (change.join_chain(slot, claim_id, plan.verdict) or 1) if status == "active" else None
+    if status == "active" and slot.cardinality == "multi" and plan.action == "supersede":
+        # A value of a multi-valued fact ended by its negation (or restored by its
+        # affirmation): the one value's own chain.
+        assert plan.target is not None
+        change.supersedes.append(Supersedes(claim_id, plan.target, plan.verdict))
     props = claim_properties(
         draft,
         claim_id,

@@ -73,3 +73,31 @@ def test_cosine() -> None:
     assert cosine([1.0, 0.0], [1.0, 0.0]) == pytest.approx(1.0)
     assert cosine([1.0, 0.0], [0.0, 1.0]) == pytest.approx(0.0)
     assert cosine([0.0, 0.0], [1.0, 0.0]) == 0.0
+
+
+def test_a_candidate_about_another_subject_never_matches() -> None:
+    sister = Candidate(
+        "c1", "s1", "single", PairScores(similarity=0.97, contradiction=0.0), subject_key="priya"
+    )
+    assert match_text([sister], Policy(), subject="priya's sister") is None
+    assert match_text([sister], Policy(), subject="priya") is sister
+
+
+def test_a_contradiction_about_another_subject_is_not_recorded() -> None:
+    other = Candidate(
+        "c1",
+        "s1",
+        "single",
+        PairScores(frame="value", similarity=0.9, contradiction=0.99),
+        subject_key="my flight to berlin",
+    )
+    assert contradicted([other], Policy(), subject="my flight to paris") == []
+    assert contradicted([other], Policy(), subject="my flight to berlin") == [other]
+
+
+def test_a_restatement_under_another_relation_needs_paraphrase_similarity() -> None:
+    policy = Policy(paraphrase_similarity=0.85)
+    near = Candidate("c1", "s1", "single", PairScores(similarity=0.9), subject_key="priya")
+    far = Candidate("c2", "s2", "single", PairScores(similarity=0.8), subject_key="priya")
+    assert match_text([near], policy, subject="priya") is near
+    assert match_text([far], policy, subject="priya") is None

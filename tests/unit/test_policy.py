@@ -374,3 +374,50 @@ def test_bad_toml_raises_config_error_naming_the_file(tmp_path: Path, content: s
 def test_missing_file_raises_config_error_naming_the_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"nowhere\.toml"):
         Policy.load(tmp_path / "nowhere.toml")
+
+
+# -- identity: values decide, similarity never makes another value the same --------------------
+
+
+def test_a_different_value_is_never_same_however_similar() -> None:
+    scores = {"old": PairScores(values=True, similarity=0.99, contradiction=0.0)}
+    plan = run([claim()], scores)
+    assert plan.verdict == "UPDATE" and plan.action == "supersede"
+
+
+def test_a_negation_of_the_held_value_ends_it_as_a_conflict() -> None:
+    scores = {"old": PairScores(values=True, negates=True, similarity=0.95)}
+    plan = run([claim()], scores)
+    assert (plan.verdict, plan.action, plan.target, plan.contradiction) == (
+        "CONFLICT",
+        "supersede",
+        "old",
+        True,
+    )
+
+
+def test_a_negation_ends_one_value_of_a_multi_valued_fact() -> None:
+    current = [claim("a", obj="jazz"), claim("b", obj="hiking", minutes=1)]
+    scores = {"a": PairScores(values=True, negates=True), "b": PairScores(values=True)}
+    plan = run(current, scores, cardinality="multi")
+    assert (plan.verdict, plan.action, plan.target) == ("CONFLICT", "supersede", "a")
+
+
+def test_a_negation_never_reinforces() -> None:
+    scores = {"old": PairScores(values=True, negates=True, similarity=1.0)}
+    assert run([claim()], scores).verdict != "SAME"
+
+
+def test_denying_a_value_the_fact_does_not_hold_waits_for_review() -> None:
+    scores = {"old": PairScores(values=True)}
+    plan = decide(
+        "user_stated", 0.8, False, "works_at", "single", [claim()], scores, Policy(), negated=True
+    )
+    assert (plan.action, plan.target) == ("hold_pending", "old")
+
+
+def test_a_paraphrase_counts_only_when_no_values_are_stated() -> None:
+    text_only = {"old": PairScores(similarity=0.95, contradiction=0.1)}
+    assert run([claim()], text_only).verdict == "SAME"
+    with_values = {"old": PairScores(values=True, similarity=0.95, contradiction=0.1)}
+    assert run([claim()], with_values).verdict == "UPDATE"

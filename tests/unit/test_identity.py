@@ -1,0 +1,151 @@
+"""Identity without a model: the value normalizer, polarity, and the sentence frame reader."""
+
+from __future__ import annotations
+
+import pytest
+
+from belief_graph.detect import Detector
+from belief_graph.identity import (
+    has_negation,
+    normalize_value,
+    parse,
+    polarity,
+    same_value,
+    value_in_text,
+)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("Lisbon", "lisbon."),
+        ("  New   York ", "new york"),
+        ('"Lisbon"', "Lisbon"),
+        ("$90,000", "90000 USD"),
+        ("$90,000", "90k dollars"),
+        ("€1500", "1,500 euros"),
+        ("£1,200", "1200 pounds"),
+        ("5km", "5 kilometers"),
+        ("60 kg", "60 kilograms"),
+        ("7 hrs", "7 hours"),
+        ("1.5M", "1500000"),
+        ("Node.js", "node.js"),
+    ],
+)
+def test_equal_values(a: str, b: str) -> None:
+    assert same_value(a, b), (normalize_value(a), normalize_value(b))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("$90,000", "$95,000"),
+        ("Express.js", "Express.js 5"),
+        ("Python 3.1", "Python 3.10"),
+        ("5 km", "5 mi"),
+        ("$100", "€100"),
+        ("1.2.0", "1.2.1"),
+        ("C", "C++"),
+        ("Acme", "Acme Labs"),
+    ],
+)
+def test_different_values(a: str, b: str) -> None:
+    assert not same_value(a, b), (normalize_value(a), normalize_value(b))
+
+
+def test_a_sentence_states_an_object_after_filler_words_only() -> None:
+    assert value_in_text("London", "the city of London")
+    assert value_in_text("money", "her money")
+    assert not value_in_text("Express.js", "Express.js 5")
+    assert not value_in_text("London", "London Bridge")
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "relation", "value", "negated"),
+    [
+        ("Priya lives in Lisbon.", "priya", "lives in", "Lisbon", False),
+        ("Priya's sister lives in Lisbon.", "priya's sister", "lives in", "Lisbon", False),
+        ("My flight to Berlin is on Monday", "my flight to berlin", "is on", "Monday", False),
+        ("Priya earns $90,000 a year.", "priya", "earns", "$90,000 a year", False),
+        ("Priya no longer works at Acme.", "priya", "works at", "Acme", True),
+        ("Priya doesn't work at Acme.", "priya", "works at", "Acme", True),
+        ("Priya never drinks coffee.", "priya", "drinks", "coffee", True),
+        ("Priya used to live in Lisbon.", "priya", "lives in", "Lisbon", True),
+        ("Priya lived in Lisbon until 2020.", "priya", "lives in", "Lisbon", True),
+        ("Mom lost interest in gardening.", "mom", "likes", "gardening", True),
+        ("Priya is now 35 years old.", "priya", "is old", "35 years", False),
+        ("Marco's budget is 1,500 euros.", "marco's budget", "is", "1,500 euros", False),
+        ("The project has 3 open bugs.", "project", "has open bugs", "3", False),
+        ("Priya lives in Lisbon now.", "priya", "lives in", "Lisbon", False),
+        ("Thomas Kyd was born in London.", "thomas kyd", "was born in", "London", False),
+        (
+            "The chairperson of Fatah is Mahmoud Abbas.",
+            "chairperson of fatah",
+            "is",
+            "Mahmoud Abbas",
+            False,
+        ),
+        ("James Harris lives in Oslo.", "james harris", "lives in", "Oslo", False),
+        ("My parents live in Porto.", "my parents", "lives in", "Porto", False),
+    ],
+)
+def test_parse(text: str, subject: str, relation: str, value: str, negated: bool) -> None:
+    statement = parse(text)
+    assert statement is not None
+    assert (statement.subject, statement.relation, statement.value, statement.negated) == (
+        subject,
+        relation,
+        value,
+        negated,
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Where does Priya live?", "She lives in Porto.", "Lisbon", "We moved the backend to Go"],
+)
+def test_sentences_without_a_trustworthy_frame(text: str) -> None:
+    assert parse(text) is None
+
+
+def test_copular_attributes_of_a_named_subject_coexist() -> None:
+    vegetarian = parse("Priya is vegetarian.")
+    flight = parse("My flight is on Monday.")
+    assert vegetarian is not None and vegetarian.cardinality_hint == "multi"
+    assert flight is not None and flight.cardinality_hint is None
+
+
+def test_polarity_as_stated_wins_over_the_text() -> None:
+    assert polarity(None, "Priya no longer works at Acme.")
+    assert not polarity(None, "Priya works at Acme.")
+    assert polarity(True, "Priya works at Acme.")
+    assert not polarity(False, "Priya no longer works at Acme.")
+    # Negation words outside the relation do not negate it.
+    assert not polarity(None, "Priya has no allergies at all.")
+    assert has_negation("Priya has no allergies at all.")
+
+
+def test_detect_decides_identity_by_values_not_similarity() -> None:
+    rows = [
+        {"id": "a", "object": "$90,000", "text": "Priya earns $90,000 a year."},
+        {"id": "b", "object": "Acme", "text": "Priya works at Acme."},
+    ]
+    scores = Detector().score("$95,000", "Priya earns $95,000 a year.", None, rows[:1])
+    assert scores["a"].values and not scores["a"].same_object
+    same = Detector().score("90k dollars", "Priya earns 90k dollars.", None, rows[:1])
+    assert same["a"].same_object
+    ended = Detector().score("Acme", "Priya no longer works at Acme.", None, rows[1:], negated=True)
+    assert ended["b"].negates and not ended["b"].same_object
+    # A text-only draft against a structured claim: the sentence's value meets the object.
+    twin = Detector().score(None, "Priya works at Acme.", None, rows[1:])
+    assert twin["b"].same_object
+
+
+def test_a_refinement_is_another_value() -> None:
+    assert not value_in_text("Lisbon", "Alfama, Lisbon")
+    assert not value_in_text("engineer", "senior engineer")
+    assert value_in_text("wide receiver", "the position of wide receiver")
+
+
+def test_two_clauses_are_not_read_as_one_frame() -> None:
+    assert parse("Tom cancelled and no longer has a gym membership.") is None
