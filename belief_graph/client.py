@@ -733,11 +733,17 @@ class BeliefGraph:
                 known_at=known,
             )[0]
             hits = self._scoped_hits(scope, found["hits"], history, embedding, valid, known)
-            # As search: the index spans every namespace, so widen until k hits survive (here
-            # also the merging of one fact's hits from several namespaces), or it has no more.
-            if len(hits) >= k or found["fetched"] < fetch or fetch >= _MAX_FETCH:
+            # As search: the index spans every namespace, so widen until k hits survive, or it
+            # has no more. Here one fact's hits from several namespaces also merge into one, so
+            # candidates the limit cut off are taken too before the index is asked for more.
+            cut = len(found["hits"]) >= limit and limit < _MAX_FETCH
+            more = found["fetched"] >= fetch and fetch < _MAX_FETCH
+            if len(hits) >= k or not (cut or more):
                 return hits[:k]
-            fetch, limit = min(fetch * 4, _MAX_FETCH), min(limit + k, _MAX_FETCH)
+            if cut:
+                limit = min(limit + k, _MAX_FETCH)
+            else:
+                fetch = min(fetch * 4, _MAX_FETCH)
 
     def _scope_facts(
         self,
