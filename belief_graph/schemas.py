@@ -19,6 +19,8 @@ from .models import (
     DoctorReport,
     Lineage,
     RevisionResult,
+    ScopedAnswer,
+    ScopedHit,
     SearchHit,
 )
 
@@ -29,6 +31,8 @@ MODELS: dict[str, type[BaseModel]] = {
     "conflict": Conflict,
     "lineage": Lineage,
     "search_hit": SearchHit,
+    "scoped_answer": ScopedAnswer,
+    "scoped_hit": ScopedHit,
     "doctor_report": DoctorReport,
 }
 

@@ -837,8 +837,9 @@ def as_of_cmd(
     tz: TzOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """What held at world time --valid-at, as the engine knew it at --known-at (with --scope,
-    through a chain of namespaces).
+    """What held at world time --valid-at, as the engine knew it at --known-at.
+
+    With --scope, read through a chain of namespaces, as current does.
 
     Example: belief-graph as-of -n project:atlas atlas uses --valid-at 2026-04-01
     """
