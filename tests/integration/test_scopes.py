@@ -289,4 +289,10 @@ def test_no_read_through_a_chain_leaves_it(
             seen += [h.claim for h in hits] + [r for h in hits for r in h.rivals]
             seen += [d.claim for h in hits for d in h.disputes]
             assert all(h.scope == chain[h.layer] == h.claim.namespace for h in hits)
+            if not history:  # search and scoped_current agree on who answers for a fact
+                for h in hits:
+                    assert h.claim.subject is not None and h.claim.predicate is not None
+                    answer = bg.scoped_current(chain, h.claim.subject, h.claim.predicate)
+                    assert h.claim.id in {b.claim.id for b in answer.beliefs}
+                    assert [d.claim.id for d in h.disputes] == [d.claim.id for d in answer.disputes]
         assert all(where[c.id] in chain and c.namespace in chain for c in seen)
