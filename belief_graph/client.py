@@ -39,11 +39,17 @@ from .models import (
     Reason,
     RevisionRecord,
     RevisionResult,
+    ScopeChain,
+    ScopedAnswer,
+    ScopedClaim,
+    ScopedHit,
     SearchHit,
+    Support,
     Term,
     Text,
 )
 from .policy import Policy
+from .scopes import resolve, value_key
 from .settings import database_map
 from .store import Row, Store
 from .validation import checked
@@ -803,6 +809,191 @@ class BeliefGraph:
                 )
             )
         return hits
+
+    # -- reads through a scope chain (docs/policy.md, "Scopes") -----------------------------------
+
+    @checked
+    def scoped_current(self, scope: ScopeChain, subject: Term, predicate: Term) -> ScopedAnswer:
+        """The current belief about one fact through ``scope``, a chain of namespaces nearest
+        first (``"session:42 > agent:reviewer > project:atlas"``, or a list): each namespace
+        answers for itself, a policy outranks evidence, then the nearer namespace answers first.
+        Evidence holding another value than a policy answer comes back as ``disputes``. Nothing
+        outside the chain is read."""
+        now = self.clock()
+        return self._scoped_answer(scope, subject, predicate, now, now)
+
+    @checked
+    def scoped_as_of(
+        self,
+        scope: ScopeChain,
+        subject: Term,
+        predicate: Term,
+        valid_at: Moment | None = None,
+        known_at: Moment | None = None,
+    ) -> ScopedAnswer:
+        """``as_of`` through a scope chain: each namespace's answer at (``valid_at``,
+        ``known_at``), resolved as ``scoped_current`` resolves the present."""
+        now = self.clock()
+        known = known_at or now
+        valid = valid_at or (known_at if known_at is not None else now)
+        return self._scoped_answer(scope, subject, predicate, valid, known)
+
+    @checked
+    def scoped_search(
+        self,
+        query: Text,
+        scope: ScopeChain,
+        k: Annotated[int, Field(ge=1, le=1000)] = 10,
+        *,
+        history: bool = False,
+        valid_at: Moment | None = None,
+        known_at: Moment | None = None,
+    ) -> list[ScopedHit]:
+        """``search`` through a scope chain. Each hit says its kind, the namespace of the chain
+        that answered (``scope``, ``layer``) and its support; a fact found in several namespaces
+        comes back once, as ``scoped_current`` resolves it (so a policy is returned with the
+        evidence that disputes it). ``history=True`` returns every version found, unresolved."""
+        if self.detector.embedder is None:
+            raise ModelError("search needs an embedding model (connect with models=True)")
+        embedding = self.detector.embed([query])[0]
+        assert embedding is not None  # an embedder is loaded
+        now = self.clock()
+        mode = "history" if history else ("as_of" if valid_at or known_at else "current")
+        known = known_at or now
+        valid = valid_at or (known_at if known_at is not None else now)
+        fetch, limit = max(20, k * 3), k
+        while True:
+            found = self.store.read(
+                "read/scope_search",
+                namespaces=list(scope),
+                embedding=embedding,
+                fetch=fetch,
+                k=limit,
+                mode=mode,
+                now=now,
+                valid_at=valid,
+                known_at=known,
+            )[0]
+            hits = self._scoped_hits(scope, found["hits"], history, embedding, valid, known)
+            # As search: the index spans every namespace, so widen until k hits survive, or it
+            # has no more. Here one fact's hits from several namespaces also merge into one, so
+            # candidates the limit cut off are taken too before the index is asked for more.
+            cut = len(found["hits"]) >= limit and limit < _MAX_FETCH
+            more = found["fetched"] >= fetch and fetch < _MAX_FETCH
+            if len(hits) >= k or not (cut or more):
+                return hits[:k]
+            if cut:
+                limit = min(limit + k, _MAX_FETCH)
+            else:
+                fetch = min(fetch * 4, _MAX_FETCH)
+
+    def _scope_facts(
+        self,
+        scope: Sequence[str],
+        facts: Iterable[tuple[str, str]],
+        valid: datetime,
+        known: datetime,
+        embedding: list[float] | None,
+    ) -> list[Row]:
+        return self.store.read(
+            "read/scope_facts",
+            namespaces=list(scope),
+            facts=[{"subject_key": s, "predicate": p} for s, p in sorted(set(facts))],
+            valid_at=valid,
+            known_at=known,
+            embedding=embedding,
+        )
+
+    @staticmethod
+    def _held(scope: Sequence[str], row: Row) -> ScopedClaim:
+        claim = Claim.model_validate(row["claim"])
+        return ScopedClaim(
+            claim=claim,
+            scope=scope[row["layer"]],
+            layer=row["layer"],
+            support=Support(frequency=claim.frequency, episodes=row["episodes"]),
+        )
+
+    @staticmethod
+    def _row_rivals(row: Row) -> list[Claim]:
+        return list({r["id"]: Claim.model_validate(r) for r in row["rivals"]}.values())
+
+    def _scoped_answer(
+        self, scope: Sequence[str], subject: str, predicate: str, valid: datetime, known: datetime
+    ) -> ScopedAnswer:
+        key, cardinality = slot_key(self.vocabulary, scope[0], subject, predicate)
+        rows = self._scope_facts(scope, [(key[1], key[2])], valid, known, None)
+        if rows:  # the slots' own cardinality, as each namespace's answer was read with it
+            cardinality = rows[0]["cardinality"]
+        resolved = resolve([self._held(scope, r) for r in rows], cardinality)
+        answer = {b.claim.id for b in resolved.beliefs}
+        rivals = {
+            r.id: r for row in rows if row["claim"]["id"] in answer for r in self._row_rivals(row)
+        }
+        return ScopedAnswer(
+            scope=list(scope),
+            cardinality=cardinality,
+            beliefs=resolved.beliefs,
+            rivals=list(rivals.values()),
+            disputes=resolved.disputes,
+            shadowed=resolved.shadowed,
+        )
+
+    def _scoped_hits(
+        self,
+        scope: Sequence[str],
+        rows: list[Row],
+        history: bool,
+        embedding: list[float],
+        valid: datetime,
+        known: datetime,
+    ) -> list[ScopedHit]:
+        def hit(
+            held: ScopedClaim, score: float, rivals: list[Claim], disputes: list[ScopedClaim]
+        ) -> ScopedHit:
+            return ScopedHit(
+                claim=held.claim,
+                score=score,
+                kind=held.claim.kind,
+                scope=held.scope,
+                layer=held.layer,
+                support=held.support,
+                rivals=rivals,
+                disputes=disputes,
+            )
+
+        if history:
+            return [hit(self._held(scope, r), r["score"], self._row_rivals(r), []) for r in rows]
+        # What each fact's hits said and how near they came; the fact is then resolved through
+        # the whole chain, so a nearer namespace or a policy that the index did not rank answers.
+        found: dict[tuple[str, str], dict[str, float]] = {}
+        ranked = {r["claim"]["id"]: r["score"] for r in rows}
+        for r in rows:
+            values = found.setdefault((r["subject_key"], r["predicate"]), {})
+            said = value_key(self._held(scope, r))
+            values[said] = max(values.get(said, 0.0), r["score"])
+        facts = self._scope_facts(scope, found, valid, known, embedding)
+        by_fact: dict[tuple[str, str], list[Row]] = {}
+        for r in facts:
+            by_fact.setdefault((r["subject_key"], r["predicate"]), []).append(r)
+        hits = []
+        for fact, fact_rows in by_fact.items():
+            resolved = resolve(
+                [self._held(scope, r) for r in fact_rows], fact_rows[0]["cardinality"]
+            )
+            scores = {r["claim"]["id"]: r["score"] for r in fact_rows}
+            rivals = {r["claim"]["id"]: self._row_rivals(r) for r in fact_rows}
+            for belief in resolved.beliefs:
+                said = value_key(belief)
+                if fact_rows[0]["cardinality"] == "multi" and said not in found[fact]:
+                    continue  # another value of the fact, not what the query found
+                # The index's score where it ranked the claim (as search gives it), else the
+                # exact similarity; a claim stored without an embedding ranks where its fact came.
+                score = ranked.get(belief.claim.id, scores[belief.claim.id])
+                if score is None:
+                    score = max(found[fact].values())
+                hits.append(hit(belief, score, rivals.get(belief.claim.id, []), resolved.disputes))
+        return sorted(hits, key=lambda h: h.score, reverse=True)
 
     def doctor(self) -> DoctorReport:
         """Connectivity, schema, vector index online and populated, the models loaded and

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
     AwareDatetime,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ValidationError,
+    computed_field,
     model_validator,
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
@@ -98,6 +101,39 @@ def _to_utc(value: datetime) -> datetime:
 
 Moment = Annotated[AwareDatetime, AfterValidator(_to_utc)]
 """A timezone-aware moment, normalized to UTC."""
+
+# "->" before "-" could be read as part of a namespace: namespaces never hold ">", "→" or ",".
+_SCOPE_SEPARATOR = re.compile(r" *(?:->|→|>|,) *")
+MAX_SCOPE_DEPTH = 16
+
+
+def _scope_parts(value: object) -> object:
+    if isinstance(value, str):
+        return tuple(_SCOPE_SEPARATOR.split(value))
+    return value
+
+
+def _distinct(value: tuple[str, ...]) -> tuple[str, ...]:
+    seen: set[str] = set()
+    for name in value:
+        if name in seen:
+            raise ValueError(f"names {name!r} twice; each namespace once, nearest first")
+        seen.add(name)
+    return value
+
+
+if TYPE_CHECKING:
+    # What callers may pass; validation turns it into a tuple of namespaces.
+    ScopeChain = str | Sequence[str]
+else:
+    ScopeChain = Annotated[
+        tuple[Identifier, ...],
+        BeforeValidator(_scope_parts),
+        Field(min_length=1, max_length=MAX_SCOPE_DEPTH),
+        AfterValidator(_distinct),
+    ]
+"""A read's scope chain, nearest first: namespaces as a list, or one string such as
+``"session:42 > agent:reviewer > project:atlas"`` (``>``, ``->``, ``→`` or ``,`` between them)."""
 
 
 class ClaimDraft(BaseModel):
@@ -405,6 +441,88 @@ class NamespaceInfo(BaseModel):
     claims: int
     active: int
     mapped_to: str
+
+
+class Support(BaseModel):
+    """How much evidence stands behind a claim."""
+
+    model_config = ConfigDict(frozen=True)
+
+    frequency: int = Field(description="Mentions: the claim and every restatement (SAME).")
+    episodes: int = Field(description="Distinct episodes it was derived from (0: none given).")
+
+
+class ScopedClaim(BaseModel):
+    """A claim read through a scope chain, with the namespace of the chain that holds it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim: Claim
+    scope: str = Field(description="The namespace of the chain that holds the claim.")
+    layer: int = Field(description="Its place in the chain: 0 is the nearest namespace.")
+    support: Support
+
+
+class ScopedAnswer(BaseModel):
+    """The belief about one fact through a scope chain, and what stands against it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scope: list[str] = Field(description="The chain asked, nearest first.")
+    cardinality: Cardinality = Field(description="single: one answer; multi: values coexist.")
+    beliefs: list[ScopedClaim] = Field(
+        description="The answer: one claim, or several values for a multi-valued fact."
+    )
+    rivals: list[Claim] = Field(
+        default_factory=list,
+        description="Open contradictions and pending claims of the answer, in its namespace.",
+    )
+    disputes: list[ScopedClaim] = Field(
+        default_factory=list,
+        description="Evidence in the chain that holds another value than the policy answering.",
+    )
+    shadowed: list[ScopedClaim] = Field(
+        default_factory=list,
+        description="Other namespaces' answers the answer outranks (farther, or evidence "
+        "under a policy) that do not dispute it.",
+    )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def known(self) -> bool:
+        """False: no namespace of the chain holds a belief (the engine never guesses)."""
+        return bool(self.beliefs)
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def contested(self) -> bool:
+        """True when a rival, a dispute or a disputed flag stands against the answer."""
+        return bool(self.rivals or self.disputes) or any(b.claim.disputed for b in self.beliefs)
+
+
+class ScopedHit(BaseModel):
+    """A search hit through a scope chain: what it is (kind), where it comes from (scope) and
+    how much stands behind it (support), with what stands against it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim: Claim
+    score: float
+    kind: Kind
+    scope: str = Field(description="The namespace of the chain that answered.")
+    layer: int = Field(description="Its place in the chain: 0 is the nearest namespace.")
+    support: Support
+    rivals: list[Claim] = Field(default_factory=list)
+    disputes: list[ScopedClaim] = Field(
+        default_factory=list,
+        description="Evidence in the chain that holds another value than this policy.",
+    )
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def contested(self) -> bool:
+        """True when rivals or disputes stand against the hit, or it is disputed."""
+        return bool(self.rivals or self.disputes) or self.claim.disputed
 
 
 class Check(BaseModel):

@@ -21,6 +21,8 @@ from .models import (
     DoctorReport,
     Lineage,
     RevisionResult,
+    ScopedAnswer,
+    ScopedHit,
     SearchHit,
 )
 
@@ -31,6 +33,8 @@ MODELS: dict[str, type[BaseModel]] = {
     "conflict": Conflict,
     "lineage": Lineage,
     "search_hit": SearchHit,
+    "scoped_answer": ScopedAnswer,
+    "scoped_hit": ScopedHit,
     "doctor_report": DoctorReport,
     "consolidation_report": ConsolidationReport,
     "dispute": Dispute,

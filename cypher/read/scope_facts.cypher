@@ -1,0 +1,38 @@
+// Each namespace's own answer for the named facts, for resolution through a scope chain: what
+// held at world time $valid_at as known at $known_at (as_of_claims' test and tie-break), in each
+// namespace of $namespaces and nowhere else. With $embedding, each claim's similarity to it.
+// Params: $namespaces (the chain, nearest first), $facts (list of {subject_key, predicate}),
+//         $valid_at, $known_at, $embedding (list of floats, or null)
+// Returns: layer (index in $namespaces), subject_key, predicate, cardinality, claim, episodes
+//          (distinct episodes it was derived from), score (null without $embedding), rivals (open
+//          contradictions and pending claims of its slot, in its namespace)
+UNWIND range(0, size($namespaces) - 1) AS layer
+UNWIND $facts AS fact
+MATCH (s:Slot {namespace: $namespaces[layer], subject_key: fact.subject_key,
+               predicate: fact.predicate})<-[:IN_SLOT]-(c:Claim)
+WHERE c.status IN ['active', 'superseded', 'retracted']
+  AND c.accepted_at <= $known_at
+  AND (c.retracted_at IS NULL OR c.retracted_at > $known_at)
+  AND c.valid_from <= $valid_at
+  AND (c.valid_to IS NULL OR (c.superseded_at IS NOT NULL AND c.superseded_at > $known_at)
+       OR $valid_at < c.valid_to)
+WITH layer, s, c ORDER BY c.accepted_at DESC, c.version DESC
+WITH layer, s, collect(c) AS held
+UNWIND CASE s.cardinality WHEN 'single' THEN held[..1] ELSE held END AS c
+CALL (c) {
+  OPTIONAL MATCH (c)-[x:CONTRADICTS]-(r:Claim {namespace: c.namespace})
+  WHERE x.resolution IS NULL AND r.status IN ['active', 'pending']
+  RETURN collect(r {.*, embedding: null}) AS contradicting
+}
+CALL (c, s) {
+  OPTIONAL MATCH (s)<-[:IN_SLOT]-(p:Claim {namespace: c.namespace, status: 'pending'})
+  WHERE p <> c
+  RETURN collect(p {.*, embedding: null}) AS waiting
+}
+RETURN layer, s.subject_key AS subject_key, s.predicate AS predicate,
+       s.cardinality AS cardinality, c {.*, embedding: null} AS claim,
+       COUNT { (c)-[:DERIVED_FROM]->(:Episode) } AS episodes,
+       CASE WHEN $embedding IS NULL OR c.embedding IS NULL THEN null
+            ELSE vector.similarity.cosine(c.embedding, $embedding) END AS score,
+       contradicting + waiting AS rivals
+ORDER BY layer, c.accepted_at
