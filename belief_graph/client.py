@@ -20,7 +20,7 @@ from pydantic import AfterValidator, Field
 
 from . import cypher
 from .detect import Detector
-from .errors import BeliefGraphError, ModelError, NotFound
+from .errors import BeliefGraphError, ConfigError, ModelError, NotFound
 from .evidence import union
 from .models import (
     Cardinality,
@@ -862,8 +862,9 @@ class BeliefGraph:
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
         fetch, limit = max(20, k * 3), k
+        store = self._scope_store(scope)
         while True:
-            found = self.store.read(
+            found = store.read(
                 "read/scope_search",
                 namespaces=list(scope),
                 embedding=embedding,
@@ -895,7 +896,7 @@ class BeliefGraph:
         known: datetime,
         embedding: list[float] | None,
     ) -> list[Row]:
-        return self.store.read(
+        return self._scope_store(scope).read(
             "read/scope_facts",
             namespaces=list(scope),
             facts=[{"subject_key": s, "predicate": p} for s, p in sorted(set(facts))],
@@ -903,6 +904,18 @@ class BeliefGraph:
             known_at=known,
             embedding=embedding,
         )
+
+    def _scope_store(self, scope: Sequence[str]) -> Store:
+        """The store a chain is read in: one statement reads the whole chain, so its namespaces
+        must live in one database (``NEO4J_DATABASES`` maps them there together)."""
+        databases = {self.store.database_of(ns) for ns in scope}
+        if len(databases) > 1:
+            raise ConfigError(
+                f"scope: the chain {' > '.join(scope)} spans the databases "
+                f"{', '.join(sorted(databases))}; a scope chain is read in one database, so map "
+                "its namespaces to the same one"
+            )
+        return self.store.on(scope[0])
 
     @staticmethod
     def _held(scope: Sequence[str], row: Row) -> ScopedClaim:

@@ -195,3 +195,18 @@ def test_the_command_line_reads_the_mapping_from_the_environment(
         lines = refused.stderr.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in refused.output, refused.stderr
         assert all(n in lines[0] for n in needles), lines[0]
+
+
+def test_a_scope_chain_across_databases_is_refused_by_name(
+    mapped: BeliefGraph, ghostly: BeliefGraph
+) -> None:
+    """A chain is read in one statement: namespaces in one database (mapped there by name or
+    not) resolve together; a chain that spans two databases is refused, naming the scope."""
+    mapped.remember(draft(TENANT, "Lisbon"))
+    mapped.remember(draft(PLAIN, "Porto"))
+    answer = mapped.scoped_current([TENANT, PLAIN], "priya", "lives_in")
+    assert [b.claim.object for b in answer.beliefs] == ["Lisbon"]
+    before = counts(ghostly.store)
+    with pytest.raises(ConfigError, match=r"scope: the chain .*ghost-db"):
+        ghostly.scoped_current([PLAIN, GHOST], "priya", "lives_in")
+    assert counts(ghostly.store) == before
