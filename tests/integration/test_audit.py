@@ -31,10 +31,29 @@ def day(month: int, d: int = 1) -> datetime:
     return datetime(2026, month, d, 12, 0, tzinfo=UTC)
 
 
-@pytest.mark.parametrize("name", [n for n in cypher.names() if not n.startswith("schema/")])
+@pytest.mark.parametrize(
+    "name", [n for n in cypher.names() if not n.startswith(("schema/", cypher.CYPHER25))]
+)
 def test_every_statement_explains(store: Store, name: str) -> None:
     """EXPLAIN plans each shipped statement without running it: audit files included."""
     store.explain(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        n
+        for n in cypher.names()
+        if n.startswith(cypher.CYPHER25) and not n.startswith(f"{cypher.CYPHER25}/schema/")
+    ],
+)
+def test_the_cypher25_variant_explains_where_the_engine_picks_it(store: Store, name: str) -> None:
+    """A Cypher 25 statement is chosen only on a server whose vector index filters (Neo4j 2026),
+    and plans there; elsewhere the engine picks the Cypher 5 statement, which plans."""
+    base = name.removeprefix(f"{cypher.CYPHER25}/")
+    chosen = cypher.variant(base, store.filters_in_vector_index())
+    assert (chosen == name) == store.filters_in_vector_index()
+    store.explain(chosen)
 
 
 def test_audit_folder_is_covered() -> None:
