@@ -1232,7 +1232,7 @@ def consolidate_cmd(
     whose cause is gone, check and repair references and version chains; report what it
     cannot repair.
 
-    Example: belief-graph consolidate user:priya --dry-run
+    Example: belief-graph consolidate -n user:priya --dry-run   (or: consolidate user:priya)
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
