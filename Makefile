@@ -37,7 +37,7 @@ test: chromium $(STAMP)
 	$(BIN)/python -m pytest
 
 # The suite once per supported Neo4j version (NEO4J_VERSIONS in belief_graph/settings.py), each
-# on its own private server of that version: what CI runs. One version: BELIEF_GRAPH_NEO4J_VERSION.
+# on its own private server of that version. One version: BELIEF_GRAPH_NEO4J_VERSION.
 test-versions: chromium $(STAMP)
 	@set -e; for version in $$($(BIN)/python -c 'from belief_graph.settings import NEO4J_VERSIONS; print(*NEO4J_VERSIONS)'); do \
 		echo "== the suite on Neo4j $$version"; \
