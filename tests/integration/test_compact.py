@@ -25,7 +25,7 @@ from tests.conftest import UserSandbox
 
 NS, KEEP = "user:compacted", "user:kept"
 # Long and with punctuation, so Neo4j stores it as plain bytes (not a packed short string).
-SECRET = "Xylophrax lab result, do-not-keep #7781: positive for the rare marker (Priya)"
+ERASED_TEXT = "Xylophrax lab result, do-not-keep #7781: positive for the rare marker (Priya)"
 
 
 def on_disk(directory: Path, needle: str) -> list[str]:
@@ -64,13 +64,13 @@ def secret_story(bg: BeliefGraph) -> None:
             namespace=NS,
             subject="priya",
             predicate="test_result",
-            object=SECRET,
-            text=f"Priya's test: {SECRET}",
+            object=ERASED_TEXT,
+            text=f"Priya's test: {ERASED_TEXT}",
             episode_id="chat-1",
-            episode_content=f"user said: {SECRET}",
+            episode_content=f"user said: {ERASED_TEXT}",
         )
     )
-    bg.contract(NS, first.added[0], reason=f"wrong: {SECRET}")
+    bg.contract(NS, first.added[0], reason=f"wrong: {ERASED_TEXT}")
     for i in range(5):
         bg.remember(
             ClaimDraft(
@@ -103,16 +103,16 @@ def test_compact_leaves_no_erased_string_in_the_data_directory(
     runner = CliRunner()
     erased = runner.invoke(app, ["erase", "-n", NS, "--subject", "priya", "--yes"])
     assert erased.exit_code == 0, erased.stderr
-    assert not any(SECRET in v for v in string_values(graph.store))
+    assert not any(ERASED_TEXT in v for v in string_values(graph.store))
     data = server.home / "data"
-    assert on_disk(data, SECRET), "the erased string is not on disk before: the test proves nothing"
+    assert on_disk(data, ERASED_TEXT), "not on disk before the compaction: the test proves nothing"
     graph.close()
 
     result = runner.invoke(app, ["neo4j", "compact", "--yes", "--json"])
     assert result.exit_code == 0, (result.stdout, result.stderr)
     report = json.loads(result.stdout)
     assert report["namespaces"] >= 2 and report["bytes_after"] > 0
-    assert on_disk(data, SECRET) == []
+    assert on_disk(data, ERASED_TEXT) == []
     assert not (server.home / "data.before-compact").exists()
     assert not (server.home / "compact").exists()
 
