@@ -29,6 +29,7 @@ from belief_graph.server.java import find_java, required_java
 from belief_graph.server.status import (
     HOST,
     ServerStatus,
+    database_answers,
     free_port,
     http_root,
     port_open,
@@ -326,7 +327,11 @@ class LocalNeo4j:
         return "\n".join(text.strip().splitlines()[-lines:])
 
     def _ready(self) -> bool:
-        return port_open(self.settings.bolt_port) and http_root(self.settings.http_port) is not None
+        return (
+            port_open(self.settings.bolt_port)
+            and http_root(self.settings.http_port) is not None
+            and database_answers(self.settings.http_port)
+        )
 
     def _wait_ready(self, pid: int, wait_seconds: float) -> None:
         deadline = time.monotonic() + wait_seconds

@@ -69,6 +69,26 @@ def http_root(port: int, host: str = HOST, timeout: float = 2.0) -> dict[str, An
     return body if isinstance(body, dict) else None
 
 
+def database_answers(port: int, database: str = "neo4j", host: str = HOST) -> bool:
+    """Whether ``database`` runs a query over Neo4j's HTTP API (a server without auth, as the
+    launcher's). Neo4j 2026 opens its ports before the default database is online; Bolt and the
+    discovery document alone would call it ready while queries still fail."""
+    request = urllib.request.Request(
+        f"http://{host}:{port}/db/{database}/tx/commit",
+        data=json.dumps({"statements": [{"statement": "RETURN 1"}]}).encode(),
+        headers={"Content-Type": "application/json", "Accept": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            body = json.loads(response.read().decode("utf-8"))
+    except urllib.error.HTTPError as exc:
+        # An HTTP API a later version no longer serves says nothing about the database.
+        return exc.code == 404
+    except (OSError, ValueError):
+        return False
+    return isinstance(body, dict) and not body.get("errors")
+
+
 def require_tool(name: str, hint: str) -> str:
     """The path of ``name`` on PATH; a ``ConfigError`` saying what to install when missing."""
     path = shutil.which(name)
