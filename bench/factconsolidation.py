@@ -73,11 +73,13 @@ def answer_by_search(
     questions: list[dict[str, Any]],
     probes: list[dict[str, Any]],
     facts: list[dict[str, Any]],
-) -> tuple[int, int, int]:
+) -> tuple[int, int, int, int]:
     """Answers through ``search``. A stale answer is a current hit that is an older value of the
     question's own (subject, relation): the hit's sentence is looked up in the gold facts (for
-    scoring only; the engine never saw the structure)."""
+    scoring only; the engine never saw the structure). Counts: correct, questions with a stale
+    value in the top 10, point-in-time correct, questions with a stale value in the top 5."""
     correct = stale = pit_correct = 0
+    stale_in_top5 = 0
     by_id = {q["qa_pair_id"]: q for q in questions}
     fact_of = {f["text"]: f for f in facts}
     for q in questions:
@@ -85,7 +87,7 @@ def answer_by_search(
         if hits and any(contains(hits[0].claim.text, g) for g in q["gold"]):
             correct += 1
         stale_values = {normalize_key(v) for v in q.get("stale_values", [])}
-        for hit in hits:
+        for rank, hit in enumerate(hits):
             fact = fact_of.get(hit.claim.text or "")
             if (
                 fact
@@ -93,6 +95,7 @@ def answer_by_search(
                 and normalize_key(fact["object"]) in stale_values
             ):
                 stale += 1
+                stale_in_top5 += rank < 5
                 break
     for p in probes:
         moment = at(p["as_of_serial"])
@@ -101,7 +104,7 @@ def answer_by_search(
         )
         if hits and contains(hits[0].claim.text, p["expected"]):
             pit_correct += 1
-    return correct, stale, pit_correct
+    return correct, stale, pit_correct, stale_in_top5
 
 
 def main() -> int:
@@ -173,7 +176,9 @@ def main() -> int:
     true_pos = len(found_pairs & gold_pairs)
 
     if text_only:
-        correct, stale, pit_correct = answer_by_search(bg, ns, questions, probes, facts)
+        correct, stale, pit_correct, stale_in_top5 = answer_by_search(
+            bg, ns, questions, probes, facts
+        )
     else:
         correct, stale, pit_correct = answer_structured(bg, ns, questions, probes)
 
@@ -184,6 +189,11 @@ def main() -> int:
             "facts written": len(facts),
             "single-hop accuracy": f"{correct}/{len(questions)}",
             "stale answers returned": stale,
+            **(
+                {"questions with a stale value in the top 5 hits": stale_in_top5}
+                if text_only
+                else {}
+            ),
             "supersession precision": (
                 round(true_pos / len(found_pairs), 4) if found_pairs else None
             ),
