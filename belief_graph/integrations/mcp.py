@@ -69,6 +69,14 @@ NamespaceArg = Annotated[
         description="Leave out: the server's namespace. Another one only if the server allows it."
     ),
 ]
+ValidAt = Annotated[
+    Moment | None,
+    Field(description="World time: when was it true? ISO-8601 with an offset."),
+]
+KnownAt = Annotated[
+    Moment | None,
+    Field(description="Belief time: what had we been told by then? ISO-8601 with offset."),
+]
 When = Annotated[
     Moment | None,
     Field(description="ISO-8601 with an offset, e.g. 2026-05-10T12:00:00Z."),
@@ -363,14 +371,8 @@ class Tools:
         self,
         subject: Term,
         predicate: Term,
-        valid_at: Annotated[
-            Moment | None,
-            Field(description="World time: when was it true? ISO-8601 with an offset."),
-        ] = None,
-        known_at: Annotated[
-            Moment | None,
-            Field(description="Belief time: what had we been told by then? ISO-8601 with offset."),
-        ] = None,
+        valid_at: ValidAt = None,
+        known_at: KnownAt = None,
         namespace: NamespaceArg = None,
     ) -> Answer:
         """The belief about one fact at a past moment: "what was true on May 10?" (valid_at),
@@ -508,14 +510,8 @@ class ScopedTools(Tools):
         self,
         subject: Term,
         predicate: Term,
-        valid_at: Annotated[
-            Moment | None,
-            Field(description="World time: when was it true? ISO-8601 with an offset."),
-        ] = None,
-        known_at: Annotated[
-            Moment | None,
-            Field(description="Belief time: what had we been told by then? ISO-8601 with offset."),
-        ] = None,
+        valid_at: ValidAt = None,
+        known_at: KnownAt = None,
     ) -> ScopedAnswer:
         """The belief about one fact at a past moment, through this server's scope chain:
         "what was true on May 10?" (valid_at), "what did we believe on May 10?" (known_at)."""

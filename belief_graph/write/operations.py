@@ -156,16 +156,7 @@ def settle(
                 )
             if fix is not None:
                 continue
-            change.retires.append(
-                Retire(
-                    old["id"],
-                    "superseded",
-                    "active",
-                    old.get("valid_to"),
-                    valid_to=claim["valid_from"] if old.get("valid_to") is None else None,
-                    why="superseded",
-                )
-            )
+            change.retires.append(_superseded_by(old, claim))
     version = change.join_chain(slot, claim_id, verdict)
     change.activations.append(
         Activate(
@@ -192,6 +183,19 @@ def _correction(slot: SlotState, claim: dict[str, Any]) -> Correction | None:
         claim.get("correction_from"),
         claim["recorded_at"],
         lambda row: key is not None and row.get("object_key") == key,
+    )
+
+
+def _superseded_by(old: dict[str, Any], newcomer: dict[str, Any]) -> Retire:
+    """``old`` stops being the belief because ``newcomer`` takes over: its open window closes
+    where the newcomer's starts (a window already closed keeps its end)."""
+    return Retire(
+        old["id"],
+        "superseded",
+        "active",
+        old.get("valid_to"),
+        valid_to=newcomer["valid_from"] if old.get("valid_to") is None else None,
+        why="superseded",
     )
 
 
@@ -439,16 +443,7 @@ def resolve(
                     "since it was held"
                 )
             if old["id"] != loser["id"] and home.cardinality == "single":
-                change.retires.append(
-                    Retire(
-                        old["id"],
-                        "superseded",
-                        "active",
-                        old.get("valid_to"),
-                        valid_to=winner["valid_from"] if old.get("valid_to") is None else None,
-                        why="superseded",
-                    )
-                )
+                change.retires.append(_superseded_by(old, winner))
         version = change.join_chain(home, keep, "CONFLICT")
         change.activations.append(Activate(keep, bool(winner.get("contradiction")), version))
     return change
@@ -643,16 +638,7 @@ def promote(
                     f"claim_id: pending claim {claim_id!r} is stale: claim {old['id']!r} has "
                     "become the belief since it was held; remember its value again"
                 )
-            change.retires.append(
-                Retire(
-                    old["id"],
-                    "superseded",
-                    "active",
-                    old.get("valid_to"),
-                    valid_to=claim["valid_from"] if old.get("valid_to") is None else None,
-                    why="superseded",
-                )
-            )
+            change.retires.append(_superseded_by(old, claim))
         version = change.join_chain(slot, claim_id, "PROMOTE")
         change.activations.append(
             Activate(claim_id, bool(claim.get("contradiction")), version, kind="policy")
