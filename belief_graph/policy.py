@@ -330,6 +330,8 @@ class Candidate:
     scores: PairScores
     # Who the candidate is about (its slot's subject, or its sentence's frame), when known.
     subject_key: str | None = None
+    # Which relation it states (its slot's canonical predicate, or its sentence's), when known.
+    relation_key: str | None = None
 
     @property
     def similarity(self) -> float:
@@ -364,7 +366,10 @@ def _about(candidate: Candidate, subject: str | None) -> bool:
 
 
 def match_text(
-    candidates: Sequence[Candidate], policy: Policy, subject: str | None = None
+    candidates: Sequence[Candidate],
+    policy: Policy,
+    subject: str | None = None,
+    relation: str | None = None,
 ) -> Candidate | None:
     """The claim a text-only draft is about, whose slot it joins; ``None``: a new fact.
 
@@ -377,8 +382,19 @@ def match_text(
     candidates about that subject can match, and a restatement under another relation needs
     ``paraphrase_similarity`` and no contradiction; without it (a sentence the frame reader
     cannot read), a paraphrase needs ``same_similarity``.
+
+    With ``relation`` (the draft's canonical relation), a contradicted claim known to state
+    another relation is never the fact it updates: identity is structural, so "X is married to
+    Y" and "X died in Z" stay two facts whatever the contradiction score (the conflict between
+    them is still recorded, as a rival). Words that negate the claim ("Mom likes gardening" /
+    "Mom lost interest in gardening") end it under whatever relation they use.
     """
-    updates = [c for c in contradicted(candidates, policy, subject) if c.cardinality == "single"]
+    updates = [
+        c
+        for c in contradicted(candidates, policy, subject)
+        if c.cardinality == "single"
+        and (relation is None or c.relation_key in (None, relation) or c.scores.frame == "negated")
+    ]
     if updates:
         return max(updates, key=lambda c: c.similarity)
     if subject is not None:

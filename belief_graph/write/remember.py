@@ -432,6 +432,7 @@ class Remember:
         """
         slot: SlotState | None = None
         subject: str | None = None
+        relation: str | None = None
         if draft.subject is not None and draft.predicate is not None:
             key = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)[0]
             slot = state.slots[key]
@@ -440,12 +441,12 @@ class Remember:
         own: SlotState | None = None
         if framed is not None:
             own = state.slots[framed[0]]
-            subject = framed[0][1]
+            subject, relation = framed[0][1], framed[0][2]
             if own.active or own.waiting:
                 slot = own
         candidates = self._candidates(draft, embedding, state, exclude=slot or own)
         if slot is None:
-            match = match_text([c for c, _ in candidates], self.policy, subject)
+            match = match_text([c for c, _ in candidates], self.policy, subject, relation)
             if match is not None:
                 slot = next(s for c, s in candidates if c is match)
                 if match not in contradicted([match], self.policy, subject):
@@ -489,11 +490,21 @@ class Remember:
                     slot.cardinality,
                     scores[row["id"]],
                     subject_key=_subject_of(slot, row),
+                    relation_key=self._relation_of(slot, row),
                 ),
                 slot,
             )
             for _, row, slot in near
         ]
+
+    def _relation_of(self, slot: SlotState, row: dict[str, Any]) -> str | None:
+        """Which relation a claim states: its slot's canonical predicate, or for a slot a
+        text-only claim opened without a frame, the canonical relation of its sentence if the
+        frame reader reads it."""
+        if not slot.key[1].startswith("text:"):
+            return slot.key[2]
+        statement = parse(row["text"]) if row.get("text") else None
+        return self.vocabulary.canonical(statement.relation) if statement is not None else None
 
 
 def _subject_of(slot: SlotState, row: dict[str, Any]) -> str | None:

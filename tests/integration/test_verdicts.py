@@ -170,6 +170,34 @@ def test_the_same_subject_and_relation_is_one_fact(semantic_bg: BeliefGraph) -> 
     assert moved.retired and active_texts(semantic_bg) == ["My flight to Berlin is on Tuesday."]
 
 
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "Charles Dickens is married to Catherine Dickens.",
+            "Charles Dickens died in the city of Gads Hill Place.",
+        ),
+        ("Priya works at Acme.", "Priya lives in Porto."),
+        ("Tom is married to Ana.", "Tom was born in Ana Maria, Aruba."),
+    ],
+)
+def test_another_relation_is_another_fact(
+    semantic_bg: BeliefGraph, first: str, second: str
+) -> None:
+    a = tell(semantic_bg, first)
+    b = tell(semantic_bg, second)
+    assert b.retired == [] and b.reinforced == []
+    assert semantic_bg.get(NS, a.claim_id).status == "active"
+    assert active_texts(semantic_bg) == sorted([first, second])
+
+
+def test_a_synonym_of_the_relation_is_the_same_fact(semantic_bg: BeliefGraph) -> None:
+    a = tell(semantic_bg, "Priya lives in Lisbon.")
+    b = tell(semantic_bg, "Priya resides in Porto.")
+    assert b.retired == [a.claim_id]
+    assert active_texts(semantic_bg) == ["Priya resides in Porto."]
+
+
 def test_text_only_identity_holds_without_models(bg: BeliefGraph) -> None:
     tell(bg, "Priya lives in Lisbon.")
     tell(bg, "Priya's sister lives in Lisbon.")
