@@ -283,5 +283,7 @@ def _moment(value: str | None, field: str) -> datetime | None:
             return datetime.combine(date.fromisoformat(text), time(), tzinfo=UTC)
         moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
-        raise ValueError(f"claims.{field}: {value!r} is not an ISO-8601 date or date-time") from None
+        raise ValueError(
+            f"claims.{field}: {value!r} is not an ISO-8601 date or date-time"
+        ) from None
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -81,6 +81,7 @@ class Observation(BaseModel):
     refused: list[Refusal]
 
 
+@runtime_checkable
 class Extractor(Protocol):
     """Proposes claims from an episode. The vocabulary steers predicates to canonical names;
     ``known_subjects`` are the namespace's subjects, so that "Bob" means the ``bob`` already

@@ -59,7 +59,8 @@ _WORKS_AT = "works_at"
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]+\s+")
 _LEAD = re.compile(
     r"^(?:wait|oh|ok|okay|so|well|hey|hmm|btw|by the way|also|and|but|yes|yeah|yep|no|nope|"
-    r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway)\b[\s,:;!.-]*",
+    r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway)"
+    r"\b[\s,:;!.-]*",
     re.IGNORECASE,
 )
 _CORRECTING_LEAD = {"actually", "sorry", "correction", "no", "nope", "oops"}
@@ -86,7 +87,9 @@ _JOIN = re.compile(
     r"took\s+a\s+job\s+at|am\s+joining|'m\s+joining|will\s+join|now\s+work\s+at)\s+(.+)$",
     re.IGNORECASE,
 )
-_LEAVE = re.compile(r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from)\s+(.+)$", re.IGNORECASE)
+_LEAVE = re.compile(
+    r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from)\s+(.+)$", re.IGNORECASE
+)
 # First-person verb groups that negate what follows; "used to" says it held and holds no more.
 _NEGATING = re.compile(
     r"^(?:(?:am|'m)\s+(?:no\s+longer|not)|(?:do\s+not|don't|dont|no\s+longer|never|"
@@ -103,6 +106,7 @@ _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _UNREAD = frozenset({"eats", "does not eat", "is", "team", "state", "stage"})
 _UNREAD_FIRST_PERSON = frozenset({"uses", "switched to"})
 _MAX_OBJECT_WORDS = 6
+_PRONOUNS = frozenset({"it", "that", "this", "there", "here", "them", "one", ""})
 
 
 def sentences(text: str) -> list[str]:
@@ -145,7 +149,9 @@ class RuleExtractor:
         last: tuple[str, _Fact] | None = None
         for turn in episode.context:
             for sentence in sentences(turn):
-                last = self._sentence(sentence, episode, vocabulary, known_subjects, last)[1] or last
+                last = (
+                    self._sentence(sentence, episode, vocabulary, known_subjects, last)[1] or last
+                )
         return last
 
     def _sentence(
@@ -217,11 +223,12 @@ class RuleExtractor:
         lowered = body.lower()
         context = _CONTEXT_VALUE.match(body)
         if previous is not None and (context is not None or (meant and len(body.split()) <= 3)):
-            subject, fact = previous
+            subject, last = previous
             value = _clean(context.group(1) if context is not None else body)
             if not value:
                 return None
-            return subject, _Fact(fact.predicate, fact.relation, value, False, fact.possessive)
+            return subject, _Fact(last.predicate, last.relation, value, False, last.possessive)
+        fact: _Fact | None
         if lowered.startswith("my "):
             fact = _possessive(body[3:], vocabulary)
             return (episode.speaker, fact) if fact else None
@@ -244,7 +251,7 @@ class RuleExtractor:
 
 
 def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
-    """"favorite food is sushi" (after "my" or "Bob's")."""
+    """ "favorite food is sushi" (after "my" or "Bob's")."""
     match = _POSSESSIVE_VERB.match(rest)
     if match is None:
         return None
@@ -319,7 +326,7 @@ def _third_person(verb: str) -> str:
     lowered = verb.lower()
     if lowered in _IRREGULAR:
         return _IRREGULAR[lowered]
-    if lowered.endswith("ed") or lowered.endswith("s") and not lowered.endswith("ss"):
+    if lowered.endswith("ed") or (lowered.endswith("s") and not lowered.endswith("ss")):
         return lowered
     if lowered.endswith(("ss", "sh", "ch", "x", "z", "o")):
         return lowered + "es"
@@ -335,7 +342,16 @@ def _clean(value: str) -> str:
     value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
     if not value or len(value.split()) > _MAX_OBJECT_WORDS:
         return ""
-    if _ARTICLE.sub("", value).lower() in ("it", "that", "this", "there", "here", "them", "one", ""):
+    if _ARTICLE.sub("", value).lower() in (
+        "it",
+        "that",
+        "this",
+        "there",
+        "here",
+        "them",
+        "one",
+        "",
+    ):
         return ""
     return value
 
@@ -362,4 +378,3 @@ def _sentence_of(subject: str, fact: _Fact, value: str, negated: bool) -> str:
         else:
             relation = "no longer " + relation
     return f"{subject} {relation} {value}."
-

@@ -96,7 +96,8 @@ _FREE = rf"""
 """
 _NEEDS_DIRECTION = rf"""
     (?P<month_a>{_MONTH})\.?(?:\s+(?P<mday_a>\d{{1,2}})(?:st|nd|rd|th)?)?(?:,?\s+(?P<year_a>\d{{4}}))?
-  | (?:the\s+)?(?P<mday_b>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<month_b>{_MONTH})\.?(?:,?\s+(?P<year_b>\d{{4}}))?
+  | (?:the\s+)?(?P<mday_b>\d{{1,2}})(?:st|nd|rd|th)?(?:\s+of)?\s+(?P<month_b>{_MONTH})\.?
+    (?:,?\s+(?P<year_b>\d{{4}}))?
   | (?P<year>(?:19|20)\d{{2}})
   | (?P<weekday>{_WEEKDAY})
 """
@@ -115,7 +116,9 @@ _FUTURE = re.compile(
     r"|'ll\b|\bnext\b",
     re.IGNORECASE,
 )
-_PAST = re.compile(r"\b(was|were|had|did|used to|left|quit|moved|lived|worked|\w+ed)\b", re.IGNORECASE)
+_PAST = re.compile(
+    r"\b(was|were|had|did|used to|left|quit|moved|lived|worked|\w+ed)\b", re.IGNORECASE
+)
 _STARTS = {"since", "from", "starting", "starting from", "beginning", "as of", "effective", "after"}
 _ENDS_AT_START = {"until", "till", "til", "up to", "before"}
 _ENDS_AFTER = {"through", "thru"}
@@ -178,7 +181,9 @@ def _window(match: re.Match[str], at: datetime, tense: str | None) -> Window:
         return Window(valid_from=_midnight(start, at), phrase=phrase)
     direction = " ".join((groups.get("dir") or groups.get("dir2") or "").lower().split())
     # An end without a tense ("I'm in Lisbon until June") is still to come.
-    ahead = tense == "future" or (tense is None and (direction in _ENDS_AT_START or direction in _ENDS_AFTER))
+    ahead = tense == "future" or (
+        tense is None and (direction in _ENDS_AT_START or direction in _ENDS_AFTER)
+    )
     period = _period(groups, at.date(), future=ahead)
     if period is None:
         return Window()
@@ -295,4 +300,3 @@ def _add_months(day: date, months: int) -> date:
 
 def _midnight(day: date, at: datetime) -> datetime:
     return datetime.combine(day, time(), tzinfo=at.tzinfo)
-
