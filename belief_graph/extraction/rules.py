@@ -93,7 +93,7 @@ _LEAVE = re.compile(
 # First-person verb groups that negate what follows; "used to" says it held and holds no more.
 _NEGATING = re.compile(
     r"^(?:(?:am|'m)\s+(?:no\s+longer|not)|(?:do\s+not|don't|dont|no\s+longer|never|"
-    r"stopped|quit|used\s+to|didn't|did\s+not))\s+",
+    r"stopped|used\s+to|didn't|did\s+not))\s+",
     re.IGNORECASE,
 )
 _COPULA = re.compile(r"^(?:am|'m|is|are|'re|was|have\s+become|became|become)\s+", re.IGNORECASE)
