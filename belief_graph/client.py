@@ -1253,8 +1253,9 @@ def _draft_of(
             f"valid_to: it ended ({proposal.valid_to.isoformat()}) before it was said and no "
             "start is known; a window in the past needs its valid_from"
         )
-    if valid_from is None and episode.at < now:
-        # Said in the past: it held at least from when it was said.
+    if valid_from is None and episode.at < now and not proposal.correction:
+        # Said in the past: it held at least from when it was said. (A correction says the
+        # old value was never true: it keeps no start of its own.)
         valid_from = episode.at
     return ClaimDraft(
         namespace=namespace,
