@@ -354,7 +354,7 @@ class BeliefGraph:
                 refused.append(Refusal(proposal=proposal, reason=f"invalid: {_first(exc)}"))
                 continue
             except (ConflictError, NotFound, ValueError) as exc:
-                refused.append(Refusal(proposal=proposal, reason=str(exc)))
+                refused.append(Refusal(proposal=proposal, reason=f"not written: {exc}"))
                 continue
             results.append(result)
             if result.decision == "refuse":
