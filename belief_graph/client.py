@@ -7,6 +7,8 @@ never run inside a transaction.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import os
 import time
@@ -16,12 +18,21 @@ from datetime import UTC, datetime
 from itertools import groupby
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, InstanceOf, ValidationError
 
 from . import cypher
 from .detect import Detector
-from .errors import BeliefGraphError, ConfigError, ModelError, NotFound
+from .errors import BeliefGraphError, ConfigError, ConflictError, ModelError, NotFound
 from .evidence import union
+from .extraction import Episode as Said
+from .extraction import (
+    Extractor,
+    MalformedOutput,
+    Observation,
+    Proposal,
+    Refusal,
+    default_extractor,
+)
 from .models import (
     Cardinality,
     Check,
@@ -44,6 +55,7 @@ from .models import (
     ScopedClaim,
     ScopedHit,
     SearchHit,
+    SourceType,
     Support,
     Term,
     Text,
@@ -54,7 +66,7 @@ from .settings import database_map
 from .store import Row, Store
 from .validation import checked
 from .vocabulary import Vocabulary, normalize_key
-from .write.remember import Request, slot_key
+from .write.remember import UNSUPPORTED_BY_SOURCE, Request, slot_key
 from .write.writer import Writer
 
 _MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
@@ -284,6 +296,83 @@ class BeliefGraph:
         if pending:
             flush()
         return results
+
+    @checked
+    def observe(
+        self,
+        namespace: Identifier,
+        episode: Said,
+        *,
+        extractor: InstanceOf[Extractor] | None = None,
+        source_type: SourceType = "user_stated",
+        actor: Term | None = None,
+    ) -> Observation:
+        """Take in what someone said: an extractor proposes claims from ``episode`` and each is
+        remembered with its source span as ``episode_content``, so that verification checks it
+        against what was said before it is believed (docs/extraction.md).
+
+        ``extractor`` defaults to the LLM extractor when ``BELIEF_GRAPH_EXTRACTOR_URL`` is set,
+        else the offline rule extractor. A proposal without a time of its own is valid from
+        ``episode.at`` when that is in the past (a replayed conversation), else from now. The
+        result lists the proposals, one write result for each that reached the write path, and
+        the refused ones with the reason: invalid, contradicted by their source (stored
+        ``rejected``), unsupported by it (held ``pending``), or refused by the write path. An
+        episode observed again with the same ``id`` changes nothing (its revisions replay).
+        """
+        chosen = extractor if extractor is not None else default_extractor()
+        episode_id = episode.id or new_id()
+        known = self.subjects(namespace)
+        try:
+            proposals = chosen.extract(episode, vocabulary=self.vocabulary, known_subjects=known)
+        except MalformedOutput as exc:
+            whole = Proposal(
+                subject=episode.speaker, predicate="", object="", sentence="", source=episode.text
+            )
+            return Observation(
+                episode_id=episode_id,
+                extractor=chosen.name,
+                proposals=[],
+                results=[],
+                refused=[Refusal(proposal=whole, reason=str(exc))],
+            )
+        now = self.clock()
+        results: list[RevisionResult] = []
+        refused: list[Refusal] = []
+        for proposal in proposals:
+            try:
+                draft = _draft_of(namespace, episode, episode_id, proposal, source_type, now)
+            except ValidationError as exc:
+                refused.append(Refusal(proposal=proposal, reason=f"invalid: {_first(exc)}"))
+                continue
+            except ValueError as exc:
+                refused.append(Refusal(proposal=proposal, reason=f"invalid: {exc}"))
+                continue
+            revision = _revision_of(episode.id, proposal) if episode.id else None
+            try:
+                result = self.remember(draft, revision_id=revision, actor=actor)
+            except ValidationError as exc:
+                refused.append(Refusal(proposal=proposal, reason=f"invalid: {_first(exc)}"))
+                continue
+            except (ConflictError, NotFound, ValueError) as exc:
+                refused.append(Refusal(proposal=proposal, reason=f"not written: {exc}"))
+                continue
+            results.append(result)
+            if result.decision == "refuse":
+                refused.append(Refusal(proposal=proposal, reason=result.reason))
+            elif result.decision == "hold_pending" and result.reason == UNSUPPORTED_BY_SOURCE:
+                refused.append(
+                    Refusal(
+                        proposal=proposal,
+                        reason=f"unsupported: {result.reason} (pending claim {result.claim_id})",
+                    )
+                )
+        return Observation(
+            episode_id=episode_id,
+            extractor=chosen.name,
+            proposals=proposals,
+            results=results,
+            refused=refused,
+        )
 
     @staticmethod
     def _requests(
@@ -643,6 +732,14 @@ class BeliefGraph:
             now=self.clock(),
         )
         return [Claim.model_validate(r["claim"]) for r in rows]
+
+    @checked
+    def subjects(
+        self, namespace: Identifier, limit: Annotated[int, Field(ge=1, le=10_000)] = 200
+    ) -> list[str]:
+        """The subjects the namespace holds claims about, the most talked-about first."""
+        rows = self.store.on(namespace).read("read/subjects_list", namespace=namespace, limit=limit)
+        return [r["subject"] for r in rows]
 
     @checked
     def history(self, namespace: Identifier, subject: Term, predicate: Term) -> list[Claim]:
@@ -1139,3 +1236,53 @@ class BeliefGraph:
             ok=top == beliefs[0][3],
             detail=f"{query!r} → {top!r}",
         )
+
+
+def _draft_of(
+    namespace: str,
+    episode: Said,
+    episode_id: str,
+    proposal: Proposal,
+    source_type: SourceType,
+    now: datetime,
+) -> ClaimDraft:
+    """The draft a proposal becomes: verified against its source span, in the episode."""
+    valid_from = proposal.valid_from
+    if valid_from is None and proposal.valid_to is not None and proposal.valid_to <= episode.at:
+        raise ValueError(
+            f"valid_to: it ended ({proposal.valid_to.isoformat()}) before it was said and no "
+            "start is known; a window in the past needs its valid_from"
+        )
+    if valid_from is None and episode.at < now and not proposal.correction:
+        # Said in the past: it held at least from when it was said. (A correction says the
+        # old value was never true: it keeps no start of its own.)
+        valid_from = episode.at
+    return ClaimDraft(
+        namespace=namespace,
+        subject=proposal.subject,
+        predicate=proposal.predicate,
+        object=proposal.object,
+        text=proposal.sentence,
+        source_type=source_type,
+        author=episode.speaker,
+        valid_from=valid_from,
+        valid_to=proposal.valid_to,
+        episode_id=episode_id,
+        episode_content=proposal.source,
+        negated=True if proposal.negated else None,
+        correction=proposal.correction,
+    )
+
+
+def _revision_of(episode_id: str, proposal: Proposal) -> str:
+    """The same proposal from the same episode is the same revision (a replay)."""
+    digest = hashlib.sha256(
+        json.dumps([episode_id, proposal.model_dump(mode="json")], sort_keys=True).encode()
+    ).hexdigest()
+    return f"obs-{digest[:32]}"
+
+
+def _first(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(p) for p in error["loc"])
+    return f"{where}: {error['msg']}" if where else str(error["msg"])

@@ -20,7 +20,14 @@ from datetime import datetime
 from typing import Annotated, Any, Literal, ParamSpec, TypeVar, Union, get_args, get_origin
 from typing import get_type_hints as _hints
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    InstanceOf,
+    TypeAdapter,
+    ValidationError,
+)
 from pydantic.fields import FieldInfo
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
@@ -46,6 +53,8 @@ def _constrained(base: Any, metadata: Sequence[Any]) -> str | None:
         return any(hasattr(rule, name) for rule in rules for name in names)
 
     screened = any(isinstance(rule, AfterValidator) for rule in rules)
+    if any(type(rule) is InstanceOf for rule in rules):
+        return None  # an object of a given class (or runtime-checkable protocol)
     if base is str:
         if has("max_length") and screened:
             return None

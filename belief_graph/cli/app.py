@@ -631,6 +631,94 @@ def remember_cmd(
     _show_result(result, as_json)
 
 
+@app.command("observe", cls=Command)
+@handle_errors
+def observe_cmd(
+    text: Annotated[
+        str,
+        typer.Argument(help="What was said: one turn or several ('-': stdin).", metavar="TEXT"),
+    ],
+    speaker: Annotated[
+        str, typer.Option("--speaker", help="Who said it: 'I' and 'my' are about this subject.")
+    ],
+    namespace: NamespaceOption = None,
+    at: Annotated[
+        str | None,
+        typer.Option("--at", help="When it was said, ISO-8601 (default: now)."),
+    ] = None,
+    context: Annotated[
+        list[str] | None,
+        typer.Option("--context", help="An earlier turn, oldest first (repeatable)."),
+    ] = None,
+    episode: Annotated[
+        str | None,
+        typer.Option("--id", help="Episode id: observing it again changes nothing."),
+    ] = None,
+    extractor: Annotated[
+        str,
+        typer.Option(
+            "--extractor",
+            help="auto (the LLM when BELIEF_GRAPH_EXTRACTOR_URL is set, else rules), rules or llm.",
+        ),
+    ] = "auto",
+    source_type: Annotated[
+        str,
+        typer.Option(help="human_verified, user_stated, observed, tool_output or inferred."),
+    ] = "user_stated",
+    actor: ActorOption = None,
+    models: ModelsOption = False,
+    tz: TzOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Take in what someone said: claims are extracted, verified against it, and remembered.
+
+    Each proposed claim goes through remember with the words it came from; with --models a
+    claim its source contradicts is refused, one it does not support waits as pending.
+
+    Example: belief-graph observe -n user:alice --speaker alice "I'm pescatarian these days."
+    """
+    from belief_graph.extraction import ChatExtractor, Episode, Extractor, RuleExtractor
+    from belief_graph.extraction import default_extractor as auto
+
+    ns, _ = namespace_of("observe", namespace)
+    if text == "-":
+        text = sys.stdin.read()
+    choices: dict[str, Callable[[], Extractor]] = {
+        "auto": auto,
+        "rules": RuleExtractor,
+        "llm": ChatExtractor,
+    }
+    if extractor not in choices:
+        fail(f"--extractor: {extractor!r} is not auto, rules or llm")
+    chosen = choices[extractor]()
+    said = Episode.model_validate(
+        {
+            "speaker": speaker,
+            "at": parse_when("--at", at) or datetime.now(UTC),
+            "text": text,
+            "context": tuple(context or ()),
+            "id": episode,
+        }
+    )
+    with open_graph(models) as bg:
+        observation = bg.observe(
+            ns,
+            said,
+            extractor=chosen,
+            source_type=source_type,  # type: ignore[arg-type]
+            actor=actor,
+        )
+    if as_json:
+        _emit_json(_json_of(observation, tz))
+        return
+    from belief_graph.cli.render import console, observation_table, show
+
+    if not observation.proposals and not observation.refused:
+        typer.echo(f"no claims found in what {speaker} said ({observation.extractor} extractor)")
+        return
+    show(console(), observation_table(observation, times_of(tz)))
+
+
 @app.command("import", cls=Command)
 @handle_errors
 def import_cmd(

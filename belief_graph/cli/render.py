@@ -30,6 +30,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
+from ..extraction import Observation
 from ..models import (
     Claim,
     Conflict,
@@ -582,6 +583,66 @@ def result_table(result: RevisionResult) -> FittedTable:
             rows.append((name, ", ".join(ids)))
     for name, value in rows:
         table.add_row(name, txt(value))
+    return table
+
+
+def observation_table(observation: Observation, times: Times) -> FittedTable:
+    """One row per proposal of an ``observe``: the claim, and what became of it."""
+    table = FittedTable(
+        txt(f"episode {observation.episode_id} ({observation.extractor} extractor)"),
+        [
+            Column("subject", 2, fold_into="claim", fold_label="about "),
+            Column("predicate", 1),
+            Column("claim", 0, wrap=True),
+            Column("window", 3, fold_into="claim", fold_label="valid "),
+            Column("outcome", 0, wrap=True),
+        ],
+    )
+    results = iter(observation.results)
+    refusals = list(observation.refused)
+    for proposal in observation.proposals:
+        refusal = next((r for r in refusals if r.proposal == proposal), None)
+        if refusal is not None:
+            refusals.remove(refusal)
+        reason = refusal.reason if refusal is not None else None
+        if reason is not None and reason.startswith(("invalid:", "not written:")):
+            # Refused before the write path: no result of its own.
+            outcome = f"refused: {reason}"
+        else:
+            result = next(results, None)
+            if result is None:
+                outcome = "—"
+            elif reason is not None:
+                outcome = f"{result.decision}: {reason}"
+            else:
+                outcome = f"{result.verdict or '—'} {result.decision}"
+                if result.replayed:
+                    outcome += " (replayed)"
+        window = " – ".join(
+            times.short(moment) if moment else "…"
+            for moment in (proposal.valid_from, proposal.valid_to)
+        )
+        marks = " ".join(
+            word
+            for word, on in (("negated", proposal.negated), ("correction", proposal.correction))
+            if on
+        )
+        table.add_row(
+            txt(proposal.subject),
+            txt(proposal.predicate),
+            txt(proposal.sentence + (f" ({marks})" if marks else "")),
+            txt("—" if window == "… – …" else window),
+            txt(outcome),
+        )
+    for refusal in refusals:
+        # The whole episode: the extractor gave nothing usable.
+        table.add_row(
+            txt("—"),
+            txt("—"),
+            txt(refusal.proposal.source),
+            txt("—"),
+            txt(f"refused: {refusal.reason}"),
+        )
     return table
 
 

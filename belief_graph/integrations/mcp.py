@@ -15,6 +15,7 @@ import inspect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import MCPServer
@@ -24,6 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from belief_graph.client import BeliefGraph
 from belief_graph.errors import BeliefGraphError
+from belief_graph.extraction import Episode as Said
+from belief_graph.extraction import Observation
 from belief_graph.models import (
     Claim,
     ClaimDraft,
@@ -193,6 +196,51 @@ class Tools:
                 except ValidationError as exc:
                     raise ToolError(f"claims.{index}.{describe_validation(exc)}") from None
             return self.bg.ingest(drafts, actor=self.settings.actor)
+
+        return self._run(run)
+
+    def observe(
+        self,
+        text: Annotated[Text, Field(description="What was said, verbatim: one turn or several.")],
+        speaker: Annotated[
+            Term, Field(description="Who said it: 'I', 'me' and 'my' are about this subject.")
+        ],
+        at: Annotated[
+            Moment | None,
+            Field(description="When it was said, ISO-8601 with an offset (default: now)."),
+        ] = None,
+        context: Annotated[
+            list[Text],
+            Field(
+                max_length=100,
+                description="Earlier turns, oldest first, for 'it', 'that' and 'instead'.",
+            ),
+        ] = [],  # noqa: B006 - never mutated; the schema shows the default
+        episode_id: Annotated[
+            Identifier | None,
+            Field(description="An id for this turn: observing it again changes nothing."),
+        ] = None,
+        namespace: NamespaceArg = None,
+    ) -> Observation:
+        """Store what the user said, in their own words, when you have no subject and
+        predicate to give: the engine extracts the claims, checks each against the words it
+        came from, and remembers them (a change such as "I'm pescatarian these days" replaces
+        the old value). Returns the claims proposed, what became of each, and what was refused
+        and why. Use remember instead when you know the triple."""
+        ns = self._ns(namespace)
+
+        def run() -> Observation:
+            try:
+                episode = Said(
+                    speaker=speaker,
+                    at=at or datetime.now(UTC),
+                    text=text,
+                    context=tuple(context),
+                    id=episode_id,
+                )
+            except ValidationError as exc:
+                raise ToolError(describe_validation(exc)) from None
+            return self.bg.observe(ns, episode, actor=self.settings.actor)
 
         return self._run(run)
 
@@ -524,6 +572,7 @@ class ScopedTools(Tools):
 
 TOOL_NAMES = (
     "remember",
+    "observe",
     "recall",
     "current",
     "as_of",

@@ -49,6 +49,9 @@ from .changes import (
 from .state import State, new_slot, read_state
 from .timeline import Correction, correction, place
 
+REFUSED_BY_SOURCE = "refused: the source it came with (episode_content) contradicts it"
+UNSUPPORTED_BY_SOURCE = "its source (episode_content) does not support it: waits for confirmation"
+
 
 @dataclass
 class Request:
@@ -213,12 +216,12 @@ class Remember:
                 # Joined as a paraphrase of that claim: it restates it (SAME).
                 scores[restated] = PairScores(same_object=True, values=True)
             rivals = rivals + self._inside(slot, scores, draft.text)
-            verified = self._verify(draft, embedding, source_embedding)
+            verified, verified_score = self._verify(draft, embedding, source_embedding)
             if verified == "contradicted":
                 plan = Plan(
                     "CONFLICT",
                     "refuse",
-                    "refused: the source it came with (episode_content) contradicts it",
+                    REFUSED_BY_SOURCE,
                 )
                 change = _changes(
                     request,
@@ -236,6 +239,17 @@ class Remember:
                 created.update((draft.namespace, i) for i in change.added)
                 planned.append(change)
                 continue
+            if (
+                verified == "supported"
+                and verified_score is not None
+                and "confidence" not in draft.model_fields_set
+            ):
+                # The verified score becomes the confidence of a draft that gave none.
+                request = Request(
+                    draft.model_copy(update={"confidence": round(verified_score, 4)}),
+                    request.revision_id,
+                    request.actor,
+                )
             if verified == "unsupported" and self.policy.unsupported == "low_confidence":
                 confidence = min(draft.confidence, self.policy.unsupported_confidence)
                 request = Request(
@@ -341,7 +355,7 @@ class Remember:
             return Plan(
                 plan.verdict,
                 "hold_pending",
-                "its source (episode_content) does not support it: waits for confirmation",
+                UNSUPPORTED_BY_SOURCE,
                 target=plan.target,
                 contradiction=plan.contradiction,
             )
@@ -408,18 +422,19 @@ class Remember:
         draft: ClaimDraft,
         embedding: list[float] | None,
         source_embedding: list[float] | None,
-    ) -> str | None:
-        """How the draft's source bears on it (``policy.verification``); ``None`` without a
-        source or a model to check with."""
+    ) -> tuple[str | None, float | None]:
+        """How the draft's source bears on it (``policy.verification``; ``None`` without a
+        source or a model to check with), and the verified score: P(entailment) where the model
+        has an entailment label, else ``None``."""
         if not draft.episode_content or not self.policy.verify:
-            return None
+            return None, None
         if self.detector.scorer is None:
             # Verification is the contradiction model's job; similarity alone only measures
             # support once the model has found no contradiction.
-            return None
+            return None, None
         row = {"id": "source", "text": draft.episode_content, "embedding": source_embedding}
         score = self.detector.relate(draft.text, embedding, [row])["source"]
-        return verification(score, self.policy)
+        return verification(score, self.policy), score.entailment
 
     def _locate(
         self, draft: ClaimDraft, claim_id: str, embedding: list[float] | None, state: State

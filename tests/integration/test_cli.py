@@ -673,3 +673,59 @@ def test_search_through_a_scope_shows_kind_scope_support_and_disputes(
     table = " ".join(ok(cli("search", query, "--scope", CHAIN, "--k", "2")).stdout.split())
     assert "policy" in table and "project:atlas" in table
     assert "disputes it: agent:reviewer, ×2 in 2 episodes" in table
+
+
+def test_observe_extracts_verifies_and_remembers(cli: Any) -> None:
+    ns = "user:alice"
+    first = as_json(
+        cli(
+            "observe",
+            "-n",
+            ns,
+            "--speaker",
+            "alice",
+            "--at",
+            "2026-03-01T10:00:00Z",
+            "--extractor",
+            "rules",
+            "--json",
+            "I'm vegan - no meat, no fish, no dairy.",
+        )
+    )
+    assert [r["verdict"] for r in first["results"]] == ["NEW"]
+    second = as_json(
+        cli(
+            "observe",
+            "-n",
+            ns,
+            "--speaker",
+            "alice",
+            "--at",
+            "2026-03-05T10:00:00Z",
+            "--context",
+            "I'm vegan - no meat, no fish, no dairy.",
+            "--id",
+            "chat-1:2",
+            "--extractor",
+            "rules",
+            "--json",
+            "Wait, I eat fish now. I'm pescatarian these days.",
+        )
+    )
+    assert second["episode_id"] == "chat-1:2" and second["extractor"] == "rules"
+    assert [(p["predicate"], p["object"]) for p in second["proposals"]] == [
+        ("dietary_preference", "pescatarian")
+    ]
+    assert (
+        second["refused"] == [] and second["results"][0]["retired"] == first["results"][0]["added"]
+    )
+    assert as_json(cli("current", "-n", ns, "alice", "diet", "--json"))["object"] == "pescatarian"
+
+    table = ok(cli("observe", "-n", ns, "--speaker", "alice", "--extractor", "rules", "I'm 41."))
+    assert "no claims found in what alice said" in table.stdout
+    shown = ok(
+        cli("observe", "-n", ns, "--speaker", "alice", "--extractor", "rules", "I live in Oslo.")
+    ).stdout
+    assert "alice lives in Oslo." in shown and "NEW expand" in shown
+    failed(cli("observe", "-n", ns, "--speaker", "alice", "--extractor", "gpt", "x"), "--extractor")
+    failed(cli("observe", "-n", ns, "--speaker", "alice", "--at", "soon", "x"), "--at")

@@ -145,6 +145,40 @@ def test_lists_every_tool_with_a_description_and_typed_schema(open_session: Open
     run(body)
 
 
+def test_observe_turns_what_the_user_said_into_one_current_belief(open_session: Opener) -> None:
+    async def body() -> None:
+        async with open_session() as session:
+            first = await call(
+                session,
+                "observe",
+                text="I'm vegan - no meat, no fish, no dairy.",
+                speaker="priya",
+                at="2026-03-01T10:00:00Z",
+            )
+            assert first["extractor"] == "rules"
+            assert [r["verdict"] for r in first["results"]] == ["NEW"]
+            second = await call(
+                session,
+                "observe",
+                text="Wait, I eat fish now. I'm pescatarian these days.",
+                speaker="priya",
+                at="2026-03-05T10:00:00Z",
+                episode_id="chat-9:2",
+            )
+            assert second["episode_id"] == "chat-9:2" and second["refused"] == []
+            answer = await call(session, "current", subject="priya", predicate="diet")
+            assert [b["object"] for b in answer["beliefs"]] == ["pescatarian"]
+            history = await call(session, "history", subject="priya", predicate="diet")
+            assert [(c["object"], c["status"]) for c in history] == [
+                ("vegan", "superseded"),
+                ("pescatarian", "active"),
+            ]
+            bad = await fails(session, "observe", text="hi", speaker="priya", at="2026-03-01")
+            assert "at: " in bad
+
+    run(body)
+
+
 def test_priya_story_through_mcp_tools_alone(open_session: Opener) -> None:
     async def body() -> None:
         async with open_session() as session:

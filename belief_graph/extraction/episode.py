@@ -1,0 +1,94 @@
+"""What extraction speaks: an episode in, proposals out, and what became of each proposal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from belief_graph.models import Identifier, Moment, RevisionResult, Term, Text
+from belief_graph.vocabulary import Vocabulary
+
+__all__ = ["Episode", "Extractor", "Observation", "Proposal", "Refusal"]
+
+
+class Episode(BaseModel):
+    """One turn (or several) of a conversation, as said: who spoke, when, and what.
+
+    First-person statements ("I", "my") are about ``speaker``; relative times ("last week",
+    "since June") resolve against ``at``. ``context`` holds earlier turns, oldest first, for
+    "that", "it" and "instead"; nothing is extracted from it on its own. ``id`` becomes the
+    ``episode_id`` of every claim drawn from the episode (one is made up when it is left out).
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    speaker: Term
+    at: Moment
+    text: Text
+    context: tuple[Text, ...] = Field(default=(), max_length=100)
+    id: Identifier | None = None
+
+
+class Proposal(BaseModel):
+    """A claim an extractor proposes, before it is verified against ``source``.
+
+    ``sentence`` is self-contained and in the third person ("alice is pescatarian."); ``source``
+    is the span of the episode text it came from. ``negated``: the relation does not (or no
+    longer) hold for the object. ``correction``: the speaker says an earlier value was wrong
+    ("actually it was X, not Y"), which retracts it, rather than that the world changed.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    subject: str
+    predicate: str
+    object: str
+    sentence: str
+    source: str
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    negated: bool = False
+    correction: bool = False
+
+
+class Refusal(BaseModel):
+    """A proposal that did not become a belief, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    proposal: Proposal
+    reason: str
+
+
+class Observation(BaseModel):
+    """What ``BeliefGraph.observe`` did with one episode.
+
+    ``proposals``: everything the extractor proposed; ``results``: one per proposal that
+    reached the write path (its verdict and decision, a verification refusal included);
+    ``refused``: the proposals that did not become a belief (invalid, contradicted by their
+    source, or unsupported by it), each with the reason.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    episode_id: str
+    extractor: str = ""
+    proposals: list[Proposal]
+    results: list[RevisionResult]
+    refused: list[Refusal]
+
+
+@runtime_checkable
+class Extractor(Protocol):
+    """Proposes claims from an episode. The vocabulary steers predicates to canonical names;
+    ``known_subjects`` are the namespace's subjects, so that "Bob" means the ``bob`` already
+    known rather than a new one."""
+
+    name: str
+
+    def extract(
+        self, episode: Episode, *, vocabulary: Vocabulary, known_subjects: Sequence[str]
+    ) -> list[Proposal]: ...

@@ -1,0 +1,10 @@
+// The subjects a namespace holds claims about, most claims first (text-only claims name none,
+// and an erased subject is gone): what an extractor matches "Bob" against.
+// Params: $namespace, $limit   Returns: subject, claims
+MATCH (s:Slot {namespace: $namespace})<-[:IN_SLOT]-(c:Claim)
+WHERE s.subject IS NOT NULL AND NOT s.subject_key STARTS WITH 'text:'
+  AND NOT s.subject_key STARTS WITH 'erased:' AND c.status <> 'erased'
+WITH s.subject_key AS key, min(s.subject) AS subject, count(c) AS claims
+RETURN subject, claims
+ORDER BY claims DESC, subject
+LIMIT $limit

@@ -1,0 +1,176 @@
+"""observe(): from what someone said to beliefs, through the one write path, on a real Neo4j:
+the rule extractor offline, the LLM extractor against the replay server, verification with the
+offline models refusing what the source contradicts."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+from belief_graph import BeliefGraph
+from belief_graph.extraction import ChatExtractor, ChatSettings, Episode, RuleExtractor
+from belief_graph.testing.chat_replay import ChatReplayServer
+from belief_graph.write.remember import REFUSED_BY_SOURCE
+
+NS = "user:alice"
+RULES = RuleExtractor()
+
+
+def said(text: str, at: datetime, *context: str, id: str | None = None) -> Episode:
+    return Episode(speaker="alice", at=at, text=text, context=context, id=id)
+
+
+def claim(obj: str, source: str, **extra: object) -> dict[str, object]:
+    return {
+        "subject": "alice",
+        "predicate": "diet",
+        "object": obj,
+        "sentence": f"alice is {obj}.",
+        "source": source,
+        **extra,
+    }
+
+
+def answer(*claims: dict[str, object]) -> str:
+    return json.dumps({"claims": list(claims)})
+
+
+def chat(server: ChatReplayServer) -> ChatExtractor:
+    return ChatExtractor(ChatSettings(url=server.base_url, model="replay"))
+
+
+def test_vegan_then_pescatarian_leaves_one_current_diet(semantic_bg: BeliefGraph) -> None:
+    bg = semantic_bg
+    start = datetime.now(UTC) - timedelta(days=3)
+    first = bg.observe(NS, said("I'm vegan - no meat, no fish, no dairy.", start), extractor=RULES)
+    assert [r.verdict for r in first.results] == ["NEW"] and first.refused == []
+    later = said("Wait, I eat fish now. I'm pescatarian these days.", start + timedelta(days=1))
+    second = bg.observe(NS, later, extractor=RULES)
+    assert [(p.predicate, p.object) for p in second.proposals] == [
+        ("dietary_preference", "pescatarian")
+    ]
+    # The contradiction model reads vegan / pescatarian as a contradiction: the new value
+    # supersedes the old one with the contradiction flag (never both current).
+    (result,) = second.results
+    assert result.verdict in ("UPDATE", "CONFLICT") and second.refused == []
+    assert result.retired == first.results[0].added
+
+    current = bg.current(NS, "alice", "diet")
+    assert current is not None and not isinstance(current, list)
+    assert current.object == "pescatarian"
+    assert [b.object for b in bg.beliefs(NS, "alice")] == ["pescatarian"]
+    history = bg.history(NS, "alice", "diet")
+    assert [(c.object, c.status) for c in history] == [
+        ("vegan", "superseded"),
+        ("pescatarian", "active"),
+    ]
+    # Both time axes: valid from when each was said; what held on the first day was vegan.
+    assert history[0].valid_from == start and history[0].valid_to == later.at
+    held = bg.as_of(NS, "alice", "diet", valid_at=start + timedelta(hours=1))
+    assert held is not None and not isinstance(held, list) and held.object == "vegan"
+    # Provenance: each claim points at its episode, with the span it came from.
+    episodes = {e.claim_id: e.content for e in bg.lineage(NS, current.id).episodes}
+    assert episodes[current.id] == "I'm pescatarian these days."
+
+
+def test_a_correction_retracts_the_wrong_value(bg: BeliefGraph) -> None:
+    now = datetime.now(UTC)
+    bg.observe(NS, said("I live in Lisbon.", now - timedelta(hours=2)), extractor=RULES)
+    fixed = bg.observe(
+        NS,
+        said("Actually, I live in Porto, not Lisbon.", now - timedelta(hours=1)),
+        extractor=RULES,
+    )
+    assert [p.correction for p in fixed.proposals] == [True]
+    assert fixed.results[0].verdict == "CONFLICT"
+    current = bg.current(NS, "alice", "lives in")
+    assert current is not None and not isinstance(current, list) and current.object == "Porto"
+    statuses = {c.object: c.status for c in bg.history(NS, "alice", "lives_in")}
+    assert statuses == {"Lisbon": "retracted", "Porto": "active"}
+
+
+def test_a_relative_time_becomes_valid_from(bg: BeliefGraph) -> None:
+    at = datetime.now(UTC) - timedelta(days=1)
+    monday = (at - timedelta(days=at.weekday() + 7)).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
+    seen = bg.observe(NS, said("I moved to Berlin last week.", at), extractor=RULES)
+    assert seen.proposals[0].valid_from == monday
+    current = bg.current(NS, "alice", "lives_in")
+    assert current is not None and not isinstance(current, list)
+    assert (current.object, current.valid_from) == ("Berlin", monday)
+
+
+def test_the_same_episode_observed_again_changes_nothing(bg: BeliefGraph) -> None:
+    episode = said("I work at Acme.", datetime.now(UTC) - timedelta(minutes=5), id="chat-7:3")
+    first = bg.observe(NS, episode, extractor=RULES)
+    again = bg.observe(NS, episode, extractor=RULES)
+    assert first.episode_id == again.episode_id == "chat-7:3"
+    assert (
+        again.results[0].replayed and again.results[0].revision_id == first.results[0].revision_id
+    )
+    assert len(bg.history(NS, "alice", "works_at")) == 1
+
+
+def test_the_llm_extractor_retries_a_malformed_answer(bg: BeliefGraph) -> None:
+    text = "Wait, I eat fish now. I'm pescatarian these days."
+    good = answer(claim("pescatarian", "I'm pescatarian these days."))
+    with ChatReplayServer({"pescatarian": ["{not json", good]}) as server:
+        seen = bg.observe(NS, said(text, datetime.now(UTC)), extractor=chat(server))
+    assert len(server.requests) == 2
+    assert seen.extractor == "chat" and seen.refused == []
+    assert [r.verdict for r in seen.results] == ["NEW"]
+    current = bg.current(NS, "alice", "diet")
+    assert current is not None and not isinstance(current, list) and current.object == "pescatarian"
+
+
+def test_always_malformed_is_refused_with_the_reason_and_stores_nothing(bg: BeliefGraph) -> None:
+    with ChatReplayServer({"vegan": "I think alice is vegan"}) as server:
+        seen = bg.observe(NS, said("I'm vegan.", datetime.now(UTC)), extractor=chat(server))
+    assert len(server.requests) == 3  # the answer and two retries
+    assert seen.proposals == [] and seen.results == []
+    (refusal,) = seen.refused
+    assert refusal.reason.startswith("extractor: no valid claims JSON in 3 answers (not JSON")
+    assert refusal.proposal.source == "I'm vegan."
+    assert bg.history(NS, "alice", "diet") == []
+
+
+def test_a_proposal_its_source_contradicts_is_refused(semantic_bg: BeliefGraph) -> None:
+    bg = semantic_bg
+    text = "I'm not vegan anymore, I eat meat and fish now."
+    wrong = claim("vegan", text)  # the model misread the negation
+    with ChatReplayServer({"not vegan": answer(wrong)}) as server:
+        seen = bg.observe(NS, said(text, datetime.now(UTC)), extractor=chat(server))
+    (result,) = seen.results
+    assert result.decision == "refuse"
+    (refusal,) = seen.refused
+    assert refusal.reason == REFUSED_BY_SOURCE and refusal.proposal.object == "vegan"
+    assert bg.current(NS, "alice", "diet") is None
+    (stored,) = bg.history(NS, "alice", "diet")
+    assert stored.status == "rejected" and stored.refused_reason == REFUSED_BY_SOURCE
+
+
+def test_an_invalid_proposal_is_refused_by_field_and_the_rest_is_kept(bg: BeliefGraph) -> None:
+    bad = claim("vegan\x00", "I'm vegan.")
+    good = claim("vegan", "I'm vegan.")
+    with ChatReplayServer({"vegan": answer(bad, good)}) as server:
+        seen = bg.observe(NS, said("I'm vegan.", datetime.now(UTC)), extractor=chat(server))
+    (refusal,) = seen.refused
+    assert refusal.reason.startswith("invalid: object: ")
+    assert [r.verdict for r in seen.results] == ["NEW"]
+
+
+def test_third_person_statements_use_the_known_subjects(bg: BeliefGraph) -> None:
+    now = datetime.now(UTC)
+    bg.observe(NS, said("My manager is Bob.", now - timedelta(minutes=2)), extractor=RULES)
+    bg.observe(NS, said("I live in Oslo.", now - timedelta(minutes=1)), extractor=RULES)
+    assert set(bg.subjects(NS)) == {"alice"}
+    from belief_graph import ClaimDraft
+
+    bg.remember(
+        ClaimDraft(namespace=NS, subject="Bob", predicate="age", object="41", text="Bob is 41.")
+    )
+    seen = bg.observe(NS, said("Bob lives in Rome.", now), extractor=RULES)
+    assert [(p.subject, p.object) for p in seen.proposals] == [("Bob", "Rome")]
+    current = bg.current(NS, "bob", "lives_in")
+    assert current is not None and not isinstance(current, list) and current.object == "Rome"

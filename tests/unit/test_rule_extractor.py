@@ -1,0 +1,148 @@
+"""The offline extractor on its own cases: what it reads, and what it leaves alone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from belief_graph.extraction import Episode, Proposal, RuleExtractor
+from belief_graph.vocabulary import Vocabulary
+
+AT = datetime(2026, 3, 11, 15, 0, tzinfo=UTC)
+KNOWN = ["Bob", "atlas"]
+
+
+def extract(text: str, *context: str) -> list[Proposal]:
+    episode = Episode(speaker="alice", at=AT, text=text, context=context)
+    return RuleExtractor().extract(episode, vocabulary=Vocabulary.default(), known_subjects=KNOWN)
+
+
+def triples(text: str, *context: str) -> list[tuple[str, str, str]]:
+    return [(p.subject, p.predicate, p.object) for p in extract(text, *context)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm vegan - no meat, no fish, no dairy.", ("alice", "dietary_preference", "vegan")),
+        ("I'm a vegetarian.", ("alice", "dietary_preference", "vegetarian")),
+        ("I live in Lisbon.", ("alice", "lives_in", "Lisbon")),
+        ("I moved to Berlin.", ("alice", "lives_in", "Berlin")),
+        ("I moved from Lisbon to Berlin.", ("alice", "lives_in", "Berlin")),
+        ("I work at Acme.", ("alice", "works_at", "Acme")),
+        ("I started working at Globex.", ("alice", "works_at", "Globex")),
+        ("I work as a nurse.", ("alice", "job_title", "nurse")),
+        ("I'm allergic to peanuts.", ("alice", "has_allergy", "peanuts")),
+        ("I'm from Porto.", ("alice", "born_in", "Porto")),
+        ("My manager is Dana.", ("alice", "reports_to", "Dana")),
+        ("My favorite food is sushi now.", ("alice", "favorite_food", "sushi")),
+        ("Bob lives in Rome.", ("Bob", "lives_in", "Rome")),
+        ("bob's email is bob@example.com.", ("Bob", "email", "bob@example.com")),
+        ("Atlas uses Postgres.", ("atlas", "uses_framework", "Postgres")),
+    ],
+)
+def test_reads_first_person_possessive_and_known_subject_statements(
+    text: str, expected: tuple[str, str, str]
+) -> None:
+    assert triples(text) == [expected]
+
+
+def test_a_change_in_the_world_is_the_new_value_not_a_correction() -> None:
+    (p,) = extract("Wait, I eat fish now. I'm pescatarian these days.")
+    assert (p.predicate, p.object, p.negated, p.correction) == (
+        "dietary_preference",
+        "pescatarian",
+        False,
+        False,
+    )
+    assert p.sentence == "alice is pescatarian."
+    assert p.source == "I'm pescatarian these days."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I no longer work at Acme.",
+        "I don't work at Acme anymore.",
+        "I left Acme.",
+        "I quit Acme.",
+    ],
+)
+def test_no_longer_proposes_the_value_negated(text: str) -> None:
+    (p,) = extract(text)
+    assert (p.predicate, p.object, p.negated) == ("works_at", "Acme", True)
+    assert p.sentence == "alice no longer works at Acme."
+
+
+def test_used_to_and_no_longer_with_a_copula_negate_too() -> None:
+    assert [(p.object, p.negated) for p in extract("I used to live in Paris.")] == [("Paris", True)]
+    (p,) = extract("I'm no longer vegetarian.")
+    assert (p.object, p.negated, p.sentence) == (
+        "vegetarian",
+        True,
+        "alice is no longer vegetarian.",
+    )
+
+
+def test_actually_not_is_a_correction() -> None:
+    (p,) = extract("Actually, I live in Porto, not Lisbon.")
+    assert (p.predicate, p.object, p.correction) == ("lives_in", "Porto", True)
+
+
+def test_i_meant_takes_the_fact_from_the_context() -> None:
+    (p,) = extract("Sorry, I meant Porto.", "I live in Lisbon.")
+    assert (p.subject, p.predicate, p.object, p.correction) == ("alice", "lives_in", "Porto", True)
+    assert p.sentence == "alice lives in Porto."
+
+
+def test_switched_to_takes_the_fact_from_the_context() -> None:
+    (p,) = extract("I switched to Neovim.", "My editor is VS Code.")
+    assert (p.predicate, p.object, p.correction) == ("editor", "Neovim", False)
+    assert p.sentence == "alice's editor is Neovim."
+
+
+def test_actually_with_news_is_a_change_not_a_correction() -> None:
+    (p,) = extract("Actually, I moved to Porto last week.")
+    assert (p.object, p.correction) == ("Porto", False)
+    assert p.valid_from == datetime(2026, 3, 2, tzinfo=UTC)
+
+
+def test_a_relative_time_becomes_the_window() -> None:
+    (p,) = extract("I started working at Globex yesterday.")
+    assert p.valid_from == datetime(2026, 3, 10, tzinfo=UTC) and p.valid_to is None
+    (q,) = extract("I'm learning Japanese since June.")
+    assert (q.predicate, q.object, q.valid_from) == (
+        "is_learning",
+        "Japanese",
+        datetime(2025, 6, 1, tzinfo=UTC),
+    )
+
+
+def test_a_list_of_values_of_a_multi_valued_fact_is_one_claim_each() -> None:
+    assert triples("I speak French and Spanish.") == [
+        ("alice", "language_spoken", "French"),
+        ("alice", "language_spoken", "Spanish"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm tired.",
+        "I have a meeting tomorrow.",
+        "I think it's going to rain.",
+        "We use Go now.",
+        "It was 2019, not 2018.",  # no context to say what "it" is
+        "How are you?",
+        "I eat fish now.",  # a food, not a diet
+        "Carol lives in Oslo.",  # not a known subject
+    ],
+)
+def test_leaves_alone_what_it_cannot_read(text: str) -> None:
+    assert extract(text) == []
+
+
+def test_proposals_keep_the_order_said() -> None:
+    found = triples("I live in Lisbon. I work at Acme. My manager is Dana.")
+    assert [t[1] for t in found] == ["lives_in", "works_at", "reports_to"]
