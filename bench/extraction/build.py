@@ -22,7 +22,10 @@ from typing import Any
 from belief_graph.vocabulary import Vocabulary
 
 HERE = Path(__file__).resolve().parent
-SOURCES = {"calibration": HERE / "source" / "calibration.txt", "held_out": HERE / "source" / "held_out.txt"}
+SOURCES = {
+    "calibration": HERE / "source" / "calibration.txt",
+    "held_out": HERE / "source" / "held_out.txt",
+}
 
 # Predicates the shipped vocabulary does not define (listed in README.md for the core branch).
 NEW_PREDICATES = {
@@ -151,9 +154,7 @@ def parse(path: Path, split: str) -> list[dict[str, Any]]:
         turn = len(conv["turns"]) - 1
         if tag == ">":
             offset = _OFFSET.match(rest)
-            last = (
-                datetime.fromisoformat(conv["turns"][-1]["at"]) if conv["turns"] else None
-            )
+            last = datetime.fromisoformat(conv["turns"][-1]["at"]) if conv["turns"] else None
             if offset:
                 step = timedelta(**{_UNITS[offset.group(2)]: int(offset.group(1))})
                 rest = rest[offset.end() :]
@@ -198,17 +199,28 @@ def parse(path: Path, split: str) -> list[dict[str, Any]]:
         elif tag == "~":
             s, p, o = (x.strip() for x in rest.split("|"))
             conv["_recorded"][turn]["claims"].append(
-                {"subject": s, "predicate": p, "object": o, "negated": False,
-                 "correction": False, "skip": False, "invented": True}
+                {
+                    "subject": s,
+                    "predicate": p,
+                    "object": o,
+                    "negated": False,
+                    "correction": False,
+                    "skip": False,
+                    "invented": True,
+                }
             )
         elif tag == "!":
             conv["_recorded"][turn]["mode"] = rest
         elif tag == "?":
             s, p, query, answer, stale = (x.strip() for x in rest.split("|"))
             conv["questions"].append(
-                {"subject": s, "predicate": p, "query": query,
-                 "_answer": [a.strip() for a in answer.split(";") if a.strip()],
-                 "_stale": [a.strip() for a in stale.split(";") if a.strip()]}
+                {
+                    "subject": s,
+                    "predicate": p,
+                    "query": query,
+                    "_answer": [a.strip() for a in answer.split(";") if a.strip()],
+                    "_stale": [a.strip() for a in stale.split(";") if a.strip()],
+                }
             )
         else:
             raise SystemExit(f"{where}: unknown line {line!r}")
@@ -248,7 +260,7 @@ def _cardinality(predicate: str, vocabulary: Vocabulary) -> str:
 
 
 _MALFORMED = [
-    'Sure! Here are the claims I found:\n\n- {first}',
+    "Sure! Here are the claims I found:\n\n- {first}",
     '{{"claims": [{{"subject": "{subject}", "predicate": "{predicate}", "object": ',
     '{{"facts": [{{"who": "{subject}", "what": "{predicate}"}}]}}',
 ]
@@ -305,7 +317,10 @@ def main() -> int:
     # Alternate the halves category by category, so both have the same mix in file order.
     ordered: list[dict[str, Any]] = []
     by_category = {
-        split: {c: [x for x in convs if x["category"] == c] for c in dict.fromkeys(x["category"] for x in convs)}
+        split: {
+            c: [x for x in convs if x["category"] == c]
+            for c in dict.fromkeys(x["category"] for x in convs)
+        }
         for split, convs in halves.items()
     }
     for category in by_category["calibration"]:
@@ -317,20 +332,24 @@ def main() -> int:
         g["predicate"]
         for conv in ordered
         for g in conv["gold"]
-        if vocabulary.canonical(g["predicate"]) != g["predicate"] or g["predicate"] not in vocabulary
+        if vocabulary.canonical(g["predicate"]) != g["predicate"]
+        or g["predicate"] not in vocabulary
     )
     for predicate in unknown:
         if predicate not in NEW_PREDICATES:
             raise SystemExit(f"predicate {predicate!r} is neither in the vocabulary nor listed")
-    with (HERE / "conversations.jsonl").open("w", encoding="utf-8") as out, (
-        HERE / "recorded.jsonl"
-    ).open("w", encoding="utf-8") as rec:
+    with (
+        (HERE / "conversations.jsonl").open("w", encoding="utf-8") as out,
+        (HERE / "recorded.jsonl").open("w", encoding="utf-8") as rec,
+    ):
         for conv in ordered:
             finish_questions(conv, vocabulary)
             for turn in range(len(conv["turns"])):
                 content = recorded_content(conv, turn)
                 rec.write(
-                    json.dumps({"id": conv["id"], "turn": turn, "content": content}, ensure_ascii=False)
+                    json.dumps(
+                        {"id": conv["id"], "turn": turn, "content": content}, ensure_ascii=False
+                    )
                     + "\n"
                 )
             public = {k: v for k, v in conv.items() if not k.startswith("_")}
