@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 import time
@@ -96,12 +95,10 @@ def episodes(conv: dict[str, Any]) -> Iterable[tuple[int, Any]]:
 
 
 def chat_extractor(base_url: str) -> Any:
-    """The ChatExtractor configured as a user would: through the environment."""
+    """The ChatExtractor with the settings a user gives in BELIEF_GRAPH_EXTRACTOR_URL/_MODEL."""
     from belief_graph.extraction import ChatExtractor, ChatSettings
 
-    os.environ["BELIEF_GRAPH_EXTRACTOR_URL"] = base_url
-    os.environ["BELIEF_GRAPH_EXTRACTOR_MODEL"] = "recorded-stand-in"
-    return ChatExtractor(ChatSettings())
+    return ChatExtractor(ChatSettings(url=base_url, model="recorded-stand-in"))
 
 
 def observe_all(bg: BeliefGraph, ns: str, conv: dict[str, Any], extractor: Any) -> list[Any]:
