@@ -335,6 +335,11 @@ def play(
     return played
 
 
+def _reason(text: str) -> str:
+    """A refusal reason without the quoted claim, so that like reasons count together."""
+    return re.sub(r"'[^']*'|\"[^\"]*\"|[0-9.]+", "…", text)[:90]
+
+
 def summarize(played: list[dict[str, Any]], scopes: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for scope in scopes:
@@ -343,9 +348,7 @@ def summarize(played: list[dict[str, Any]], scopes: list[str]) -> dict[str, Any]
     for p in played:
         by_category[p["conv"]["category"]].append(p)
     out["categories"] = {c: table(items) for c, items in sorted(by_category.items())}
-    out["refusals"] = dict(
-        Counter(reason.split(":")[0][:60] for p in played for reason in p["refused"]).most_common(8)
-    )
+    out["refusals"] = dict(Counter(_reason(r) for p in played for r in p["refused"]).most_common(8))
     return out
 
 
