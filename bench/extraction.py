@@ -1,0 +1,460 @@
+"""The extraction evaluation (bench/extraction/): short conversations written for this project,
+each labelled with the claims a careful reader takes from every turn (gold) and questions about
+the facts they leave current, split once into a calibration half and a held-out half.
+
+Each conversation is played turn by turn into an empty namespace by three systems:
+
+- ``rules``: ``observe`` with the offline ``RuleExtractor``;
+- ``recorded``: ``observe`` with the ``ChatExtractor`` against a local replay server that answers
+  each turn with the hand-written stand-in response of ``recorded.jsonl`` (it measures the
+  pipeline given such output: parsing, retries, subject resolution, verification, the write
+  path; not any model's quality, see bench/extraction/README.md);
+- ``text``: ``remember`` of each turn as a text-only draft (no triple): the path a user has
+  without extraction.
+
+Reported per system and split:
+
+- extraction precision / recall of (subject, predicate, object), per turn, after normalization
+  (subject and object by ``normalize_key``, a leading article dropped, the gold's other spellings
+  accepted; predicate by the vocabulary): of what the extractor *proposed*, and of what was
+  *accepted* (reached the write path, not refused by verification); "+polarity" also requires
+  ``negated`` to match;
+- end to end, the share of questions answered right: ``current`` gives every expected value and
+  no stale one (extractors only: a text-only draft has no slot to ask), and ``search`` (top 3
+  hits) gives every expected value and no stale value. A hit gives a value when it is a
+  positive claim about the question's subject whose object or sentence holds the value; a
+  text-only hit (a whole turn) gives the values the gold says that turn states for the slot.
+
+The offline models of the test suite are loaded (the embedder for search, the contradiction
+classifier for verification). Nothing is tuned on ``--split held_out``.
+
+    python bench/extraction.py [--split held_out|calibration|all] [--systems rules,recorded,text]
+                               [--errors] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from _common import connect, report
+
+from belief_graph import BeliefGraph, Claim, ClaimDraft
+from belief_graph.vocabulary import Vocabulary, normalize_key
+
+DATA = Path(__file__).resolve().parent / "extraction"
+SYSTEMS = ("rules", "recorded", "text")
+SPLITS = ("calibration", "held_out")
+_ARTICLE = re.compile(r"^(?:a|an|the|my|his|her|their|our)\s+")
+
+
+def load(name: str) -> list[dict[str, Any]]:
+    path = DATA / name
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+def norm(value: str) -> str:
+    return _ARTICLE.sub("", normalize_key(value))
+
+
+def spellings(value: str, aliases: Iterable[str]) -> set[str]:
+    return {norm(value), *(norm(a) for a in aliases)}
+
+
+def contains(text: str, value: str) -> bool:
+    """Whether ``value`` occurs in ``text`` as whole words (after normalization)."""
+    return re.search(rf"(?<!\w){re.escape(norm(value))}(?!\w)", normalize_key(text)) is not None
+
+
+# -- running the systems -----------------------------------------------------------------------
+
+
+def episodes(conv: dict[str, Any]) -> Iterable[tuple[int, Any]]:
+    from belief_graph.extraction import Episode
+
+    texts = [t["text"] for t in conv["turns"]]
+    for i, turn in enumerate(conv["turns"]):
+        yield (
+            i,
+            Episode(
+                speaker=conv["speaker"],
+                at=datetime.fromisoformat(turn["at"]),
+                text=turn["text"],
+                context=tuple(texts[:i]),
+                id=f"{conv['id']}-{i}",
+            ),
+        )
+
+
+def chat_extractor(base_url: str) -> Any:
+    """The ChatExtractor with the settings a user gives in BELIEF_GRAPH_EXTRACTOR_URL/_MODEL."""
+    from belief_graph.extraction import ChatExtractor, ChatSettings
+
+    return ChatExtractor(ChatSettings(url=base_url, model="recorded-stand-in"))
+
+
+def observe_all(bg: BeliefGraph, ns: str, conv: dict[str, Any], extractor: Any) -> list[Any]:
+    """Per turn: (turn, proposals, accepted proposals, refusals)."""
+    out = []
+    for i, episode in episodes(conv):
+        observation = bg.observe(ns, episode, extractor=extractor)
+        refused = [r.proposal for r in observation.refused]
+        accepted = [p for p in observation.proposals if p not in refused]
+        out.append((i, list(observation.proposals), accepted, list(observation.refused)))
+    return out
+
+
+def run_rules(bg: BeliefGraph, ns: str, conv: dict[str, Any], _: Any) -> list[Any]:
+    from belief_graph.extraction import RuleExtractor
+
+    return observe_all(bg, ns, conv, RuleExtractor())
+
+
+def run_recorded(
+    bg: BeliefGraph, ns: str, conv: dict[str, Any], recorded: dict[tuple[str, int], Any]
+) -> list[Any]:
+    from belief_graph.testing.chat_replay import ChatReplayServer
+
+    # The server answers with the first key found in the request's last user message; that
+    # message may repeat earlier turns as context, so the latest turn's key comes first.
+    responses = {
+        turn["text"]: recorded[(conv["id"], i)]
+        for i, turn in reversed(list(enumerate(conv["turns"])))
+    }
+    with ChatReplayServer(responses) as server:
+        return observe_all(bg, ns, conv, chat_extractor(server.base_url))
+
+
+def run_text(bg: BeliefGraph, ns: str, conv: dict[str, Any], _: Any) -> list[Any]:
+    for i, turn in enumerate(conv["turns"]):
+        at = datetime.fromisoformat(turn["at"])
+        bg.remember(
+            ClaimDraft(
+                namespace=ns,
+                text=turn["text"],
+                valid_from=at,
+                recorded_at=at,
+                episode_id=f"{conv['id']}-{i}",
+            )
+        )
+    return []
+
+
+RUNNERS = {"rules": run_rules, "recorded": run_recorded, "text": run_text}
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+
+class Scorer:
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+
+    def predicate(self, text: str) -> str:
+        try:
+            return self.vocabulary.canonical(text)
+        except ValueError:
+            return ""
+
+    def match(
+        self, conv: dict[str, Any], turns: list[Any], which: int
+    ) -> tuple[int, int, int, int, list[str]]:
+        """(matched, matched with polarity, proposed, gold) over the conversation, and errors.
+        ``which``: 1 = everything proposed, 2 = only what was accepted."""
+        matched = polarity = proposed = 0
+        errors: list[str] = []
+        by_turn: dict[int, list[Any]] = {t[0]: list(t[which]) for t in turns}
+        for turn in range(len(conv["turns"])):
+            left = list(by_turn.get(turn, []))
+            proposed += len(left)
+            for g in (g for g in conv["gold"] if g["turn"] == turn):
+                objects = spellings(g["object"], g.get("aliases", []))
+                hit = next(
+                    (
+                        p
+                        for p in left
+                        if norm(p.subject) == norm(g["subject"])
+                        and self.predicate(p.predicate) == g["predicate"]
+                        and norm(p.object) in objects
+                    ),
+                    None,
+                )
+                if hit is None:
+                    sign = "not " if g.get("negated") else ""
+                    errors.append(
+                        f"{conv['id']}#{turn} missed ({g['subject']}, {g['predicate']}, "
+                        f"{sign}{g['object']})"
+                    )
+                    continue
+                left.remove(hit)
+                matched += 1
+                polarity += bool(hit.negated) == bool(g.get("negated", False))
+            for p in left:
+                sign = "not " if p.negated else ""
+                errors.append(
+                    f"{conv['id']}#{turn} spurious ({p.subject}, {p.predicate}, {sign}{p.object})"
+                )
+        return matched, polarity, proposed, len(conv["gold"]), errors
+
+    def values(self, q: dict[str, Any], names: list[str]) -> list[tuple[str, set[str]]]:
+        return [(v, spellings(v, q.get("aliases", {}).get(v, []))) for v in names]
+
+    def judge(self, q: dict[str, Any], given: list[set[str]]) -> bool:
+        """Right: every expected value is given and no stale value is. ``given``: per source
+        (a current claim, a hit), the normalized values it gives."""
+        every = set().union(*given) if given else set()
+        answers = self.values(q, q["answer"])
+        stale = self.values(q, q["stale"])
+        return all(forms & every for _, forms in answers) and not any(
+            forms & every for _, forms in stale
+        )
+
+    def has_stale(self, q: dict[str, Any], given: list[set[str]]) -> bool:
+        every = set().union(*given) if given else set()
+        return any(forms & every for _, forms in self.values(q, q["stale"]))
+
+    def claim_gives(self, q: dict[str, Any], claim: Claim) -> set[str]:
+        """The question's values (answer or stale, every spelling) a structured claim gives."""
+        if claim.negated or claim.subject is None or norm(claim.subject) != norm(q["subject"]):
+            return set()
+        found: set[str] = set()
+        for _, forms in self.values(q, q["answer"] + q["stale"]):
+            if (claim.object and norm(claim.object) in forms) or any(
+                contains(claim.text or "", f) for f in forms
+            ):
+                found |= forms
+        return found
+
+    def turn_gives(self, q: dict[str, Any], conv: dict[str, Any], text: str) -> set[str]:
+        """The values a whole turn states for the question's slot, as the gold records them."""
+        turns = [i for i, t in enumerate(conv["turns"]) if t["text"] == text]
+        found: set[str] = set()
+        for g in conv["gold"]:
+            if (
+                g["turn"] in turns
+                and not g.get("negated")
+                and (g["subject"], g["predicate"]) == (q["subject"], q["predicate"])
+            ):
+                found |= spellings(g["object"], g.get("aliases", []))
+        return found
+
+
+def ask(
+    bg: BeliefGraph, ns: str, conv: dict[str, Any], system: str, scorer: Scorer
+) -> list[dict[str, Any]]:
+    rows = []
+    for q in conv["questions"]:
+        row: dict[str, Any] = {"id": conv["id"], "query": q["query"]}
+        if system != "text":
+            current = bg.current(ns, q["subject"], q["predicate"])
+            claims = current if isinstance(current, list) else [current] if current else []
+            given = [{norm(c.object)} for c in claims if c.object and not c.negated]
+            row["current"] = scorer.judge(q, given)
+            row["current_values"] = [c.object for c in claims if not c.negated]
+        hits = bg.search(q["query"], ns, k=3)
+        if system == "text":
+            given = [scorer.turn_gives(q, conv, h.claim.text or "") for h in hits]
+        else:
+            given = [scorer.claim_gives(q, h.claim) for h in hits]
+        row["top3"] = scorer.judge(q, given)
+        row["top3_stale"] = scorer.has_stale(q, given)
+        row["top3_texts"] = [h.claim.text for h in hits]
+        rows.append(row)
+    return rows
+
+
+def ratio(num: int, den: int) -> float | None:
+    return round(num / den, 3) if den else None
+
+
+def table(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """Figures over a set of played conversations of one system."""
+    out: dict[str, Any] = {"conversations": len(items)}
+    for stage in ("proposed", "accepted"):
+        m = sum(i[stage][0] for i in items)
+        mp = sum(i[stage][1] for i in items)
+        n = sum(i[stage][2] for i in items)
+        g = sum(i[stage][3] for i in items)
+        out[stage] = {
+            "precision": ratio(m, n),
+            "recall": ratio(m, g),
+            "precision+polarity": ratio(mp, n),
+            "recall+polarity": ratio(mp, g),
+            "claims": n,
+            "gold": g,
+        }
+    questions = [q for i in items for q in i["questions"]]
+    out["questions"] = len(questions)
+    with_current = [q for q in questions if "current" in q]
+    out["current right"] = ratio(sum(q["current"] for q in with_current), len(with_current))
+    out["top3 right"] = ratio(sum(q["top3"] for q in questions), len(questions))
+    out["top3 stale"] = ratio(sum(q["top3_stale"] for q in questions), len(questions))
+    return out
+
+
+def play(
+    bg: BeliefGraph,
+    run: str,
+    system: str,
+    conversations: list[dict[str, Any]],
+    recorded: dict[tuple[str, int], Any],
+    scorer: Scorer,
+) -> list[dict[str, Any]]:
+    played = []
+    started = time.perf_counter()
+    for n, conv in enumerate(conversations, 1):
+        ns = f"{run}:{system}:{conv['id']}"
+        turns = RUNNERS[system](bg, ns, conv, recorded)
+        proposed = scorer.match(conv, turns, 1) if system != "text" else (0, 0, 0, 0, [])
+        accepted = scorer.match(conv, turns, 2) if system != "text" else (0, 0, 0, 0, [])
+        refusals = [r.reason for t in turns for r in t[3]]
+        played.append(
+            {
+                "conv": conv,
+                "proposed": proposed[:4],
+                "accepted": accepted[:4],
+                "errors": proposed[4],
+                "refused": refusals,
+                "questions": ask(bg, ns, conv, system, scorer),
+            }
+        )
+        if n % 16 == 0 or n == len(conversations):
+            print(
+                f"  {system}: {n}/{len(conversations)} conversations, "
+                f"{time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+            )
+    return played
+
+
+def _reason(text: str) -> str:
+    """A refusal reason without the quoted claim, so that like reasons count together."""
+    return re.sub(r"'[^']*'|\"[^\"]*\"|[0-9.]+", "…", text)[:90]
+
+
+def summarize(played: list[dict[str, Any]], scopes: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for scope in scopes:
+        out[scope] = table([p for p in played if scope in ("all", p["conv"]["split"])])
+    by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for p in played:
+        by_category[p["conv"]["category"]].append(p)
+    out["categories"] = {c: table(items) for c, items in sorted(by_category.items())}
+    out["refusals"] = dict(Counter(_reason(r) for p in played for r in p["refused"]).most_common(8))
+    return out
+
+
+# -- output ------------------------------------------------------------------------------------
+
+
+def fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def print_side_by_side(title: str, results: dict[str, dict[str, Any]], scopes: list[str]) -> None:
+    names = list(results)
+    print(f"\n== {title}")
+    head = f"{'':<34}" + "".join(f"{n:>12}" for n in names)
+    for scope in scopes:
+        print(f"\n-- {scope}\n{head}")
+        rows = [
+            ("extraction P (proposed)", lambda t: t["proposed"]["precision"]),
+            ("extraction R (proposed)", lambda t: t["proposed"]["recall"]),
+            ("extraction P (accepted)", lambda t: t["accepted"]["precision"]),
+            ("extraction R (accepted)", lambda t: t["accepted"]["recall"]),
+            ("  R (accepted, +polarity)", lambda t: t["accepted"]["recall+polarity"]),
+            ("current right", lambda t: t["current right"]),
+            ("search top 3 right", lambda t: t["top3 right"]),
+            ("search top 3 with a stale value", lambda t: t["top3 stale"]),
+        ]
+        for label, get in rows:
+            cells = []
+            for name in names:
+                t = results[name][scope]
+                value = None if name == "text" and "extraction" in label else get(t)
+                cells.append(f"{fmt(value):>12}")
+            print(f"{label:<34}" + "".join(cells))
+        first = results[names[0]][scope]
+        counts = f"{first['conversations']} conversations, {first['questions']} questions"
+        print(f"({counts})")
+    print("\n-- per category: extraction R (accepted) / current right / search top 3 right")
+    print(f"{'':<20}" + "".join(f"{n:>20}" for n in names))
+    for category in next(iter(results.values()))["categories"]:
+        cells = []
+        for name in names:
+            t = results[name]["categories"][category]
+            r = "-" if name == "text" else fmt(t["accepted"]["recall"])
+            cells.append(
+                f"{r + ' / ' + fmt(t['current right']) + ' / ' + fmt(t['top3 right']):>20}"
+            )
+        print(f"{category:<20}" + "".join(cells))
+    for name in names:
+        if results[name]["refusals"]:
+            print(f"\n-- {name}: refusals by reason")
+            for reason, count in results[name]["refusals"].items():
+                print(f"  {count:>4}  {reason}")
+
+
+def print_errors(played: dict[str, list[dict[str, Any]]]) -> None:
+    for name, items in played.items():
+        print(f"\n-- {name}: extraction errors (proposed) and wrong answers")
+        for p in items:
+            for line in p["errors"]:
+                print("  " + line)
+            for q in p["questions"]:
+                if not q["top3"] or not q.get("current", True):
+                    print(
+                        f"  {q['id']} Q {q['query']!r}: current {q.get('current_values', '-')}, "
+                        f"top 3 {q['top3_texts']}"
+                    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--split", choices=["held_out", "calibration", "all"], default="held_out")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help="comma-separated subset")
+    parser.add_argument(
+        "--errors", action="store_true", help="list extraction errors, wrong answers"
+    )
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    systems = [s.strip() for s in args.systems.split(",") if s.strip()]
+    for s in systems:
+        if s not in SYSTEMS:
+            parser.error(f"--systems: unknown system {s!r} (choose from {', '.join(SYSTEMS)})")
+    conversations = [c for c in load("conversations.jsonl") if args.split in ("all", c["split"])]
+    recorded = {(r["id"], r["turn"]): r["content"] for r in load("recorded.jsonl")}
+    scopes = [*SPLITS, "all"] if args.split == "all" else [args.split]
+
+    from belief_graph.detect import Detector
+    from belief_graph.testing.offline import offline_embedder, offline_scorer
+
+    bg = connect(detector=Detector(offline_embedder(), offline_scorer(dynamic_length=True)))
+    scorer = Scorer(bg.vocabulary)
+    run = f"bench:extraction-{datetime.now(UTC):%Y%m%d%H%M%S}"
+    played = {s: play(bg, run, s, conversations, recorded, scorer) for s in systems}
+    bg.close()
+    results = {s: summarize(items, scopes) for s, items in played.items()}
+    title = (
+        f"Extraction, {args.split} split ({len(conversations)} conversations, "
+        f"{sum(len(c['questions']) for c in conversations)} questions)"
+    )
+    if args.json:
+        report(title, {"results": results, "namespace": run}, True)
+        return 0
+    print_side_by_side(title, results, scopes)
+    if args.errors:
+        print_errors(played)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
