@@ -443,6 +443,7 @@ _TRAILING_TIME = {
     "recently",
 }
 _PRONOUN_SUBJECTS = {"he", "she", "they", "it", "we", "you"}
+_RELATIVE_WORDS = {"where", "who", "whom", "whose", "which", "that", "when"}
 _TOKEN = re.compile(r"[^\s]+")
 
 
@@ -578,6 +579,8 @@ def parse(text: str) -> Statement | None:
     subject_words = [t.lower() for t in tokens[:verb]]
     if subject_words[0] in _PRONOUN_SUBJECTS and len(subject_words) == 1:
         return None  # "she lives in Porto": who "she" is needs the conversation
+    if any(w in _RELATIVE_WORDS for w in subject_words[1:]):
+        return None  # "the university where Beckett was educated is ...": two clauses
     definite = subject_words[0] in _DETERMINERS or any(w.endswith("'s") for w in subject_words)
     if subject_words[0] in ("the", "a", "an") and len(subject_words) > 1:
         subject_words = subject_words[1:]
@@ -636,7 +639,14 @@ def parse(text: str) -> Statement | None:
         if quantity is not None:
             relation.extend(quantity[1])
             value_tokens = quantity[0]
-        elif j < len(tokens) and 0 <= j - i <= 3 and tokens[j].lower() in _PREPOSITIONS:
+        elif (
+            j < len(tokens)
+            and 0 <= j - i <= 3
+            and tokens[j].lower() in _PREPOSITIONS
+            # A name right after the copula is the value ("is Charles Frederick, Duke of
+            # Holstein-Gottorp", "is University of Bonn"), not a relation ("is a citizen of").
+            and not (j > i and tokens[i][:1].isupper())
+        ):
             relation.extend(t.lower() for t in tokens[i : j + 1])
             value_tokens = tokens[j + 1 :]
         else:

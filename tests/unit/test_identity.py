@@ -87,6 +87,16 @@ def test_a_sentence_states_an_object_after_filler_words_only() -> None:
         ),
         ("James Harris lives in Oslo.", "james harris", "lives in", "Oslo", False),
         ("My parents live in Porto.", "my parents", "lives in", "Porto", False),
+        (
+            "Walter Chrysler's child is Charles Frederick, Duke of Holstein-Gottorp.",
+            "walter chrysler's child",
+            "is",
+            "Charles Frederick Duke of Holstein-Gottorp",
+            False,
+        ),
+        ("Ana's school is University of Bonn.", "ana's school", "is", "University of Bonn", False),
+        ("Ana is a citizen of Peru.", "ana", "is a citizen of", "Peru", False),
+        ("Ana is the CEO of Acme.", "ana", "is the ceo of", "Acme", False),
     ],
 )
 def test_parse(text: str, subject: str, relation: str, value: str, negated: bool) -> None:
@@ -102,7 +112,14 @@ def test_parse(text: str, subject: str, relation: str, value: str, negated: bool
 
 @pytest.mark.parametrize(
     "text",
-    ["Where does Priya live?", "She lives in Porto.", "Lisbon", "We moved the backend to Go"],
+    [
+        "Where does Priya live?",
+        "She lives in Porto.",
+        "Lisbon",
+        "We moved the backend to Go",
+        "The university where Samuel Beckett was educated is Trinity College Dublin.",
+        "The city that Ana loves is Porto.",
+    ],
 )
 def test_sentences_without_a_trustworthy_frame(text: str) -> None:
     assert parse(text) is None
