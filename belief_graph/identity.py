@@ -575,12 +575,17 @@ def parse(text: str) -> Statement | None:
     verb = next((i for i in range(1, len(tokens)) if _is_verb_at(tokens, i)), None)
     if verb is None:
         return None
+    if any(t.lower() in _RELATIVE_WORDS for t in tokens[1:verb]):
+        # "The university where Beckett was educated is Trinity College": the relative clause
+        # is part of the subject, and the main verb is the last copula.
+        main = [k for k in range(verb + 1, len(tokens) - 1) if tokens[k].lower() in _COPULA]
+        if not main:
+            return None
+        verb = main[-1]
     ended = _ending_idiom(tokens, verb)
     subject_words = [t.lower() for t in tokens[:verb]]
     if subject_words[0] in _PRONOUN_SUBJECTS and len(subject_words) == 1:
         return None  # "she lives in Porto": who "she" is needs the conversation
-    if any(w in _RELATIVE_WORDS for w in subject_words[1:]):
-        return None  # "the university where Beckett was educated is ...": two clauses
     definite = subject_words[0] in _DETERMINERS or any(w.endswith("'s") for w in subject_words)
     if subject_words[0] in ("the", "a", "an") and len(subject_words) > 1:
         subject_words = subject_words[1:]
