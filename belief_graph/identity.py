@@ -575,10 +575,11 @@ def parse(text: str) -> Statement | None:
     verb = next((i for i in range(1, len(tokens)) if _is_verb_at(tokens, i)), None)
     if verb is None:
         return None
-    if any(t.lower() in _RELATIVE_WORDS for t in tokens[1:verb]):
+    relative = next((k for k in range(1, verb) if tokens[k].lower() in _RELATIVE_WORDS), None)
+    if relative is not None:
         # "The university where Beckett was educated is Trinity College": the relative clause
         # is part of the subject, and the main verb is the last copula.
-        main = [k for k in range(verb + 1, len(tokens) - 1) if tokens[k].lower() in _COPULA]
+        main = [k for k in range(relative + 2, len(tokens) - 1) if tokens[k].lower() in _COPULA]
         if not main:
             return None
         verb = main[-1]

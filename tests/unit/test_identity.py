@@ -106,6 +106,13 @@ def test_a_sentence_states_an_object_after_filler_words_only() -> None:
         ),
         ("The city that Ana loves is Porto.", "city that ana loves", "is", "Porto", False),
         (
+            "The company that produced Ford F-Series is Ford Motor Company.",
+            "company that produced ford f-series",
+            "is",
+            "Ford Motor Company",
+            False,
+        ),
+        (
             "The type of music that John McVie plays is rock music.",
             "type of music that john mcvie plays",
             "is",
