@@ -316,6 +316,13 @@ def play(
         proposed = scorer.match(conv, turns, 1) if system != "text" else (0, 0, 0, 0, [])
         accepted = scorer.match(conv, turns, 2) if system != "text" else (0, 0, 0, 0, [])
         refusals = [r.reason for t in turns for r in t[3]]
+        refused_claims = [
+            f"{conv['id']}#{t[0]} refused ({r.proposal.subject}, {r.proposal.predicate}, "
+            f"{'not ' if r.proposal.negated else ''}{r.proposal.object}) "
+            f"{r.proposal.sentence!r} from {r.proposal.source!r}: {_reason(r.reason)}"
+            for t in turns
+            for r in t[3]
+        ]
         played.append(
             {
                 "conv": conv,
@@ -323,6 +330,7 @@ def play(
                 "accepted": accepted[:4],
                 "errors": proposed[4],
                 "refused": refusals,
+                "refused_claims": refused_claims,
                 "questions": ask(bg, ns, conv, system, scorer),
             }
         )
@@ -407,7 +415,7 @@ def print_errors(played: dict[str, list[dict[str, Any]]]) -> None:
     for name, items in played.items():
         print(f"\n-- {name}: extraction errors (proposed) and wrong answers")
         for p in items:
-            for line in p["errors"]:
+            for line in p["errors"] + p["refused_claims"]:
                 print("  " + line)
             for q in p["questions"]:
                 if not q["top3"] or not q.get("current", True):

@@ -84,7 +84,8 @@ _CONTEXT_VALUE = re.compile(
 )
 _JOIN = re.compile(
     r"^(?:started\s+(?:working\s+)?at|started\s+a\s+(?:new\s+)?job\s+at|joined|got\s+a\s+job\s+at|"
-    r"took\s+a\s+job\s+at|am\s+joining|'m\s+joining|will\s+join|now\s+work\s+at)\s+(.+)$",
+    r"took\s+a\s+job\s+at|am\s+joining|'m\s+joining|will\s+join|now\s+work\s+at|"
+    r"transferred\s+to|started\s+at)\s+(.+)$",
     re.IGNORECASE,
 )
 _LEAVE = re.compile(
@@ -101,6 +102,72 @@ _POSSESSIVE_VERB = re.compile(
     r"^(.+?)\s+(?:is|are|was|'s|has\s+become|changed\s+to|became)\s+(.+)$", re.IGNORECASE
 )
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+# A comma followed by a new clause or an aside ends the statement: "I work at Globex, mostly on
+# billing", "My manager is Tom, he's hands-off", "I live in Berlin, in Neukölln".
+_ASIDE = re.compile(
+    r",\s*(?=(?:so|but|which|who|where|mostly|mainly|still|though|he|she|it|it's|they|we|i|"
+    r"i'm|i've|then|because|since|once|in|on|at|with|just|rain|same|plus|much|lol|haha)\b)",
+    re.IGNORECASE,
+)
+# Words that start a clause inside a value: "Spanish while living in Sevilla".
+_SUBORDINATE = re.compile(
+    r"\s+(?:while|when|whereas|because|since|after|before|so|but|though|although|which|who|"
+    r"mostly|mainly|until|once|for\s+(?:my|his|her|their|our|a|an|the))\b.*$",
+    re.IGNORECASE,
+)
+_APPROXIMATELY = re.compile(r"^(?:about|around|roughly|approximately|almost|nearly|~)\s*", re.I)
+# "I'm a junior designer at Acme": a role and an employer.
+_ROLE_AT = re.compile(r"^(?:am|'m)\s+(?:a|an)\s+(.+?)\s+(?:at|for|with)\s+(.+)$", re.IGNORECASE)
+# "I'm a nurse": a role when its head noun names a person's work (a suffix or a common title).
+_ROLE = re.compile(r"^(?:am|'m)\s+(?:a|an)\s+(.+)$", re.IGNORECASE)
+_ROLE_HEAD = re.compile(
+    r"(?:er|or|ist|yst|ian|ant|ent|ect|nurse|tech|chef|pilot|medic|vet|intern|cook)$",
+    re.IGNORECASE,
+)
+_NOT_ROLES = frozenset(
+    {
+        "member",
+        "fan",
+        "user",
+        "customer",
+        "beginner",
+        "player",
+        "lover",
+        "owner",
+        "parent",
+        "mother",
+        "father",
+        "brother",
+        "sister",
+        "daughter",
+        "other",
+        "student",
+        "resident",
+        "supporter",
+        "believer",
+        "client",
+        "patient",
+        "regular",
+        "winner",
+        "newcomer",
+    }
+)
+# "I'm in Stockholm" (and nothing after it): where the speaker is based.
+_IN_PLACE = re.compile(r"^(?:am|'m)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$")
+# "I've got two cats, Ziggy and Stardust", "we have a dog named Biscuit".
+_HAVE_NAMED = re.compile(
+    r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+)\s+(?:new\s+)?"
+    r"([a-z]+?)(?:s)?(?:,\s*|\s+(?:named|called)\s+)(.+)$",
+    re.IGNORECASE,
+)
+# Sentences without a subject in chat are the speaker's: "Moved to Porto", "Left Acme".
+_SUBJECTLESS = re.compile(
+    r"^(?:moved|relocated|transferred|started|joined|left|quit|switched|retired|got|took|"
+    r"began)\b",
+    re.IGNORECASE,
+)
+# Facts a "we" of the speaker's household states for the speaker too.
+_HOUSEHOLD = frozenset({"lives_in", "has_pet", "has_child"})
 # Vocabulary phrases too general to read a person's sentence by (they name a project's stack,
 # or a diet only with a diet word).
 _UNREAD = frozenset({"eats", "does not eat", "is", "team", "state", "stage"})
@@ -122,6 +189,8 @@ class _Fact:
     value: str
     negated: bool = False
     possessive: bool = False
+    # A second fact the same words state ("a designer at Acme": job_title and works_at).
+    also: tuple[str, str, str] | None = None
 
 
 class RuleExtractor:
@@ -138,6 +207,11 @@ class RuleExtractor:
         proposals: list[Proposal] = []
         for sentence in sentences(episode.text):
             found, fact = self._sentence(sentence, episode, vocabulary, known_subjects, previous)
+            if fact is None and when.find(sentence, episode.at).phrase:
+                # The time may be the value itself ("my day off is on Monday").
+                found, fact = self._sentence(
+                    sentence, episode, vocabulary, known_subjects, previous, timed=False
+                )
             proposals.extend(found)
             previous = fact or previous
         return proposals
@@ -161,9 +235,11 @@ class RuleExtractor:
         vocabulary: Vocabulary,
         known_subjects: Sequence[str],
         previous: tuple[str, _Fact] | None,
+        *,
+        timed: bool = True,
     ) -> tuple[list[Proposal], tuple[str, _Fact] | None]:
-        window = when.find(sentence, episode.at)
-        body = when.strip(sentence, window).strip().rstrip(".!?;").strip()
+        window = when.find(sentence, episode.at) if timed else when.Window()
+        body = _without_time(sentence, window).strip().rstrip(".!?;").strip()
         correction = False
         while (lead := _LEAD.match(body)) is not None and lead.end() > 0:
             word = lead.group(0).strip(" ,:;!.-").lower()
@@ -185,6 +261,10 @@ class RuleExtractor:
             correction = correction and not_tail is not None
         negated = bool(_NEGATION_WORDS.search(body))
         body = _CHANGE_FROM.sub(lambda m: f"{m.group(1)} to ", body)
+        body = re.sub(r"\b(moved|relocated)\s+(?:out|over|back)\s+to\b", r"\1 to", body, flags=re.I)
+        aside = _ASIDE.search(body)
+        if aside is not None and aside.start() > 0:
+            body = body[: aside.start()]
         body = " ".join(_ADVERBS.sub(" ", f" {body} ").split()).strip(" ,")
         if not body:
             return [], None
@@ -208,6 +288,20 @@ class RuleExtractor:
             )
             for value in values
         ]
+        if fact.also is not None:
+            predicate, relation, value = fact.also
+            extra = _Fact(predicate, relation, value)
+            proposals.append(
+                Proposal(
+                    subject=subject,
+                    predicate=predicate,
+                    object=_ARTICLE.sub("", value),
+                    sentence=_sentence_of(subject, extra, value, False),
+                    source=sentence,
+                    valid_from=window.valid_from,
+                    valid_to=window.valid_to,
+                )
+            )
         return proposals, found
 
     def _read(
@@ -236,6 +330,13 @@ class RuleExtractor:
         if first is not None:
             fact = _verb_group(body[first.end() :], vocabulary, first_person=True)
             return (episode.speaker, fact) if fact else None
+        we = re.match(r"^we(?:\s+|(?='))", body, re.IGNORECASE)
+        if we is not None:
+            fact = _verb_group(body[we.end() :], vocabulary, first_person=True)
+            return (episode.speaker, fact) if fact and fact.predicate in _HOUSEHOLD else None
+        if _SUBJECTLESS.match(body):
+            fact = _verb_group(body, vocabulary, first_person=True)
+            return (episode.speaker, fact) if fact else None
         for name in sorted({*known_subjects, episode.speaker}, key=len, reverse=True):
             pattern = re.compile(rf"^{re.escape(name)}(?:'s|’s)?\b", re.IGNORECASE)
             match = pattern.match(body)
@@ -250,12 +351,23 @@ class RuleExtractor:
         return None
 
 
+def _without_time(sentence: str, window: when.Window) -> str:
+    """The sentence without its time phrase; a comma after the phrase stays, since it may
+    end the statement ("I started at Deloitte last week, still learning names")."""
+    if not window.phrase:
+        return sentence
+    head, _, tail = sentence.partition(window.phrase)
+    keep = "," if head.strip(" ,") and tail.lstrip(" ").startswith(",") else ""
+    return " ".join(f"{head.rstrip(' ,')}{keep} {tail.lstrip(' ,')}".split())
+
+
 def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
     """ "favorite food is sushi" (after "my" or "Bob's")."""
     match = _POSSESSIVE_VERB.match(rest)
     if match is None:
         return None
-    noun, value = match.group(1).strip(), _clean(match.group(2))
+    noun = match.group(1).strip()
+    value = _clean(re.sub(r"^(?:on|at)\s+", "", match.group(2), flags=re.IGNORECASE))
     if noun.lower().startswith(("new ", "current ")):
         noun = noun.split(" ", 1)[1]
     if not value or noun not in vocabulary or len(noun.split()) > 4:
@@ -271,6 +383,7 @@ def _verb_group(rest: str, vocabulary: Vocabulary, *, first_person: bool) -> _Fa
     if negating is not None:
         negated = True
         rest = rest[negating.end() :]
+    perfect = re.match(r"^(?:'ve|have|has)\s+(?!got\b)", rest, re.IGNORECASE) is not None
     rest = re.sub(r"^(?:'ve|have|has|'d|will|'ll|do|does)\s+", "", rest, flags=re.IGNORECASE)
     rest = re.sub(r"^(?:been\s+)", "", rest, flags=re.IGNORECASE)
     joined = _JOIN.match(rest)
@@ -281,6 +394,23 @@ def _verb_group(rest: str, vocabulary: Vocabulary, *, first_person: bool) -> _Fa
     if left is not None:
         value = _clean(left.group(1))
         return _Fact(_WORKS_AT, "works at", value, True) if value else None
+    named = _HAVE_NAMED.match(rest)
+    if named is not None and not negated:
+        noun = named.group(1).lower()
+        for phrase in (f"has a {noun}", noun, f"{noun}s"):
+            if phrase in vocabulary:
+                predicate = vocabulary.canonical(phrase)
+                value = _clean(named.group(2))
+                return _Fact(predicate, f"has a {noun} called", value) if value else None
+    place = _IN_PLACE.match(rest)
+    if place is not None and not negated:
+        return _Fact("lives_in", "lives in", place.group(1))
+    role_at = _ROLE_AT.match(rest)
+    if role_at is not None and not negated and _is_role(role_at.group(1)):
+        value = _clean(role_at.group(2))
+        role = _clean(role_at.group(1))
+        if value and role:
+            return _Fact("job_title", "works as", role, also=("works_at", "works at", value))
     copula = _COPULA.match(rest)
     if copula is not None or negated:
         value = _clean(rest[copula.end() :] if copula is not None else rest)
@@ -292,10 +422,18 @@ def _verb_group(rest: str, vocabulary: Vocabulary, *, first_person: bool) -> _Fa
         if _ARTICLE.sub("", value).lower() in DIETS:
             return _Fact(_DIET_PREDICATE, "is", _ARTICLE.sub("", value).lower(), negated)
         return None
+    a_role = _ROLE.match(rest)
+    if a_role is not None and _is_role(a_role.group(1)):
+        value = _clean(a_role.group(1))
+        return _Fact("job_title", "works as", value, negated) if value else None
     words = rest.split()
     for size in range(min(len(words) - 1, 6), 0, -1):
         head = [w.strip(",;:") for w in words[:size]]
-        for phrase in _variants(head, first_person=first_person):
+        heads = [head]
+        if perfect and head[0].lower().endswith("ed"):
+            # "I've worked at Siemens", "I've lived here": it still holds.
+            heads += [[head[0][:-1], *head[1:]], [head[0][:-2], *head[1:]]]
+        for phrase in (p for h in heads for p in _variants(h, first_person=first_person)):
             lowered = phrase.lower()
             if lowered in _UNREAD or (first_person and lowered in _UNREAD_FIRST_PERSON):
                 continue
@@ -305,6 +443,17 @@ def _verb_group(rest: str, vocabulary: Vocabulary, *, first_person: bool) -> _Fa
             if value:
                 return _Fact(vocabulary.canonical(phrase), phrase.lower(), value, negated)
     return None
+
+
+def _is_role(phrase: str) -> bool:
+    """Whether "a <phrase>" names a job: a few words whose last one names a person's work."""
+    words = phrase.split()
+    if not words or len(words) > 3 or not words[-1].isalpha():
+        return False
+    head = words[-1].lower()
+    if head in _NOT_ROLES or _ARTICLE.sub("", phrase).lower() in DIETS:
+        return False
+    return bool(_ROLE_HEAD.search(head))
 
 
 def _variants(head: list[str], *, first_person: bool) -> list[str]:
@@ -340,6 +489,7 @@ def _clean(value: str) -> str:
     too long to be one value (a clause, not a name)."""
     value = value.strip().strip("\"'“”‘’").rstrip(".!?,;:").strip()
     value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
+    value = _APPROXIMATELY.sub("", _SUBORDINATE.sub("", value)).strip()
     if not value or len(value.split()) > _MAX_OBJECT_WORDS:
         return ""
     if _ARTICLE.sub("", value).lower() in (
@@ -360,7 +510,10 @@ def _values(value: str, cardinality: str) -> list[str]:
     """A multi-valued fact may be given as a list ("French and Spanish")."""
     if cardinality != "multi":
         return [value]
-    parts = [_clean(p) for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", value)]
+    parts = [
+        _clean(re.sub(r"^(?:to|in|at|on|of)\s+", "", p, flags=re.IGNORECASE))
+        for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", value)
+    ]
     return [p for p in parts if p] or [value]
 
 

@@ -16,7 +16,8 @@ from .. import cypher
 from ..detect import Detector, cosine
 from ..errors import ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
-from ..identity import Statement, has_negation, parse, polarity
+from ..grounding import grounding, in_third_person
+from ..identity import Statement, has_negation, parse, polarity, stated_value
 from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
 from ..policy import (
     STATUS_OF,
@@ -92,7 +93,7 @@ class Remember:
         self.requests = requests
         self.embeddings = detector.embed([r.draft.text for r in requests])
         # Generate-then-verify: each claim is checked against the source it came with.
-        with_source = [r.draft.episode_content for r in requests if r.draft.episode_content]
+        with_source = [_premise(r.draft) for r in requests if r.draft.episode_content]
         verifying = policy.verify and detector.scorer is not None
         checked = iter(detector.embed(with_source) if verifying else [None] * len(with_source))
         self.source_embeddings = [
@@ -432,7 +433,13 @@ class Remember:
             # Verification is the contradiction model's job; similarity alone only measures
             # support once the model has found no contradiction.
             return None, None
-        row = {"id": "source", "text": draft.episode_content, "embedding": source_embedding}
+        # Structure first: a source that states the claim's value with its polarity supports
+        # it (and one that states it only negated contradicts it) whatever a model reads.
+        value = stated_value(draft.object, draft.text)
+        structural = grounding(value, polarity(draft.negated, draft.text), draft.episode_content)
+        if structural is not None:
+            return structural, None
+        row = {"id": "source", "text": _premise(draft), "embedding": source_embedding}
         score = self.detector.relate(draft.text, embedding, [row])["source"]
         return verification(score, self.policy), score.entailment
 
@@ -529,6 +536,13 @@ def _subject_of(slot: SlotState, row: dict[str, Any]) -> str | None:
         return slot.key[1]
     statement = parse(row["text"]) if row.get("text") else None
     return normalize_key(statement.subject) if statement is not None else None
+
+
+def _premise(draft: ClaimDraft) -> str:
+    """What a draft is verified against: its source, read as its author's words ("I" is the
+    author), so that a model compares two third-person sentences."""
+    source = draft.episode_content or ""
+    return in_third_person(source, draft.author) if draft.author else source
 
 
 def _check_references(

@@ -150,6 +150,26 @@ def test_a_proposal_its_source_contradicts_is_refused(semantic_bg: BeliefGraph) 
     assert stored.status == "rejected" and stored.refused_reason == REFUSED_BY_SOURCE
 
 
+def test_a_first_person_source_supports_its_third_person_claims(semantic_bg: BeliefGraph) -> None:
+    """The offline contradiction model reads "alice lives in Dublin." against "I live in
+    Dublin." as a contradiction; the source names the value with its polarity, so structure
+    says it is supported and no model may refuse it. Where the source does not name the value
+    ("I teach maths" for "works as maths teacher"), the model reads the source with "I" as the
+    speaker, and finds no contradiction either."""
+    bg = semantic_bg
+    text = "I live in Dublin. I teach maths at Greenfield High."
+    lives = claim("Dublin", "I live in Dublin.", predicate="lives_in")
+    lives["sentence"] = "alice lives in Dublin."
+    job = claim("maths teacher", "I teach maths at Greenfield High.", predicate="job_title")
+    job["sentence"] = "alice works as maths teacher."
+    with ChatReplayServer({"Dublin": answer(lives, job)}) as server:
+        seen = bg.observe(NS, said(text, datetime.now(UTC)), extractor=chat(server))
+    assert seen.refused == []
+    assert [r.decision for r in seen.results] == ["expand", "expand"]
+    current = bg.current(NS, "alice", "lives_in")
+    assert current is not None and not isinstance(current, list) and current.object == "Dublin"
+
+
 def test_an_invalid_proposal_is_refused_by_field_and_the_rest_is_kept(bg: BeliefGraph) -> None:
     bad = claim("vegan\x00", "I'm vegan.")
     good = claim("vegan", "I'm vegan.")

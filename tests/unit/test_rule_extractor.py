@@ -146,3 +146,54 @@ def test_leaves_alone_what_it_cannot_read(text: str) -> None:
 def test_proposals_keep_the_order_said() -> None:
     found = triples("I live in Lisbon. I work at Acme. My manager is Dana.")
     assert [t[1] for t in found] == ["lives_in", "works_at", "reports_to"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a role and an employer in one breath
+        (
+            "I'm a software engineer at Initech.",
+            [("alice", "job_title", "software engineer"), ("alice", "works_at", "Initech")],
+        ),
+        ("I'm an architect.", [("alice", "job_title", "architect")]),
+        # an aside after a comma is not part of the value
+        ("I work at Acme, mostly on the billing team.", [("alice", "works_at", "Acme")]),
+        ("My manager is Dana, she's great.", [("alice", "reports_to", "Dana")]),
+        ("I live in Lisbon, in Alfama.", [("alice", "lives_in", "Lisbon")]),
+        ("I joined Globex last month, still settling in.", [("alice", "works_at", "Globex")]),
+        # chat without a subject is the speaker's
+        ("Moved to Porto in May.", [("alice", "lives_in", "Porto")]),
+        ("Left Acme last week.", [("alice", "works_at", "Acme")]),
+        # "we" of a household: where they live, their pets and children
+        ("We live in Ghent now.", [("alice", "lives_in", "Ghent")]),
+        (
+            "I've got two dogs, Rex and Luna.",
+            [("alice", "has_pet", "Rex"), ("alice", "has_pet", "Luna")],
+        ),
+        ("We have a cat named Mochi.", [("alice", "has_pet", "Mochi")]),
+        # present perfect still holds
+        ("I've lived in Oslo for ten years.", [("alice", "lives_in", "Oslo")]),
+        # where one is, said plainly
+        ("I'm in Madrid.", [("alice", "lives_in", "Madrid")]),
+        # the time is the value
+        ("My day off is on Thursday.", [("alice", "day_off", "Thursday")]),
+        ("My budget is about 900 euros.", [("alice", "budget", "900 euros")]),
+    ],
+)
+def test_common_first_person_shapes(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert triples(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm in Madrid for a conference.",  # a visit, not a home
+        "I'm a huge fan of jazz.",  # not a job
+        "I'm a member of the chess club.",
+        "We use Postgres at work.",  # "we" of a team is not the speaker's household
+        "I worked at Acme.",  # a past fact without a change verb
+    ],
+)
+def test_common_shapes_it_still_leaves_alone(text: str) -> None:
+    assert [t for t in triples(text) if t[1] in ("job_title", "lives_in", "works_at")] == []
