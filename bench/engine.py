@@ -1,10 +1,17 @@
-"""Engine benchmarks with structural detection only (no models), on a real Neo4j.
+"""Engine benchmarks on a real Neo4j, structural detection only or with the offline models.
 
 1. Bulk ingest through batched transactions: claims/s.
 2. ``remember`` one at a time at N stored claims: p50/p95 (a mix of NEW, UPDATE and SAME).
 3. ``current`` and ``as_of`` p50/p95 at N stored claims.
 
+With ``--models`` (the offline embedder and contradiction classifier the tests use): the N
+claims are stored with their embeddings only (fast to fill), then ``--ingest`` more drafts go
+through ``ingest`` with both models (drafts/s), then ``remember`` is sampled with both models;
+each figure comes with the time per stage (embed, neighbours, read, score, plan, write: see
+bench/_stages.py) and the pairs the contradiction model scored.
+
     python bench/engine.py [--claims 100000] [--batch 1000] [--samples 1000] [--json]
+    python bench/engine.py --models [--claims 100000] [--ingest 2000] [--samples 300] [--json]
 """
 
 from __future__ import annotations
@@ -43,8 +50,12 @@ def main() -> int:
     parser.add_argument("--claims", type=int, default=100_000)
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--models", action="store_true", help="the offline models on")
+    parser.add_argument("--ingest", type=int, default=2000, help="drafts ingested, models on")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.models:
+        return with_models(args)
     rng = random.Random(7)
     bg = connect()
     ns = f"bench:engine:{datetime.now(UTC):%Y%m%d%H%M%S}"
@@ -119,6 +130,101 @@ def main() -> int:
     report(f"current at {stored} claims", timed(read_current, args.samples), args.json)
     report(f"as_of at {stored} claims", timed(read_as_of, args.samples), args.json)
     bg.close()
+    return 0
+
+
+def with_models(args: argparse.Namespace) -> int:
+    import time
+
+    from _stages import instrument
+
+    from belief_graph.detect import Detector
+    from belief_graph.testing.offline import offline_embedder, offline_scorer
+
+    rng = random.Random(7)
+    embedder, scorer = offline_embedder(), offline_scorer(dynamic_length=True)
+    embedder.embed(["warm up"])
+    scorer.score([("warm up", "warm down")])
+    fill = connect(detector=Detector(embedder))
+    ns = f"bench:engine-models:{datetime.now(UTC):%Y%m%d%H%M%S}"
+    subjects = max(1, args.claims // 4)
+
+    def progress(count: int) -> None:
+        if count % (args.batch * 20) == 0:
+            print(f"  filled {count}/{args.claims}", file=sys.stderr)
+
+    with stopwatch() as elapsed:
+        fill.ingest(
+            drafts(ns, args.claims, subjects, rng), batch_size=args.batch, progress=progress
+        )
+    report(
+        "fill: ingest with embeddings only (no contradiction model)",
+        {"drafts": args.claims, "seconds": round(elapsed[0], 1)},
+        args.json,
+    )
+
+    detector, stages = instrument(Detector(embedder, scorer))
+    bg = connect(detector=detector)
+    clock = BASE + timedelta(seconds=args.claims + 10)
+    batch = min(args.batch, 250)
+    more = [
+        d.model_copy(update={"valid_from": clock + timedelta(seconds=i), "recorded_at": None})
+        for i, d in enumerate(drafts(ns, args.ingest, subjects, rng))
+    ]
+    with stopwatch() as elapsed:
+        for start in range(0, len(more), batch):
+            with stages.measure():
+                results = bg.ingest(more[start : start + batch], batch_size=batch)
+    verdicts: dict[str, int] = {}
+    for r in results:
+        verdicts[r.verdict or "-"] = verdicts.get(r.verdict or "-", 0) + 1
+    report(
+        f"ingest with models on, {batch} per transaction, into {args.claims} claims",
+        {
+            "drafts": args.ingest,
+            "drafts/s": round(args.ingest / elapsed[0]),
+            "seconds per stage": stages.totals(),
+            "pairs scored per draft": round(stages.pairs / args.ingest, 2),
+            "scorer calls per draft": round(stages.scorer_calls / args.ingest, 2),
+            "verdicts of the last batch": verdicts,
+        },
+        args.json,
+    )
+
+    stages.samples.clear()
+    stages.pairs = stages.scorer_calls = 0
+    clock = datetime.now(UTC) - timedelta(days=1)
+    samples: list[float] = []
+    for _ in range(args.samples):
+        subject = f"person-{rng.randrange(subjects)}"
+        predicate = rng.choice(PREDICATES)
+        value = f"value-{rng.randrange(4)}"
+        clock += timedelta(seconds=1)
+        draft = ClaimDraft(
+            namespace=ns,
+            subject=subject,
+            predicate=predicate,
+            object=value,
+            text=f"{subject} {predicate.replace('_', ' ')} {value}.",
+            valid_from=clock,
+            recorded_at=None,
+        )
+        start = time.perf_counter()
+        with stages.measure():
+            bg.remember(draft)
+        samples.append((time.perf_counter() - start) * 1000)
+    report(
+        f"remember with models on, one transaction each, at {args.claims + args.ingest} claims",
+        {
+            **summary(samples),
+            "median ms per stage": stages.medians(),
+            "pairs scored per remember": round(stages.pairs / args.samples, 2),
+            "scorer calls per remember": round(stages.scorer_calls / args.samples, 2),
+        },
+        args.json,
+    )
+    bg.close()
+    fill.close()
     return 0
 
 

@@ -188,7 +188,8 @@ class Remember:
                 planned.append(replayed(replay))
                 continue
             claim_id = draft.id or self.new_id()
-            slot, rivals = self._locate(draft, claim_id, embedding, state)
+            self.detector.forget()
+            slot, candidates, subject = self._locate(draft, claim_id, embedding, state)
             now = self.clock()
             recorded_at = draft.recorded_at or now
             if recorded_at > now + timedelta(seconds=self.policy.clock_skew_seconds):
@@ -212,8 +213,19 @@ class Remember:
             if restated is not None and restated in scores:
                 # Joined as a paraphrase of that claim: it restates it (SAME).
                 scores[restated] = PairScores(same_object=True, values=True)
-            rivals = rivals + self._inside(slot, scores, draft.text)
-            verified = self._verify(draft, embedding, source_embedding)
+            source = self._source_score(draft, embedding, source_embedding)
+            # The pairs the decision will likely read, scored in one model call on first read.
+            self.detector.expect(
+                [
+                    *self._likely(slot, scores, draft.text),
+                    *(c.scores for c, _ in candidates if self._may_contradict(c, subject)),
+                    *([source] if source is not None else []),
+                ]
+            )
+            rivals = self._rivals(candidates, slot, subject) + self._inside(
+                slot, scores, draft.text
+            )
+            verified = verification(source, self.policy) if source is not None else None
             if verified == "contradicted":
                 plan = Plan(
                     "CONFLICT",
@@ -280,12 +292,13 @@ class Remember:
                     score.frame in ("negated", "other")
                     or has_negation(row.get("text") or "") != has_negation(text)
                 )
-                and score.contradiction is not None
-                and score.contradiction >= self.policy.contradiction_threshold
                 and (
                     score.frame != "other"
                     or (score.similarity or 0.0) >= self.policy.unframed_similarity
                 )
+                # Read last: the model runs only for a pair the rules above let through.
+                and score.contradiction is not None
+                and score.contradiction >= self.policy.contradiction_threshold
             ):
                 found.append((Candidate(row["id"], slot.slot_id, slot.cardinality, score), slot))
         return found
@@ -403,14 +416,62 @@ class Remember:
             *args, policy([head] if placed.where == "head" and head else []), policy=self.policy
         )
 
-    def _verify(
+    def _likely(
+        self, slot: SlotState, scores: dict[str, PairScores], text: str
+    ) -> list[PairScores]:
+        """Scores of the slot's claims whose contradiction score the decision will likely read:
+        the value a single-valued fact holds, a value of a multi-valued one the draft may
+        contradict (``_inside``), a claim a paraphrase may restate. A guess for batching only:
+        a score not announced is still computed if it is read."""
+        out = []
+        for row in slot.claims:
+            score = scores.get(row["id"])
+            if score is None or score.same_object:
+                continue
+            if (
+                (slot.cardinality == "single" and row["status"] == "active")
+                or score.negates
+                or (not score.values and (score.similarity or 0.0) >= self.policy.same_similarity)
+                or (
+                    slot.cardinality == "multi"
+                    and (
+                        score.frame in ("negated", "value")
+                        or (
+                            score.frame == "other"
+                            and (score.similarity or 0.0) >= self.policy.unframed_similarity
+                        )
+                        or has_negation(row.get("text") or "") != has_negation(text)
+                    )
+                )
+            ):
+                out.append(score)
+        return out
+
+    def _may_contradict(self, candidate: Candidate, subject: str | None) -> bool:
+        """A candidate the rules of ``policy.contradicted`` let through to the model's score."""
+        similarity, found = candidate.similarity, candidate.scores.frame
+        return (
+            (subject is None or candidate.subject_key in (None, subject))
+            and similarity >= self.policy.candidate_similarity
+            and found not in ("predicate", "subject")
+            and (found != "other" or similarity >= self.policy.unframed_similarity)
+        )
+
+    def _rivals(
+        self, candidates: list[tuple[Candidate, SlotState]], slot: SlotState, subject: str | None
+    ) -> list[tuple[Candidate, SlotState]]:
+        """Claims in other slots the draft contradicts (implicit conflicts)."""
+        hits = {c.claim_id for c in contradicted([c for c, _ in candidates], self.policy, subject)}
+        return [(c, s) for c, s in candidates if c.claim_id in hits and s is not slot]
+
+    def _source_score(
         self,
         draft: ClaimDraft,
         embedding: list[float] | None,
         source_embedding: list[float] | None,
-    ) -> str | None:
-        """How the draft's source bears on it (``policy.verification``); ``None`` without a
-        source or a model to check with."""
+    ) -> PairScores | None:
+        """How the draft relates to its source (scored on first read), for
+        ``policy.verification``; ``None`` without a source or a model to check with."""
         if not draft.episode_content or not self.policy.verify:
             return None
         if self.detector.scorer is None:
@@ -418,13 +479,13 @@ class Remember:
             # support once the model has found no contradiction.
             return None
         row = {"id": "source", "text": draft.episode_content, "embedding": source_embedding}
-        score = self.detector.relate(draft.text, embedding, [row])["source"]
-        return verification(score, self.policy)
+        return self.detector.relate(draft.text, embedding, [row])["source"]
 
     def _locate(
         self, draft: ClaimDraft, claim_id: str, embedding: list[float] | None, state: State
-    ) -> tuple[SlotState, list[tuple[Candidate, SlotState]]]:
-        """The draft's slot, and claims in other slots it contradicts (implicit conflicts).
+    ) -> tuple[SlotState, list[tuple[Candidate, SlotState]], str | None]:
+        """The draft's slot, the nearest claims in other slots (scored), and who the draft is
+        about when known.
 
         A structured draft's slot is its (subject, predicate). A text-only draft joins the slot
         of the claim it updates or restates (``match_text``); otherwise it opens a slot of its
@@ -445,6 +506,15 @@ class Remember:
                 slot = own
         candidates = self._candidates(draft, embedding, state, exclude=slot or own)
         if slot is None:
+            self.detector.expect(
+                [
+                    c.scores
+                    for c, _ in candidates
+                    if self._may_contradict(c, subject)
+                    or c.similarity
+                    >= min(self.policy.paraphrase_similarity, self.policy.same_similarity)
+                ]
+            )
             match = match_text([c for c, _ in candidates], self.policy, subject)
             if match is not None:
                 slot = next(s for c, s in candidates if c is match)
@@ -455,9 +525,7 @@ class Remember:
             else:
                 key = (draft.namespace, f"text:{claim_id}", TEXT_PREDICATE)
                 slot = state.slots[key] = new_slot(key, self.new_id())
-        hits = {c.claim_id for c in contradicted([c for c, _ in candidates], self.policy, subject)}
-        rivals = [(c, s) for c, s in candidates if c.claim_id in hits and s is not slot]
-        return slot, rivals
+        return slot, candidates, subject
 
     def _candidates(
         self,
