@@ -35,9 +35,14 @@ class Stages:
 
     @contextmanager
     def measure(self) -> Iterator[None]:
-        """Everything timed inside one block becomes one sample."""
+        """Everything timed inside one block becomes one sample (of these stages)."""
+        global _active
         self.current = defaultdict(float)
-        yield
+        _active = self
+        try:
+            yield
+        finally:
+            _active = None
         self.samples.append(dict(self.current))
 
     def medians(self, per: int = 1) -> dict[str, float]:
@@ -55,7 +60,22 @@ class Stages:
         }
 
 
-def _timed(stages: Stages, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+_active: Stages | None = None
+
+
+class _Active:
+    """The stages of the block being measured (the write path's steps are patched once)."""
+
+    def add(self, stage: str, ms: float) -> None:
+        if _active is not None:
+            _active.add(stage, ms)
+
+    @property
+    def current(self) -> dict[str, float]:
+        return _active.current if _active is not None else {}
+
+
+def _timed(stages: Stages | _Active, stage: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         start = time.perf_counter()
         try:
@@ -92,41 +112,61 @@ class _Scorer:
         return _timed(self.stages, "score", self.inner.score)(pairs)
 
 
+class OnePairPerCall:
+    """A scorer asked about one pair per call: how the models path ran before batching."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    @property
+    def name(self) -> str:
+        return str(self.inner.name)
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> list[Any]:
+        return [self.inner.score([pair])[0] for pair in pairs]
+
+
 def instrument(detector: Detector) -> tuple[Detector, Stages]:
-    """A detector whose models are timed, and the write path's steps timed (process-wide)."""
+    """A detector whose models are timed into its own ``Stages``; the write path's steps are
+    timed (process-wide, once) into the stages being measured."""
     stages = Stages()
     timed = Detector(
         _Embedder(detector.embedder, stages) if detector.embedder is not None else None,
         _Scorer(detector.scorer, stages) if detector.scorer is not None else None,
+        lazy=detector.lazy,
     )
+    if getattr(Remember, "_staged", False):
+        return timed, stages
+    Remember._staged = True  # type: ignore[attr-defined]
+    active = _Active()
     near = Remember._near
     read = Remember.read
     plan = Remember.plan
     transaction = Store.transaction
 
     def timed_near(self: Remember) -> Any:
-        return _timed(stages, "neighbours", near)(self)
+        return _timed(active, "neighbours", near)(self)
 
     def timed_read(self: Remember) -> Any:
         start = time.perf_counter()
-        before = stages.current.get("neighbours", 0.0)
+        before = active.current.get("neighbours", 0.0)
         try:
             return read(self)
         finally:
             spent = (time.perf_counter() - start) * 1000
-            stages.add("read", spent - (stages.current.get("neighbours", 0.0) - before))
+            active.add("read", spent - (active.current.get("neighbours", 0.0) - before))
 
     def timed_plan(self: Remember, state: Any) -> Any:
         start = time.perf_counter()
-        before = stages.current.get("score", 0.0)
+        before = active.current.get("score", 0.0)
         try:
             return plan(self, state)
         finally:
             spent = (time.perf_counter() - start) * 1000
-            stages.add("plan", spent - (stages.current.get("score", 0.0) - before))
+            active.add("plan", spent - (active.current.get("score", 0.0) - before))
 
     Remember._near = timed_near  # type: ignore[method-assign]
     Remember.read = timed_read  # type: ignore[method-assign]
     Remember.plan = timed_plan  # type: ignore[method-assign]
-    Store.transaction = lambda self, work: _timed(stages, "write", transaction)(self, work)  # type: ignore[method-assign,assignment]
+    Store.transaction = lambda self, work: _timed(active, "write", transaction)(self, work)  # type: ignore[method-assign,assignment]
     return timed, stages
