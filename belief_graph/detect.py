@@ -22,6 +22,49 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     return dot / norm if norm else 0.0
 
 
+def nearest(
+    embedding: Sequence[float],
+    rows: Sequence[Mapping[str, Any]],
+    threshold: float,
+    k: int,
+    vectors: dict[str, Any],
+) -> list[tuple[float, int]]:
+    """(similarity, index) of the ``k`` rows most similar to ``embedding`` with similarity >=
+    ``threshold``, most similar first (ties in row order): exactly what sorting every row's
+    ``cosine`` gives. numpy ranks the rows (``vectors`` caches each row's vector by id across
+    calls); ``cosine`` is then computed only for the rows numpy cannot rule out, so rounding in
+    numpy never changes which rows are chosen."""
+    if not rows:
+        return []
+    import numpy as np
+
+    matrix = np.stack(
+        [
+            vectors[r["id"]]
+            if r["id"] in vectors
+            else vectors.setdefault(r["id"], _unit(np.asarray(r["embedding"], dtype=np.float64)))
+            for r in rows
+        ]
+    )
+    approx = matrix @ _unit(np.asarray(embedding, dtype=np.float64))
+    slack = 1e-9  # far above float64 rounding of a 384-term dot product
+    floor = threshold - slack
+    if len(approx) > k:
+        floor = max(floor, float(np.partition(approx, len(approx) - k)[len(approx) - k]) - slack)
+    exact = [
+        (similarity, i)
+        for i in np.flatnonzero(approx >= floor).tolist()
+        if (similarity := cosine(embedding, rows[i]["embedding"])) >= threshold
+    ]
+    exact.sort(key=lambda t: -t[0])
+    return exact[:k]
+
+
+def _unit(vector: Any) -> Any:
+    norm = float((vector @ vector) ** 0.5)
+    return vector / norm if norm else vector
+
+
 _WORD = re.compile(r"[\w.+#-]*\w[\w+#]*|\w")
 _NEGATION = re.compile(
     r"\b(not|no longer|never|n't|stopped|quit|gave up|lost interest|dislikes?|hates?|"

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .. import cypher
-from ..detect import Detector, cosine
+from ..detect import Detector, nearest
 from ..errors import ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
 from ..identity import Statement, has_negation, parse, polarity
@@ -97,6 +97,8 @@ class Remember:
         ]
         # Drafts that joined a fact as a paraphrase of one of its claims (by id(draft)).
         self._restates: dict[int, str] = {}
+        # Stored claims' embeddings as vectors, by claim id (for ``detect.nearest``).
+        self._vectors: dict[str, Any] = {}
 
     # -- read ----------------------------------------------------------------------------------
 
@@ -537,17 +539,23 @@ class Remember:
         """The nearest active claims in the draft's namespace (outside ``exclude``), scored."""
         if embedding is None or (not draft.text_only and self.detector.scorer is None):
             return []
-        near: list[tuple[float, dict[str, Any], SlotState]] = []
-        for slot in state.slots.values():
-            if slot.key[0] != draft.namespace or slot is exclude:
-                continue
-            for row in slot.active:
-                if row.get("embedding"):
-                    similarity = cosine(embedding, row["embedding"])
-                    if similarity >= self.policy.candidate_similarity:
-                        near.append((similarity, row, slot))
-        near.sort(key=lambda t: -t[0])
-        near = near[: self.policy.neighbours]
+        pool = [
+            (row, slot)
+            for slot in state.slots.values()
+            if slot.key[0] == draft.namespace and slot is not exclude
+            for row in slot.active
+            if row.get("embedding")
+        ]
+        near = [
+            (similarity, *pool[i])
+            for similarity, i in nearest(
+                embedding,
+                [row for row, _ in pool],
+                self.policy.candidate_similarity,
+                self.policy.neighbours,
+                self._vectors,
+            )
+        ]
         scores = self.detector.relate(draft.text, embedding, [row for _, row, _ in near])
         return [
             (

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from belief_graph.detect import Detector, cosine, frame
+from belief_graph.detect import Detector, cosine, frame, nearest
 from belief_graph.policy import Candidate, PairScores, Policy, contradicted, match_text
 from belief_graph.semantic.contradiction import PairScore
 
@@ -151,3 +151,27 @@ def test_expected_scores_are_computed_in_one_model_call() -> None:
     assert len(scorer.calls) == 1 and len(scorer.calls[0]) == 2
     assert scores["a"].contradiction == 0.95  # already scored: no second call
     assert len(scorer.calls) == 1
+
+
+def test_nearest_chooses_exactly_what_sorting_every_cosine_chooses() -> None:
+    import random
+
+    rng = random.Random(3)
+    for trial in range(200):
+        dim = rng.choice([3, 8, 384])
+        base = [rng.gauss(0, 1) for _ in range(dim)]
+        rows = []
+        for i in range(rng.randrange(0, 40)):
+            if rows and rng.random() < 0.2:  # ties: a repeated vector
+                vector = list(rng.choice(rows)["embedding"])
+            else:
+                vector = [b + rng.gauss(0, rng.choice([0.1, 1.0])) for b in base]
+            rows.append({"id": f"r{i}", "embedding": vector})
+        query = [b + rng.gauss(0, 0.5) for b in base]
+        threshold, k = rng.choice([0.0, 0.5, 0.9]), rng.choice([1, 5, 100])
+        brute = sorted(
+            ((cosine(query, r["embedding"]), i) for i, r in enumerate(rows)),
+            key=lambda t: -t[0],
+        )
+        expected = [t for t in brute if t[0] >= threshold][:k]
+        assert nearest(query, rows, threshold, k, {}) == expected, trial
