@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .identity import stated_value, values_match
@@ -21,6 +20,49 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     return dot / norm if norm else 0.0
+
+
+def nearest(
+    embedding: Sequence[float],
+    rows: Sequence[Mapping[str, Any]],
+    threshold: float,
+    k: int,
+    vectors: dict[str, Any],
+) -> list[tuple[float, int]]:
+    """(similarity, index) of the ``k`` rows most similar to ``embedding`` with similarity >=
+    ``threshold``, most similar first (ties in row order): exactly what sorting every row's
+    ``cosine`` gives. numpy ranks the rows (``vectors`` caches each row's vector by id across
+    calls); ``cosine`` is then computed only for the rows numpy cannot rule out, so rounding in
+    numpy never changes which rows are chosen."""
+    if not rows:
+        return []
+    import numpy as np
+
+    matrix = np.stack(
+        [
+            vectors[r["id"]]
+            if r["id"] in vectors
+            else vectors.setdefault(r["id"], _unit(np.asarray(r["embedding"], dtype=np.float64)))
+            for r in rows
+        ]
+    )
+    approx = matrix @ _unit(np.asarray(embedding, dtype=np.float64))
+    slack = 1e-9  # far above float64 rounding of a 384-term dot product
+    floor = threshold - slack
+    if len(approx) > k:
+        floor = max(floor, float(np.partition(approx, len(approx) - k)[len(approx) - k]) - slack)
+    exact = [
+        (similarity, i)
+        for i in np.flatnonzero(approx >= floor).tolist()
+        if (similarity := cosine(embedding, rows[i]["embedding"])) >= threshold
+    ]
+    exact.sort(key=lambda t: -t[0])
+    return exact[:k]
+
+
+def _unit(vector: Any) -> Any:
+    norm = float((vector @ vector) ** 0.5)
+    return vector / norm if norm else vector
 
 
 _WORD = re.compile(r"[\w.+#-]*\w[\w+#]*|\w")
@@ -73,19 +115,102 @@ def _interior(words: list[str]) -> set[str]:
     return set(words[1:-1])
 
 
+class _Deferred:
+    """The contradiction scores of pairs not scored yet, computed together when one is read.
+
+    ``wanted`` holds the pairs a caller expects to need (``Detector.expect``): the first read of
+    any pending score runs the model once over it and every wanted pair still unscored.
+    """
+
+    def __init__(self, detector: Detector) -> None:
+        self.detector = detector
+        self.wanted: dict[tuple[str, str], None] = {}
+
+    def resolve(self, pair: tuple[str, str]) -> PairScores:
+        cache = self.detector._cache
+        if pair not in cache:
+            todo = [pair, *(p for p in list(self.wanted) if p != pair and p not in cache)]
+            self.detector._run(todo)
+            self.wanted.clear()
+        return cache[pair]
+
+
+class LazyScores(PairScores):
+    """``PairScores`` whose ``contradiction`` and ``entailment`` come from the model on first
+    read: the decision reads a pair's score only where it can change the outcome (a value of
+    the slot, a candidate about the same subject in a frame that counts), so the model runs for
+    those pairs only, and the outcome is the one scoring every pair gives."""
+
+    def __init__(self, pair: tuple[str, str], deferred: _Deferred, **fields: Any) -> None:
+        super().__init__(**fields)
+        object.__setattr__(self, "_pending", (pair, deferred))
+
+    def __getattribute__(self, name: str) -> Any:
+        if name in ("contradiction", "entailment"):
+            state = object.__getattribute__(self, "__dict__")
+            pending = state.get("_pending")
+            if pending is not None:
+                pair, deferred = pending
+                result = deferred.resolve(pair)
+                state["contradiction"] = result.contradiction
+                state["entailment"] = result.entailment
+                state["_pending"] = None
+        return object.__getattribute__(self, name)
+
+    @property
+    def scored(self) -> bool:
+        """Whether the model has been asked (or was not needed: no scorer)."""
+        return object.__getattribute__(self, "__dict__").get("_pending") is None
+
+    def pair(self) -> tuple[str, str] | None:
+        pending = object.__getattribute__(self, "__dict__").get("_pending")
+        return None if pending is None else pending[0]
+
+
 class Detector:
     """Scores a draft against existing claims: structure first, models when they are loaded.
 
     Contradiction scores are cached per (stored text, new text) pair, so a write that is planned
-    again after a concurrent change does not pay for the model twice.
+    again after a concurrent change does not pay for the model twice. With ``lazy`` (the
+    default) a pair's contradiction score is computed when the decision first reads it
+    (``LazyScores``), in one model call with the pairs announced by ``expect``; ``lazy=False``
+    scores every pair up front (the reference the lazy path is tested against).
     """
 
     def __init__(
-        self, embedder: Embedder | None = None, scorer: ContradictionScorer | None = None
+        self,
+        embedder: Embedder | None = None,
+        scorer: ContradictionScorer | None = None,
+        *,
+        lazy: bool = True,
     ) -> None:
         self.embedder = embedder
         self.scorer = scorer
+        self.lazy = lazy
         self._cache: dict[tuple[str, str], PairScores] = {}
+        self._deferred = _Deferred(self)
+
+    def _run(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Score ``pairs`` in one model call into the cache."""
+        if not pairs or self.scorer is None:
+            return
+        if len(self._cache) > 50_000:
+            self._cache.clear()
+        for pair, result in zip(pairs, self.scorer.score(pairs), strict=True):
+            self._cache[pair] = PairScores(
+                contradiction=result.contradiction, entailment=result.entailment
+            )
+
+    def expect(self, scores: Sequence[PairScores]) -> None:
+        """Announce scores the decision will likely read: the first one read scores them all in
+        one model call."""
+        for score in scores:
+            if isinstance(score, LazyScores) and (pair := score.pair()) is not None:
+                self._deferred.wanted[pair] = None
+
+    def forget(self) -> None:
+        """Drop the expectations announced so far (a new draft begins)."""
+        self._deferred.wanted.clear()
 
     def embed(self, texts: Sequence[str]) -> list[list[float] | None]:
         """Embeddings of ``texts`` (one batch), or ``None`` each when no model is configured."""
@@ -112,6 +237,7 @@ class Detector:
         """
         mine = stated_value(draft_object, draft_text)
         scores: dict[str, PairScores] = {}
+        known: dict[str, tuple[bool, bool]] = {}
         others = []
         for row in existing:
             theirs = stated_value(row.get("object"), row.get("text"))
@@ -124,14 +250,9 @@ class Detector:
                 scores[row["id"]] = PairScores(same_object=True, values=True)
             else:
                 others.append(row)
-                scores[row["id"]] = PairScores(values=True, negates=flip)
-        for row_id, related in self.relate(draft_text, draft_embedding, others).items():
-            known = scores.get(row_id)
-            scores[row_id] = (
-                related
-                if known is None
-                else replace(related, values=known.values, negates=known.negates)
-            )
+                known[row["id"]] = (True, flip)
+        for row_id, related in self.relate(draft_text, draft_embedding, others, known).items():
+            scores[row_id] = related
         return scores
 
     def relate(
@@ -139,34 +260,42 @@ class Detector:
         draft_text: str,
         draft_embedding: Sequence[float] | None,
         rows: Sequence[Mapping[str, Any]],
+        known: Mapping[str, tuple[bool, bool]] | None = None,
     ) -> dict[str, PairScores]:
-        """Similarity and contradiction scores of a draft against claim rows."""
+        """Similarity and contradiction scores of a draft against claim rows (``known``:
+        ``(values, negates)`` per row id, as ``score`` found them)."""
         similarity = {
             r["id"]: cosine(draft_embedding, r["embedding"])
             if draft_embedding is not None and r.get("embedding")
             else None
             for r in rows
         }
-        todo = [
-            (r["text"], draft_text)
-            for r in rows
-            if self.scorer is not None
-            and r.get("text")
-            and (r["text"], draft_text) not in self._cache
-        ]
-        if todo and self.scorer is not None:
-            if len(self._cache) > 50_000:
-                self._cache.clear()
-            for pair, result in zip(todo, self.scorer.score(todo), strict=True):
-                self._cache[pair] = PairScores(
-                    contradiction=result.contradiction, entailment=result.entailment
+        if not self.lazy:
+            self._run(
+                list(
+                    dict.fromkeys(
+                        (r["text"], draft_text)
+                        for r in rows
+                        if r.get("text") and (r["text"], draft_text) not in self._cache
+                    )
                 )
+            )
         scores: dict[str, PairScores] = {}
         for r in rows:
-            cached = self._cache.get((r.get("text") or "", draft_text))
+            values, negates = (known or {}).get(r["id"], (False, False))
+            fields: dict[str, Any] = {
+                "values": values,
+                "negates": negates,
+                "frame": frame(r["text"], draft_text) if r.get("text") else None,
+                "similarity": similarity[r["id"]],
+            }
+            pair = (r.get("text") or "", draft_text)
+            cached = self._cache.get(pair)
+            if cached is None and self.scorer is not None and r.get("text"):
+                scores[r["id"]] = LazyScores(pair, self._deferred, **fields)
+                continue
             scores[r["id"]] = PairScores(
-                frame=frame(r["text"], draft_text) if r.get("text") else None,
-                similarity=similarity[r["id"]],
+                **fields,
                 contradiction=cached.contradiction if cached else None,
                 entailment=cached.entailment if cached else None,
             )

@@ -455,10 +455,8 @@ def is_same(score: PairScores | None, policy: Policy) -> bool:
     if score.values:
         return False
     paraphrase = score.similarity is not None and score.similarity >= policy.same_similarity
-    contradicts = (
-        score.contradiction is not None and score.contradiction >= policy.contradiction_threshold
-    )
-    return paraphrase and not contradicts
+    # The contradiction score is read only for a paraphrase: it is computed when first read.
+    return paraphrase and not _contradicts(score, policy)
 
 
 Verification = Literal["supported", "unsupported", "contradicted"]

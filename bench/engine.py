@@ -1,10 +1,17 @@
-"""Engine benchmarks with structural detection only (no models), on a real Neo4j.
+"""Engine benchmarks on a real Neo4j, structural detection only or with the offline models.
 
 1. Bulk ingest through batched transactions: claims/s.
 2. ``remember`` one at a time at N stored claims: p50/p95 (a mix of NEW, UPDATE and SAME).
 3. ``current`` and ``as_of`` p50/p95 at N stored claims.
 
+With ``--models`` (the offline embedder and contradiction classifier the tests use): the N
+claims are stored with their embeddings only (fast to fill), then ``--ingest`` more drafts go
+through ``ingest`` with both models (drafts/s), then ``remember`` is sampled with both models;
+each figure comes with the time per stage (embed, neighbours, read, score, plan, write: see
+bench/_stages.py) and the pairs the contradiction model scored.
+
     python bench/engine.py [--claims 100000] [--batch 1000] [--samples 1000] [--json]
+    python bench/engine.py --models [--claims 100000] [--ingest 2000] [--samples 300] [--json]
 """
 
 from __future__ import annotations
@@ -43,8 +50,12 @@ def main() -> int:
     parser.add_argument("--claims", type=int, default=100_000)
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--samples", type=int, default=1000)
+    parser.add_argument("--models", action="store_true", help="the offline models on")
+    parser.add_argument("--ingest", type=int, default=2000, help="drafts ingested, models on")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.models:
+        return with_models(args)
     rng = random.Random(7)
     bg = connect()
     ns = f"bench:engine:{datetime.now(UTC):%Y%m%d%H%M%S}"
@@ -119,6 +130,115 @@ def main() -> int:
     report(f"current at {stored} claims", timed(read_current, args.samples), args.json)
     report(f"as_of at {stored} claims", timed(read_as_of, args.samples), args.json)
     bg.close()
+    return 0
+
+
+def with_models(args: argparse.Namespace) -> int:
+    """Both paths on one store, interleaved (so a noisy machine weighs on both alike): the
+    models path as it is (``lazy``: scores read only where they decide, in one batched call)
+    and as it was (every pair scored up front, one model run per pair)."""
+    import time
+
+    from _stages import OnePairPerCall, instrument
+
+    from belief_graph.detect import Detector
+    from belief_graph.testing.offline import offline_embedder, offline_scorer
+
+    rng = random.Random(7)
+    embedder, scorer = offline_embedder(), offline_scorer(dynamic_length=True)
+    embedder.embed(["warm up"])
+    scorer.score([("warm up", "warm down")])
+    fill = connect(detector=Detector(embedder))
+    ns = f"bench:engine-models:{datetime.now(UTC):%Y%m%d%H%M%S}"
+    subjects = max(1, args.claims // 4)
+
+    def progress(count: int) -> None:
+        if count % (args.batch * 20) == 0:
+            print(f"  filled {count}/{args.claims}", file=sys.stderr)
+
+    with stopwatch() as elapsed:
+        fill.ingest(
+            drafts(ns, args.claims, subjects, rng), batch_size=args.batch, progress=progress
+        )
+    report(
+        "fill: ingest with embeddings only (no contradiction model)",
+        {"drafts": args.claims, "seconds": round(elapsed[0], 1)},
+        args.json,
+    )
+
+    paths = {
+        "now": instrument(Detector(embedder, scorer)),
+        "before": instrument(Detector(embedder, OnePairPerCall(scorer), lazy=False)),
+    }
+    clients = {name: connect(detector=detector) for name, (detector, _) in paths.items()}
+    clock = BASE + timedelta(seconds=args.claims + 10)
+    batch = min(args.batch, 250)
+    more = [
+        d.model_copy(update={"valid_from": clock + timedelta(seconds=i), "recorded_at": None})
+        for i, d in enumerate(drafts(ns, args.ingest, subjects, rng))
+    ]
+    seconds = dict.fromkeys(paths, 0.0)
+    counts = dict.fromkeys(paths, 0)
+    for start in range(0, len(more), batch):
+        # The two paths take turns, each with a batch of its own.
+        name = list(paths)[(start // batch) % 2]
+        stages = paths[name][1]
+        began = time.perf_counter()
+        with stages.measure():
+            clients[name].ingest(more[start : start + batch], batch_size=batch)
+        seconds[name] += time.perf_counter() - began
+        counts[name] += len(more[start : start + batch])
+    for name, (_, stages) in paths.items():
+        ingested = counts[name]
+        report(
+            f"ingest with models on ({name}), {batch} per transaction, into {args.claims} claims",
+            {
+                "drafts": ingested,
+                "drafts/s": round(ingested / seconds[name]) if seconds[name] else 0,
+                "seconds per stage": stages.totals(),
+                "pairs scored per draft": round(stages.pairs / max(1, ingested), 2),
+                "scorer calls per draft": round(stages.scorer_calls / max(1, ingested), 2),
+            },
+            args.json,
+        )
+        stages.samples.clear()
+        stages.pairs = stages.scorer_calls = 0
+
+    clock = datetime.now(UTC) - timedelta(days=1)
+    samples: dict[str, list[float]] = {name: [] for name in paths}
+    for i in range(args.samples * 2):
+        name = list(paths)[i % 2]
+        subject = f"person-{rng.randrange(subjects)}"
+        predicate = rng.choice(PREDICATES)
+        value = f"value-{rng.randrange(4)}"
+        clock += timedelta(seconds=1)
+        draft = ClaimDraft(
+            namespace=ns,
+            subject=subject,
+            predicate=predicate,
+            object=value,
+            text=f"{subject} {predicate.replace('_', ' ')} {value}.",
+            valid_from=clock,
+        )
+        start_time = time.perf_counter()
+        with paths[name][1].measure():
+            clients[name].remember(draft)
+        samples[name].append((time.perf_counter() - start_time) * 1000)
+    total = args.claims + args.ingest
+    for name, (_, stages) in paths.items():
+        report(
+            f"remember with models on ({name}), one transaction each, at {total} claims",
+            {
+                **summary(samples[name]),
+                "median ms per stage": stages.medians(),
+                "pairs scored per remember": round(stages.pairs / args.samples, 2),
+                "scorer calls per remember": round(stages.scorer_calls / args.samples, 2),
+            },
+            args.json,
+        )
+    for client in clients.values():
+        client.close()
+    fill.close()
     return 0
 
 

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .. import cypher
-from ..detect import Detector, cosine
+from ..detect import Detector, nearest
 from ..errors import ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
 from ..grounding import grounding, in_third_person
@@ -101,6 +101,8 @@ class Remember:
         ]
         # Drafts that joined a fact as a paraphrase of one of its claims (by id(draft)).
         self._restates: dict[int, str] = {}
+        # Stored claims' embeddings as vectors, by claim id (for ``detect.nearest``).
+        self._vectors: dict[str, Any] = {}
 
     # -- read ----------------------------------------------------------------------------------
 
@@ -192,7 +194,8 @@ class Remember:
                 planned.append(replayed(replay))
                 continue
             claim_id = draft.id or self.new_id()
-            slot, rivals = self._locate(draft, claim_id, embedding, state)
+            self.detector.forget()
+            slot, candidates, subject = self._locate(draft, claim_id, embedding, state)
             now = self.clock()
             recorded_at = draft.recorded_at or now
             if recorded_at > now + timedelta(seconds=self.policy.clock_skew_seconds):
@@ -216,8 +219,25 @@ class Remember:
             if restated is not None and restated in scores:
                 # Joined as a paraphrase of that claim: it restates it (SAME).
                 scores[restated] = PairScores(same_object=True, values=True)
-            rivals = rivals + self._inside(slot, scores, draft.text)
-            verified, verified_score = self._verify(draft, embedding, source_embedding)
+            structural, source = self._source_score(draft, embedding, source_embedding)
+            # The pairs the decision will likely read, scored in one model call on first read.
+            self.detector.expect(
+                [
+                    *self._likely(slot, scores, draft.text),
+                    *(c.scores for c, _ in candidates if self._may_contradict(c, subject)),
+                    *([source] if source is not None else []),
+                ]
+            )
+            rivals = self._rivals(candidates, slot, subject) + self._inside(
+                slot, scores, draft.text
+            )
+            verified, verified_score = (
+                (structural, None)
+                if structural is not None
+                else (verification(source, self.policy), source.entailment)
+                if source is not None
+                else (None, None)
+            )
             if verified == "contradicted":
                 plan = Plan(
                     "CONFLICT",
@@ -295,12 +315,13 @@ class Remember:
                     score.frame in ("negated", "other")
                     or has_negation(row.get("text") or "") != has_negation(text)
                 )
-                and score.contradiction is not None
-                and score.contradiction >= self.policy.contradiction_threshold
                 and (
                     score.frame != "other"
                     or (score.similarity or 0.0) >= self.policy.unframed_similarity
                 )
+                # Read last: the model runs only for a pair the rules above let through.
+                and score.contradiction is not None
+                and score.contradiction >= self.policy.contradiction_threshold
             ):
                 found.append((Candidate(row["id"], slot.slot_id, slot.cardinality, score), slot))
         return found
@@ -418,15 +439,63 @@ class Remember:
             *args, policy([head] if placed.where == "head" and head else []), policy=self.policy
         )
 
-    def _verify(
+    def _likely(
+        self, slot: SlotState, scores: dict[str, PairScores], text: str
+    ) -> list[PairScores]:
+        """Scores of the slot's claims whose contradiction score the decision will likely read:
+        the value a single-valued fact holds, a value of a multi-valued one the draft may
+        contradict (``_inside``), a claim a paraphrase may restate. A guess for batching only:
+        a score not announced is still computed if it is read."""
+        out = []
+        for row in slot.claims:
+            score = scores.get(row["id"])
+            if score is None or score.same_object:
+                continue
+            if (
+                (slot.cardinality == "single" and row["status"] == "active")
+                or score.negates
+                or (not score.values and (score.similarity or 0.0) >= self.policy.same_similarity)
+                or (
+                    slot.cardinality == "multi"
+                    and (
+                        score.frame in ("negated", "value")
+                        or (
+                            score.frame == "other"
+                            and (score.similarity or 0.0) >= self.policy.unframed_similarity
+                        )
+                        or has_negation(row.get("text") or "") != has_negation(text)
+                    )
+                )
+            ):
+                out.append(score)
+        return out
+
+    def _may_contradict(self, candidate: Candidate, subject: str | None) -> bool:
+        """A candidate the rules of ``policy.contradicted`` let through to the model's score."""
+        similarity, found = candidate.similarity, candidate.scores.frame
+        return (
+            (subject is None or candidate.subject_key in (None, subject))
+            and similarity >= self.policy.candidate_similarity
+            and found not in ("predicate", "subject")
+            and (found != "other" or similarity >= self.policy.unframed_similarity)
+        )
+
+    def _rivals(
+        self, candidates: list[tuple[Candidate, SlotState]], slot: SlotState, subject: str | None
+    ) -> list[tuple[Candidate, SlotState]]:
+        """Claims in other slots the draft contradicts (implicit conflicts)."""
+        hits = {c.claim_id for c in contradicted([c for c, _ in candidates], self.policy, subject)}
+        return [(c, s) for c, s in candidates if c.claim_id in hits and s is not slot]
+
+    def _source_score(
         self,
         draft: ClaimDraft,
         embedding: list[float] | None,
         source_embedding: list[float] | None,
-    ) -> tuple[str | None, float | None]:
-        """How the draft's source bears on it (``policy.verification``; ``None`` without a
-        source or a model to check with), and the verified score: P(entailment) where the model
-        has an entailment label, else ``None``."""
+    ) -> tuple[str | None, PairScores | None]:
+        """How the draft's source bears on it: a verdict the words decide alone
+        (``grounding``), else the pair (draft, source) scored on first read, for
+        ``policy.verification``; ``(None, None)`` without a source or a model to check with."""
         if not draft.episode_content or not self.policy.verify:
             return None, None
         if self.detector.scorer is None:
@@ -440,13 +509,13 @@ class Remember:
         if structural is not None:
             return structural, None
         row = {"id": "source", "text": _premise(draft), "embedding": source_embedding}
-        score = self.detector.relate(draft.text, embedding, [row])["source"]
-        return verification(score, self.policy), score.entailment
+        return None, self.detector.relate(draft.text, embedding, [row])["source"]
 
     def _locate(
         self, draft: ClaimDraft, claim_id: str, embedding: list[float] | None, state: State
-    ) -> tuple[SlotState, list[tuple[Candidate, SlotState]]]:
-        """The draft's slot, and claims in other slots it contradicts (implicit conflicts).
+    ) -> tuple[SlotState, list[tuple[Candidate, SlotState]], str | None]:
+        """The draft's slot, the nearest claims in other slots (scored), and who the draft is
+        about when known.
 
         A structured draft's slot is its (subject, predicate). A text-only draft joins the slot
         of the claim it updates or restates (``match_text``); otherwise it opens a slot of its
@@ -468,6 +537,15 @@ class Remember:
                 slot = own
         candidates = self._candidates(draft, embedding, state, exclude=slot or own)
         if slot is None:
+            self.detector.expect(
+                [
+                    c.scores
+                    for c, _ in candidates
+                    if self._may_contradict(c, subject)
+                    or c.similarity
+                    >= min(self.policy.paraphrase_similarity, self.policy.same_similarity)
+                ]
+            )
             match = match_text([c for c, _ in candidates], self.policy, subject, relation)
             if match is not None:
                 slot = next(s for c, s in candidates if c is match)
@@ -478,9 +556,7 @@ class Remember:
             else:
                 key = (draft.namespace, f"text:{claim_id}", TEXT_PREDICATE)
                 slot = state.slots[key] = new_slot(key, self.new_id())
-        hits = {c.claim_id for c in contradicted([c for c, _ in candidates], self.policy, subject)}
-        rivals = [(c, s) for c, s in candidates if c.claim_id in hits and s is not slot]
-        return slot, rivals
+        return slot, candidates, subject
 
     def _candidates(
         self,
@@ -492,17 +568,23 @@ class Remember:
         """The nearest active claims in the draft's namespace (outside ``exclude``), scored."""
         if embedding is None or (not draft.text_only and self.detector.scorer is None):
             return []
-        near: list[tuple[float, dict[str, Any], SlotState]] = []
-        for slot in state.slots.values():
-            if slot.key[0] != draft.namespace or slot is exclude:
-                continue
-            for row in slot.active:
-                if row.get("embedding"):
-                    similarity = cosine(embedding, row["embedding"])
-                    if similarity >= self.policy.candidate_similarity:
-                        near.append((similarity, row, slot))
-        near.sort(key=lambda t: -t[0])
-        near = near[: self.policy.neighbours]
+        pool = [
+            (row, slot)
+            for slot in state.slots.values()
+            if slot.key[0] == draft.namespace and slot is not exclude
+            for row in slot.active
+            if row.get("embedding")
+        ]
+        near = [
+            (similarity, *pool[i])
+            for similarity, i in nearest(
+                embedding,
+                [row for row, _ in pool],
+                self.policy.candidate_similarity,
+                self.policy.neighbours,
+                self._vectors,
+            )
+        ]
         scores = self.detector.relate(draft.text, embedding, [row for _, row, _ in near])
         return [
             (

@@ -1,11 +1,15 @@
-"""The word-frame check and the text-only matching rule (pure, no database, no model)."""
+"""The word-frame check, the text-only matching rule and lazy contradiction scores (pure, no
+database, no model: a counting stand-in scorer)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
-from belief_graph.detect import cosine, frame
+from belief_graph.detect import Detector, cosine, frame, nearest
 from belief_graph.policy import Candidate, PairScores, Policy, contradicted, match_text
+from belief_graph.semantic.contradiction import PairScore
 
 
 @pytest.mark.parametrize(
@@ -101,3 +105,73 @@ def test_a_restatement_under_another_relation_needs_paraphrase_similarity() -> N
     far = Candidate("c2", "s2", "single", PairScores(similarity=0.8), subject_key="priya")
     assert match_text([near], policy, subject="priya") is near
     assert match_text([far], policy, subject="priya") is None
+
+
+class _Counting:
+    name = "counting"
+
+    def __init__(self) -> None:
+        self.calls: list[list[tuple[str, str]]] = []
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> list[PairScore]:
+        self.calls.append(list(pairs))
+        return [PairScore(contradiction=0.95 if "Porto" in new else 0.1) for _, new in pairs]
+
+
+ROWS = [
+    {"id": "a", "object": "Lisbon", "text": "Priya lives in Lisbon.", "negated": False},
+    {"id": "b", "object": None, "text": "Priya likes jazz.", "negated": False},
+    {"id": "c", "object": None, "text": "Ben plays chess.", "negated": False},
+]
+
+
+def test_lazy_scores_ask_the_model_only_when_read_and_equal_the_eager_ones() -> None:
+    scorer = _Counting()
+    lazy = Detector(scorer=scorer)
+    scores = lazy.score("Porto", "Priya lives in Porto.", None, ROWS)
+    assert scorer.calls == []  # nothing read yet: nothing scored
+    assert scores["a"].contradiction == 0.95 and scores["a"].values
+    assert scorer.calls == [[("Priya lives in Lisbon.", "Priya lives in Porto.")]]
+    eager_scorer = _Counting()
+    eager = Detector(scorer=eager_scorer, lazy=False).score(
+        "Porto", "Priya lives in Porto.", None, ROWS
+    )
+    assert len(eager_scorer.calls) == 1 and len(eager_scorer.calls[0]) == 3
+    for row_id in "abc":
+        for field in ("values", "negates", "frame", "similarity", "contradiction"):
+            assert getattr(scores[row_id], field) == getattr(eager[row_id], field)
+
+
+def test_expected_scores_are_computed_in_one_model_call() -> None:
+    scorer = _Counting()
+    detector = Detector(scorer=scorer)
+    scores = detector.score("Porto", "Priya lives in Porto.", None, ROWS)
+    detector.expect([scores["a"], scores["b"]])
+    assert scores["b"].contradiction == 0.95
+    assert len(scorer.calls) == 1 and len(scorer.calls[0]) == 2
+    assert scores["a"].contradiction == 0.95  # already scored: no second call
+    assert len(scorer.calls) == 1
+
+
+def test_nearest_chooses_exactly_what_sorting_every_cosine_chooses() -> None:
+    import random
+
+    rng = random.Random(3)
+    for trial in range(200):
+        dim = rng.choice([3, 8, 384])
+        base = [rng.gauss(0, 1) for _ in range(dim)]
+        rows = []
+        for i in range(rng.randrange(0, 40)):
+            if rows and rng.random() < 0.2:  # ties: a repeated vector
+                vector = list(rng.choice(rows)["embedding"])
+            else:
+                vector = [b + rng.gauss(0, rng.choice([0.1, 1.0])) for b in base]
+            rows.append({"id": f"r{i}", "embedding": vector})
+        query = [b + rng.gauss(0, 0.5) for b in base]
+        threshold, k = rng.choice([0.0, 0.5, 0.9]), rng.choice([1, 5, 100])
+        brute = sorted(
+            ((cosine(query, r["embedding"]), i) for i, r in enumerate(rows)),
+            key=lambda t: -t[0],
+        )
+        expected = [t for t in brute if t[0] >= threshold][:k]
+        assert nearest(query, rows, threshold, k, {}) == expected, trial

