@@ -349,6 +349,20 @@ class Store:
         with _mapped(self), self._session() as session:
             return session.execute_write(lambda tx: work(Tx(tx)))
 
+    def write_checked(self, name: str, params: dict[str, Any], check: Callable[[list[Row]], T]) -> T:
+        """One statement as one write transaction whose BEGIN travels with it (one round trip,
+        then the commit); ``check(rows)`` runs before the commit, and an exception it raises
+        (``StaleSlot`` among them) rolls the transaction back. Retried like ``transaction``."""
+        with _mapped(self):
+            return self._driver.execute_query(
+                _query(name),
+                params,
+                database_=self.database,
+                routing_=neo4j.RoutingControl.WRITE,
+                bookmark_manager_=self._bookmarks,
+                result_transformer_=lambda result: check([_native(r.data()) for r in result]),
+            )
+
     def run_literal(self, query: LiteralString, /, **params: Any) -> list[Row]:
         """Run Cypher given as a literal, in one auto-commit transaction; rows as the driver
         returns them (no conversion).

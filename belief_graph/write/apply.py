@@ -30,11 +30,22 @@ class _Replayed(Exception):
     """A revision id of the batch ran meanwhile: plan again (it becomes a replay)."""
 
 
+class _Unspliced(Exception):
+    """The one-statement apply stored a result that differs from the caller's: apply again
+    through the statements of the general path."""
+
+
 def run(
-    store: Store, read: Callable[[], State], decide: Callable[[State], Planned]
+    store: Store,
+    read: Callable[[], State],
+    decide: Callable[[State], Planned],
+    *,
+    one_trip: bool = True,
 ) -> list[RevisionResult]:
     """Read, decide and apply until the transaction commits on the state it was decided on;
-    the results in the order ``decide`` planned them."""
+    the results in the order ``decide`` planned them. ``one_trip``: apply a batch without an
+    erasure as one statement (``write/apply``); else, and for an erasure, statement by
+    statement (lock, changes, flags, finish)."""
     for _ in range(MAX_ATTEMPTS):
         state = read()
         planned = decide(state)
@@ -42,7 +53,11 @@ def run(
         if not changes:
             return [p for p in planned if isinstance(p, RevisionResult)]
         try:
-            applied = store.transaction(partial(_apply, state=state, changes=changes))
+            applied = None
+            if one_trip and all(c.erasure is None for c in changes):
+                applied = _apply_at_once(store, state, changes)
+            if applied is None:
+                applied = store.transaction(partial(_apply, state=state, changes=changes))
         except (StaleSlot, _Replayed):
             continue
         results = iter(applied)
@@ -117,17 +132,7 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
     for c in changes:
         if c.erasure is not None:
             _scrub_reasons(tx, c)
-    retired = [
-        {"namespace": c.namespace, "id": r.id, "revision_id": c.revision_id, "why": r.why}
-        for c in changes
-        for r in c.retires
-        if r.why is not None
-    ] + [
-        {"namespace": c.namespace, "id": i, "revision_id": c.revision_id, "why": "erased"}
-        for c in changes
-        if c.erasure is not None
-        for i in c.erasure.claim_ids
-    ]
+    retired = _retired(changes)
     flagged_by: dict[str, list[str]] = {}
     if retired:
         for row in tx.run("write/flags", retired=retired):
@@ -152,6 +157,98 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
         ],
     )
     return results
+
+
+def _apply_at_once(
+    store: Store, state: State, changes: list[ChangeSet]
+) -> list[RevisionResult] | None:
+    """``_apply`` as one statement in one round trip (``write/apply``): the slot locks and
+    their seq check gate the changes in the statement itself, which returns no row when a slot
+    changed or a revision of the batch ran since the read; the transaction then rolls back and
+    ``StaleSlot`` says plan again. The dependents it flags go into each stored result between
+    the two halves this side wrote; a result that came out other than the caller's (not seen:
+    a safety net) makes the batch apply through the general path. ``None``: take that path."""
+    splits = [_split(c) for c in changes]
+    if any(s is None for s in splits):
+        return None
+    touched = sorted((s for s in state.slots.values() if s.touched_by), key=lambda s: s.key)
+    revisions = []
+    for c, split in zip(changes, splits, strict=True):
+        assert split is not None
+        revision = _revision(c, None, [])
+        revision["result_head"], revision["result_sep"], revision["result_tail"] = split
+        revisions.append(revision)
+    params: dict[str, Any] = {
+        **_statement_params(changes),
+        "slots": [
+            {
+                "namespace": s.key[0],
+                "subject_key": s.key[1],
+                "predicate": s.key[2],
+                "id": s.slot_id,
+                "subject": s.subject,
+                "cardinality": s.cardinality,
+                "new": s.new,
+                "seq": s.seq,
+                "versions": s.versions,
+                "head": s.head,
+                "last_recorded_at": _iso(s.last_recorded_at),
+                "last_revision": s.touched_by,
+            }
+            for s in touched
+        ],
+        "revisions": revisions,
+        "retired": _retired(changes),
+    }
+
+    def check(rows: list[dict[str, Any]]) -> list[RevisionResult]:
+        if not rows:
+            raise StaleSlot()
+        flagged_by = {d["revision_id"]: d["flagged"] for d in rows[0]["dependents"]}
+        results = [c.result(flagged_by.get(c.revision_id, [])) for c in changes]
+        stored = {r["id"]: r["result"] for r in rows[0]["results"]}
+        for result in results:
+            if result.revision_id in stored and stored[result.revision_id] != (
+                result.model_dump_json()
+            ):
+                raise _Unspliced()
+        return results
+
+    try:
+        return store.write_checked("write/apply", params, check)
+    except _Unspliced:
+        return None
+
+
+_MARK = "\x00"  # no claim id holds it: where the dependents go in a stored result
+_MARK_JSON = '"\\u0000"'
+
+
+def _split(change: ChangeSet) -> tuple[str, str, str] | None:
+    """A ChangeSet's stored result as (head, separator, tail): with the dependents the apply
+    statement flags, ``head + separator + '"id1","id2"' + tail``; without, ``head + tail``."""
+    marked = change.result([_MARK]).model_dump_json()
+    if marked.count(_MARK_JSON) != 1:
+        return None
+    head, tail = marked.split(_MARK_JSON)
+    if head.endswith(","):
+        return head[:-1], ",", tail
+    return head, "", tail
+
+
+def _retired(changes: list[ChangeSet]) -> list[dict[str, Any]]:
+    """The retired claims whose direct dependents are flagged for review."""
+    return [
+        {"namespace": c.namespace, "id": r.id, "revision_id": c.revision_id, "why": r.why}
+        for c in changes
+        for r in c.retires
+        if r.why is not None
+    ] + [
+        {"namespace": c.namespace, "id": i, "revision_id": c.revision_id, "why": "erased"}
+        for c in changes
+        if c.erasure is not None
+        for i in c.erasure.claim_ids
+    ]
 
 
 def _recheck_erasure(tx: Tx, erasure: Erasure) -> None:
@@ -381,8 +478,11 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
     return p
 
 
-def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) -> dict[str, Any]:
-    """The Revision node of one ``ChangeSet`` and its edges to every claim it touched."""
+def _revision(
+    change: ChangeSet, result: RevisionResult | None, dependents: list[str]
+) -> dict[str, Any]:
+    """The Revision node of one ``ChangeSet`` and its edges to every claim it touched
+    (``result`` None: the statement writes it)."""
     props = {
         "id": change.revision_id,
         "namespace": change.namespace,
@@ -393,7 +493,7 @@ def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) 
         "decision": change.decision,
         "reason": change.reason,
         "slot_ids": change.slot_ids,
-        "result": result.model_dump_json(),
+        "result": result.model_dump_json() if result is not None else None,
         "undo": json.dumps(change.undo, sort_keys=True) if change.undo is not None else None,
         "undoes": change.undoes,
     }

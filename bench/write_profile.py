@@ -1,0 +1,238 @@
+"""Where a structural ``remember`` spends its time: per-statement timings and Cypher PROFILE.
+
+Ingests ``--claims`` drafts (as bench/engine.py does), then times ``--samples`` single
+``remember`` calls step by step: every statement the write path runs (by its name under
+cypher/), the transaction's begin and commit, and the Python in between. Then PROFILEs each
+write statement once, with the parameters of a real call, in a transaction that is rolled back
+(database hits and rows; nothing is written).
+
+    python bench/write_profile.py [--claims 20000] [--samples 300] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from _common import connect, report
+from engine import BASE, PREDICATES, drafts
+
+from belief_graph import ClaimDraft, cypher
+from belief_graph import store as store_module
+
+
+class Steps:
+    """Wall-clock time per step of the calls made while ``on``."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, list[float]] = defaultdict(list)
+        self.on = False
+
+    def add(self, name: str, started: float) -> None:
+        if self.on:
+            self.times[name].append((time.perf_counter() - started) * 1000)
+
+    @contextmanager
+    def patched(self) -> Iterator[None]:
+        """Time every statement, transaction and query execution of the store module."""
+        steps = self
+        tx_run = store_module.Tx.run
+        execute = store_module.Store._execute
+        transaction = store_module.Store.transaction
+        write_checked = getattr(store_module.Store, "write_checked", None)
+
+        def run(self: store_module.Tx, name: str, **params: Any) -> list[dict[str, Any]]:
+            started = time.perf_counter()
+            try:
+                return tx_run(self, name, **params)
+            finally:
+                steps.add(name, started)
+
+        def _execute(self: store_module.Store, name: str, params: dict[str, Any], routing: Any):  # type: ignore[no-untyped-def]
+            started = time.perf_counter()
+            try:
+                return execute(self, name, params, routing)
+            finally:
+                steps.add(name, started)
+
+        def _transaction(self: store_module.Store, work: Callable[[Any], Any]) -> Any:
+            started = time.perf_counter()
+            inside = [0.0]
+
+            def timed_work(tx: Any) -> Any:
+                began = time.perf_counter()
+                try:
+                    return work(tx)
+                finally:
+                    inside[0] += time.perf_counter() - began
+
+            try:
+                return transaction(self, timed_work)
+            finally:
+                steps.add("(transaction, all of it)", started)
+                steps.add("begin + commit of the transaction", started + inside[0])
+
+        def _write_checked(self: store_module.Store, name: str, params: Any, check: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return write_checked(self, name, params, check)  # type: ignore[misc]
+            finally:
+                steps.add(f"{name} (begin, statement, commit)", started)
+
+        store_module.Tx.run = run  # type: ignore[method-assign]
+        store_module.Store._execute = _execute  # type: ignore[method-assign]
+        store_module.Store.transaction = _transaction  # type: ignore[method-assign]
+        if write_checked is not None:
+            store_module.Store.write_checked = _write_checked  # type: ignore[method-assign]
+        try:
+            yield
+        finally:
+            store_module.Tx.run = tx_run  # type: ignore[method-assign]
+            store_module.Store._execute = execute  # type: ignore[method-assign]
+            store_module.Store.transaction = transaction  # type: ignore[method-assign]
+            if write_checked is not None:
+                store_module.Store.write_checked = write_checked  # type: ignore[method-assign]
+
+
+class _RolledBack(Exception):
+    """Ends the profiled transaction: nothing it wrote is kept."""
+
+
+def profiled(bg: Any, draft: ClaimDraft) -> dict[str, dict[str, Any]]:
+    """Run one ``remember`` with every write statement PROFILEd, then roll its transaction
+    back; database hits and server time per statement."""
+    found: dict[str, dict[str, Any]] = {}
+    tx_run = store_module.Tx.run
+    transaction = store_module.Store.transaction
+    write_checked = getattr(store_module.Store, "write_checked", None)
+
+    def hits(node: Any) -> int:
+        return int(node.get("dbHits", 0)) + sum(hits(c) for c in node.get("children", []))
+
+    def run(self: store_module.Tx, name: str, **params: Any) -> list[dict[str, Any]]:
+        result = self._tx.run("PROFILE " + cypher.load(name), params)
+        rows = [store_module._native(r.data()) for r in result]
+        summary = result.consume()
+        found[name] = {
+            "db_hits": hits(summary.profile or {}),
+            "server_ms": (summary.result_available_after or 0)
+            + (summary.result_consumed_after or 0),
+        }
+        return rows
+
+    def _transaction(self: store_module.Store, work: Callable[[Any], Any]) -> Any:
+        def then_roll_back(tx: Any) -> Any:
+            work(tx)
+            raise _RolledBack()
+
+        return transaction(self, then_roll_back)
+
+    def _write_checked(self: store_module.Store, name: str, params: Any, check: Any) -> Any:
+        return self.transaction(lambda tx: check(tx.run(name, **params)))
+
+    store_module.Tx.run = run  # type: ignore[method-assign]
+    store_module.Store.transaction = _transaction  # type: ignore[method-assign]
+    store_module.Store.write_checked = _write_checked  # type: ignore[method-assign]
+    try:
+        bg.remember(draft)
+    except _RolledBack:
+        pass
+    finally:
+        store_module.Tx.run = tx_run  # type: ignore[method-assign]
+        store_module.Store.transaction = transaction  # type: ignore[method-assign]
+        if write_checked is not None:
+            store_module.Store.write_checked = write_checked  # type: ignore[method-assign]
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--claims", type=int, default=20_000)
+    parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    rng = random.Random(7)
+    bg = connect()
+    ns = f"bench:profile:{datetime.now(UTC):%Y%m%d%H%M%S}"
+    subjects = max(1, args.claims // 4)
+    started = time.perf_counter()
+    bg.ingest(drafts(ns, args.claims, subjects, rng), batch_size=args.batch)
+    print(f"ingested {args.claims} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+    # The two apply paths, call by call in turn, so both see the same load.
+    paths = {"one statement": True, "statement by statement": False}
+    steps = {name: Steps() for name in paths}
+    totals: dict[str, list[float]] = {name: [] for name in paths}
+    clock = BASE + timedelta(seconds=args.claims + 10)
+    for i in range(2 * args.samples):
+        path = list(paths)[i % 2]
+        bg._writer.one_trip = paths[path]
+        clock += timedelta(seconds=1)
+        subject = f"person-{rng.randrange(subjects)}"
+        predicate = rng.choice(PREDICATES)
+        value = f"value-{rng.randrange(4)}"
+        draft = ClaimDraft(
+            namespace=ns,
+            subject=subject,
+            predicate=predicate,
+            object=value,
+            text=f"{subject} {predicate} {value} ({i}).",
+            valid_from=clock,
+            recorded_at=clock,
+        )
+        with steps[path].patched():
+            steps[path].on = i >= 40  # the first calls warm the plans up
+            started = time.perf_counter()
+            bg.remember(draft)
+            if steps[path].on:
+                totals[path].append((time.perf_counter() - started) * 1000)
+    supersede = ClaimDraft(
+        namespace=ns,
+        subject="person-0",
+        predicate=PREDICATES[0],
+        object="a value never seen",
+        text="person-0 lives in a value never seen.",
+        valid_from=clock + timedelta(seconds=1),
+        recorded_at=clock + timedelta(seconds=1),
+    )
+    bg.remember(supersede.model_copy(update={"object": "value-x", "text": "x"}))
+    for path, one_trip in paths.items():
+        bg._writer.one_trip = one_trip
+        times = totals[path]
+        rows: dict[str, Any] = {"remember calls timed": len(times)}
+        rows["remember, whole call (p50 / p95 ms)"] = (
+            f"{statistics.median(times):.2f} / {sorted(times)[int(0.95 * len(times))]:.2f}"
+        )
+        accounted = 0.0
+        for name, values in steps[path].times.items():
+            share = len(values) / len(times)
+            median = statistics.median(values)
+            if not name.startswith("("):
+                accounted += median * share
+            rows[f"{name} (p50 ms, in {share:.0%} of calls)"] = round(median, 2)
+        rows["everything else: Python and the driver (p50 ms, approx.)"] = round(
+            statistics.median(times) - accounted, 2
+        )
+        profiled(bg, supersede)  # PROFILE plans each statement anew: the second run reuses them
+        for name, found in profiled(bg, supersede).items():
+            rows[f"PROFILE {name} (an UPDATE): db hits / server ms"] = (
+                f"{found['db_hits']} / {found['server_ms']}"
+            )
+        report(
+            f"one structural remember, {path}, at {args.claims} stored drafts", rows, args.json
+        )
+    bg.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
