@@ -349,7 +349,9 @@ class Store:
         with _mapped(self), self._session() as session:
             return session.execute_write(lambda tx: work(Tx(tx)))
 
-    def write_checked(self, name: str, params: dict[str, Any], check: Callable[[list[Row]], T]) -> T:
+    def write_checked(
+        self, name: str, params: dict[str, Any], check: Callable[[list[Row]], T]
+    ) -> T:
         """One statement as one write transaction whose BEGIN travels with it (one round trip,
         then the commit); ``check(rows)`` runs before the commit, and an exception it raises
         (``StaleSlot`` among them) rolls the transaction back. Retried like ``transaction``."""
