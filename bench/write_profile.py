@@ -227,9 +227,7 @@ def main() -> int:
             rows[f"PROFILE {name} (an UPDATE): db hits / server ms"] = (
                 f"{found['db_hits']} / {found['server_ms']}"
             )
-        report(
-            f"one structural remember, {path}, at {args.claims} stored drafts", rows, args.json
-        )
+        report(f"one structural remember, {path}, at {args.claims} stored drafts", rows, args.json)
     bg.close()
     return 0
 
