@@ -47,7 +47,7 @@ class Steps:
         tx_run = store_module.Tx.run
         execute = store_module.Store._execute
         transaction = store_module.Store.transaction
-        write_checked = getattr(store_module.Store, "write_checked", None)
+        autocommit = getattr(store_module.Store, "_autocommit", None)
 
         def run(self: store_module.Tx, name: str, **params: Any) -> list[dict[str, Any]]:
             started = time.perf_counter()
@@ -80,26 +80,26 @@ class Steps:
                 steps.add("(transaction, all of it)", started)
                 steps.add("begin + commit of the transaction", started + inside[0])
 
-        def _write_checked(self: store_module.Store, name: str, params: Any, check: Any) -> Any:
+        def _autocommit(self: store_module.Store, name: str, params: Any, failed: Any) -> Any:
             started = time.perf_counter()
             try:
-                return write_checked(self, name, params, check)  # type: ignore[misc]
+                return autocommit(self, name, params, failed)  # type: ignore[misc]
             finally:
-                steps.add(f"{name} (begin, statement, commit)", started)
+                steps.add(f"{name} (auto-commit)", started)
 
         store_module.Tx.run = run  # type: ignore[method-assign]
         store_module.Store._execute = _execute  # type: ignore[method-assign]
         store_module.Store.transaction = _transaction  # type: ignore[method-assign]
-        if write_checked is not None:
-            store_module.Store.write_checked = _write_checked  # type: ignore[method-assign]
+        if autocommit is not None:
+            store_module.Store._autocommit = _autocommit  # type: ignore[method-assign]
         try:
             yield
         finally:
             store_module.Tx.run = tx_run  # type: ignore[method-assign]
             store_module.Store._execute = execute  # type: ignore[method-assign]
             store_module.Store.transaction = transaction  # type: ignore[method-assign]
-            if write_checked is not None:
-                store_module.Store.write_checked = write_checked  # type: ignore[method-assign]
+            if autocommit is not None:
+                store_module.Store._autocommit = autocommit  # type: ignore[method-assign]
 
 
 class _RolledBack(Exception):
@@ -112,7 +112,7 @@ def profiled(bg: Any, draft: ClaimDraft) -> dict[str, dict[str, Any]]:
     found: dict[str, dict[str, Any]] = {}
     tx_run = store_module.Tx.run
     transaction = store_module.Store.transaction
-    write_checked = getattr(store_module.Store, "write_checked", None)
+    write_once = getattr(store_module.Store, "write_once", None)
 
     def hits(node: Any) -> int:
         return int(node.get("dbHits", 0)) + sum(hits(c) for c in node.get("children", []))
@@ -135,12 +135,12 @@ def profiled(bg: Any, draft: ClaimDraft) -> dict[str, dict[str, Any]]:
 
         return transaction(self, then_roll_back)
 
-    def _write_checked(self: store_module.Store, name: str, params: Any, check: Any) -> Any:
-        return self.transaction(lambda tx: check(tx.run(name, **params)))
+    def _write_once(self: store_module.Store, name: str, **params: Any) -> Any:
+        return self.transaction(lambda tx: tx.run(name, **params))
 
     store_module.Tx.run = run  # type: ignore[method-assign]
     store_module.Store.transaction = _transaction  # type: ignore[method-assign]
-    store_module.Store.write_checked = _write_checked  # type: ignore[method-assign]
+    store_module.Store.write_once = _write_once  # type: ignore[method-assign]
     try:
         bg.remember(draft)
     except _RolledBack:
@@ -148,8 +148,8 @@ def profiled(bg: Any, draft: ClaimDraft) -> dict[str, dict[str, Any]]:
     finally:
         store_module.Tx.run = tx_run  # type: ignore[method-assign]
         store_module.Store.transaction = transaction  # type: ignore[method-assign]
-        if write_checked is not None:
-            store_module.Store.write_checked = write_checked  # type: ignore[method-assign]
+        if write_once is not None:
+            store_module.Store.write_once = write_once  # type: ignore[method-assign]
     return found
 
 

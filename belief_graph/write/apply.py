@@ -30,11 +30,6 @@ class _Replayed(Exception):
     """A revision id of the batch ran meanwhile: plan again (it becomes a replay)."""
 
 
-class _Unspliced(Exception):
-    """The one-statement apply stored a result that differs from the caller's: apply again
-    through the statements of the general path."""
-
-
 def run(
     store: Store,
     read: Callable[[], State],
@@ -162,12 +157,12 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
 def _apply_at_once(
     store: Store, state: State, changes: list[ChangeSet]
 ) -> list[RevisionResult] | None:
-    """``_apply`` as one statement in one round trip (``write/apply``): the slot locks and
-    their seq check gate the changes in the statement itself, which returns no row when a slot
-    changed or a revision of the batch ran since the read; the transaction then rolls back and
-    ``StaleSlot`` says plan again. The dependents it flags go into each stored result between
-    the two halves this side wrote; a result that came out other than the caller's (not seen:
-    a safety net) makes the batch apply through the general path. ``None``: take that path."""
+    """``_apply`` as one statement, its own auto-commit transaction (``write/apply``): one round
+    trip. The slot locks and their seq check gate the changes in the statement itself, which
+    changes nothing and returns no row when a slot changed or a revision of the batch ran since
+    the read: ``StaleSlot``, plan again. The dependents it flags go into each stored result
+    between the two halves written here (claim ids are identifiers: letters, digits and
+    ``_.:-/@``, nothing JSON escapes). ``None``: apply through the general path."""
     splits = [_split(c) for c in changes]
     if any(s is None for s in splits):
         return None
@@ -201,23 +196,11 @@ def _apply_at_once(
         "retired": _retired(changes),
     }
 
-    def check(rows: list[dict[str, Any]]) -> list[RevisionResult]:
-        if not rows:
-            raise StaleSlot()
-        flagged_by = {d["revision_id"]: d["flagged"] for d in rows[0]["dependents"]}
-        results = [c.result(flagged_by.get(c.revision_id, [])) for c in changes]
-        stored = {r["id"]: r["result"] for r in rows[0]["results"]}
-        for result in results:
-            if result.revision_id in stored and stored[result.revision_id] != (
-                result.model_dump_json()
-            ):
-                raise _Unspliced()
-        return results
-
-    try:
-        return store.write_checked("write/apply", params, check)
-    except _Unspliced:
-        return None
+    rows = store.write_once("write/apply", **params)
+    if not rows:
+        raise StaleSlot()
+    flagged_by = {d["revision_id"]: d["flagged"] for d in rows[0]["dependents"]}
+    return [c.result(flagged_by.get(c.revision_id, [])) for c in changes]
 
 
 _MARK = "\x00"  # no claim id holds it: where the dependents go in a stored result

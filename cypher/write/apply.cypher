@@ -1,8 +1,9 @@
-// Apply in one statement (one round trip): lock every slot of the batch, check that none changed
-// since the read and that no revision of the batch ran meanwhile, then write the changes, flag the
-// direct dependents of retired claims, set the slot heads and write one Revision per ChangeSet.
-// When a check fails the statement returns no row and writes nothing further: the caller rolls the
-// transaction back (the slot locks and seq bumps with it) and reads and decides again.
+// Apply in one statement, its own auto-commit transaction (one round trip): lock every slot of
+// the batch, check that none changed since the read and that no revision of the batch ran
+// meanwhile; only then bump the slots' seq, write the changes, flag the direct dependents of
+// retired claims, set the slot heads and write one Revision per ChangeSet. When a check fails
+// the statement changes nothing (a slot it created for the batch goes again: nobody saw it) and
+// returns no row: the caller reads and decides again.
 // The same steps as write/lock, write/changes, write/flags and write/finish (the general path,
 // which an erase takes); tests/integration/test_onetrip.py checks both leave the same graph.
 // Params: $slots (sorted list of {namespace, subject_key, predicate, id, subject, cardinality, new,
@@ -11,8 +12,7 @@
 //         result_sep, result_tail}: as write/finish, the stored result without the dependents
 //         this statement flags, which go between result_head and result_tail),
 //         $retired (as write/flags), and every list of write/changes
-// Returns: one row when applied: dependents (list of {revision_id, flagged}), results (list of
-//          {id, result}: the stored result of each revision that flagged dependents)
+// Returns: one row when applied: dependents (list of {revision_id, flagged})
 UNWIND $slots AS k
 CALL (k) {
   WITH k WHERE k.new
@@ -25,18 +25,31 @@ CALL (k) {
   MATCH (s:Slot {id: k.id, namespace: k.namespace})
   RETURN s
 }
-// The lock first (a property written), then seq read: see write/lock.
+// Writing a property takes the slot's write lock (held to the commit, whatever the property
+// holds by then); only then is seq read (see write/lock).
 SET s.locked = true
 WITH k, s
-SET s.seq = s.seq + 1
 REMOVE s.locked
-WITH collect(s.seq - 1 = k.seq AND s.id = k.id AND s.subject_key = k.subject_key) AS checks
+WITH collect({slot: s, ours: k.new AND s.id = k.id,
+              ok: s.seq = k.seq AND s.id = k.id AND s.subject_key = k.subject_key}) AS locked
 CALL () {
   UNWIND $revisions AS rv
   MATCH (r:Revision {namespace: rv.props.namespace, id: rv.props.id})
   RETURN count(r) AS replayed
 }
-WITH checks WHERE size(checks) = size($slots) AND all(ok IN checks WHERE ok) AND replayed = 0
+WITH locked, size(locked) = size($slots) AND all(x IN locked WHERE x.ok) AND replayed = 0 AS ok
+CALL (locked, ok) {
+  UNWIND locked AS x
+  WITH x.slot AS s, x.ours AS ours
+  WHERE NOT ok AND ours
+  DELETE s
+}
+WITH locked WHERE ok
+CALL (locked) {
+  UNWIND locked AS x
+  WITH x.slot AS s
+  SET s.seq = s.seq + 1
+}
 //@include write/changes
 // the direct dependents of retired premises (write/flags)
 CALL () {
@@ -72,7 +85,8 @@ CALL (dependents) {
                  + CASE WHEN size(flagged) = 0 THEN ''
                    ELSE rv.result_sep
                         + reduce(text = '', i IN flagged |
-                                 text + CASE text WHEN '' THEN '' ELSE ',' END + '"' + i + '"')
+                                 text + CASE text WHEN '' THEN '' ELSE ',' END + '"'
+                                 + replace(replace(i, '\\', '\\\\'), '"', '\\"') + '"')
                    END
                  + rv.result_tail
   WITH r, rv, flagged
@@ -107,7 +121,5 @@ CALL (dependents) {
     MATCH (c:Claim {id: item.id, namespace: r.namespace})
     CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
   }
-  WITH r, flagged WHERE size(flagged) > 0
-  RETURN collect({id: r.id, result: r.result}) AS results
 }
-RETURN dependents, results
+RETURN dependents
