@@ -52,7 +52,12 @@ _RETRYABLE = (
 )
 
 
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
 def _native(value: Any) -> Any:
+    if type(value) in _PLAIN:  # most values: nothing to convert
+        return value
     if isinstance(value, DateTime):
         # Always timezone.utc: a named zone sent back to the server would be stored as one.
         return value.to_native().astimezone(UTC)
@@ -376,11 +381,13 @@ class Store:
         self, name: str, params: dict[str, Any], failed: Callable[[], list[Row]]
     ) -> list[Row]:
         """``name`` as an auto-commit transaction; ``failed()`` instead when it failed in a way
-        that running it again may fix."""
+        that running it again may fix. Rows are taken as they come (``dict``, not the driver's
+        recursive ``data()``): the write path's statements return values, lists and maps, never
+        nodes or relationships."""
         with _mapped(self):
             try:
                 with self._session() as session:
-                    return [_native(r.data()) for r in session.run(_query(name), params)]
+                    return [_native(dict(r.items())) for r in session.run(_query(name), params)]
             except _RETRYABLE:
                 return failed()
 

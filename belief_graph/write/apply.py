@@ -163,7 +163,8 @@ def _apply_at_once(
     the read: ``StaleSlot``, plan again. The dependents it flags go into each stored result
     between the two halves written here (claim ids are identifiers: letters, digits and
     ``_.:-/@``, nothing JSON escapes). ``None``: apply through the general path."""
-    splits = [_split(c) for c in changes]
+    bases = [c.result() for c in changes]
+    splits = [_split(r) for r in bases]
     if any(s is None for s in splits):
         return None
     touched = sorted((s for s in state.slots.values() if s.touched_by), key=lambda s: s.key)
@@ -199,18 +200,23 @@ def _apply_at_once(
     rows = store.write_once("write/apply", **params)
     if not rows:
         raise StaleSlot()
-    flagged_by = {d["revision_id"]: d["flagged"] for d in rows[0]["dependents"]}
-    return [c.result(flagged_by.get(c.revision_id, [])) for c in changes]
+    flagged_by = {d["revision_id"]: d["flagged"] for d in rows[0]["dependents"] if d["flagged"]}
+    return [
+        r.model_copy(update={"flagged": [*r.flagged, *flagged_by[r.revision_id]]})
+        if r.revision_id in flagged_by
+        else r
+        for r in bases
+    ]
 
 
 _MARK = "\x00"  # no claim id holds it: where the dependents go in a stored result
 _MARK_JSON = '"\\u0000"'
 
 
-def _split(change: ChangeSet) -> tuple[str, str, str] | None:
-    """A ChangeSet's stored result as (head, separator, tail): with the dependents the apply
-    statement flags, ``head + separator + '"id1","id2"' + tail``; without, ``head + tail``."""
-    marked = change.result([_MARK]).model_dump_json()
+def _split(result: RevisionResult) -> tuple[str, str, str] | None:
+    """A stored result as (head, separator, tail): with the dependents the apply statement
+    flags, ``head + separator + '"id1","id2"' + tail``; without, ``head + tail``."""
+    marked = result.model_copy(update={"flagged": [*result.flagged, _MARK]}).model_dump_json()
     if marked.count(_MARK_JSON) != 1:
         return None
     head, tail = marked.split(_MARK_JSON)

@@ -10,13 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from .. import cypher
 from ..detect import Detector, cosine
 from ..errors import ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
-from ..identity import Statement, has_negation, parse, polarity
+from ..identity import Statement, has_negation, parse
+from ..identity import polarity as read_polarity
 from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
 from ..policy import (
     STATUS_OF,
@@ -59,12 +61,21 @@ class Request:
     actor: str | None = None
 
 
+@lru_cache(maxsize=4096)
 def slot_key(
     vocabulary: Vocabulary, namespace: str, subject: str, predicate: str
 ) -> tuple[SlotKey, Cardinality]:
-    """The slot a (subject, predicate) belongs to, and its cardinality."""
+    """The slot a (subject, predicate) belongs to, and its cardinality (remembered: a batch asks
+    for each draft's several times, and a vocabulary never changes)."""
     canonical = vocabulary.canonical(predicate)
     return (namespace, normalize_key(subject), canonical), vocabulary.cardinality(canonical)
+
+
+@lru_cache(maxsize=4096)
+def polarity(negated: bool | None, text: str) -> bool:
+    """``identity.polarity``, remembered: planning a draft asks for it several times, and
+    reading a sentence's frame is the costliest step of planning a structured draft."""
+    return read_polarity(negated, text)
 
 
 class Remember:
@@ -626,6 +637,7 @@ def _changes(
         valid_from=valid_from,
         recorded_at=recorded_at,
         embedding=embedding,
+        negated=polarity(draft.negated, draft.text),
     )
     props.update(Evidence({episode: draft.source_type}, (source,)).props())
     if plan.dispute:
