@@ -387,7 +387,7 @@ class Store:
         with _mapped(self):
             try:
                 with self._session() as session:
-                    return [_native(dict(r.items())) for r in session.run(_query(name), params)]
+                    return [_native(dict(r)) for r in session.run(_query(name), params)]
             except _RETRYABLE:
                 return failed()
 
