@@ -36,11 +36,13 @@ def run(
     decide: Callable[[State], Planned],
     *,
     one_trip: bool = True,
+    carry: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> list[RevisionResult]:
     """Read, decide and apply until the transaction commits on the state it was decided on;
     the results in the order ``decide`` planned them. ``one_trip``: apply a batch without an
     erasure as one statement (``write/apply``); else, and for an erasure, statement by
-    statement (lock, changes, flags, finish)."""
+    statement (lock, changes, flags, finish). ``carry``: given the touched slots' state as the
+    one statement left them (``write/slot_states`` rows)."""
     for _ in range(MAX_ATTEMPTS):
         state = read()
         planned = decide(state)
@@ -50,7 +52,7 @@ def run(
         try:
             applied = None
             if one_trip and all(c.erasure is None for c in changes):
-                applied = _apply_at_once(store, state, changes)
+                applied = _apply_at_once(store, state, changes, carry)
             if applied is None:
                 applied = store.transaction(partial(_apply, state=state, changes=changes))
         except (StaleSlot, _Replayed):
@@ -155,7 +157,10 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
 
 
 def _apply_at_once(
-    store: Store, state: State, changes: list[ChangeSet]
+    store: Store,
+    state: State,
+    changes: list[ChangeSet],
+    carry: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> list[RevisionResult] | None:
     """``_apply`` as one statement, its own auto-commit transaction (``write/apply``): one round
     trip. The slot locks and their seq check gate the changes in the statement itself, which
@@ -195,11 +200,14 @@ def _apply_at_once(
         ],
         "revisions": revisions,
         "retired": _retired(changes),
+        "carry": carry is not None,
     }
 
     rows = store.write_once("write/apply", **params)
     if not rows:
         raise StaleSlot()
+    if carry is not None and rows[0]["slots"] is not None:
+        carry(rows[0]["slots"])
     flagged_by = {d["revision_id"]: d["flagged"] for d in rows[0]["dependents"] if d["flagged"]}
     return [
         r.model_copy(update={"flagged": [*r.flagged, *flagged_by[r.revision_id]]})

@@ -48,7 +48,7 @@ from .changes import (
     Supersedes,
     claim_properties,
 )
-from .state import State, new_slot, read_state
+from .state import State, known_state, new_slot, read_state
 from .timeline import Correction, correction, place
 
 
@@ -90,8 +90,12 @@ class Remember:
         clock: Callable[[], datetime],
         new_id: Callable[[], str],
         requests: Sequence[Request],
+        known: Callable[[list[SlotKey]], list[dict[str, Any]] | None] | None = None,
     ) -> None:
+        """``known``: the slots' state as this client's last write of them left it
+        (``write/slot_states`` rows, or None when it does not hold them all)."""
         self.store = store
+        self.known = known
         self.vocabulary = vocabulary
         self.policy = policy
         self.detector = detector
@@ -121,6 +125,11 @@ class Remember:
                 keys.setdefault(key, (r.draft.subject, cardinality))
             elif (framed := self._framed(r.draft)) is not None:
                 keys.setdefault(framed[0], (framed[2].subject, framed[1]))
+        known, self.known = self.known, None  # only the first attempt: a retry reads
+        if known is not None and self.structural():
+            rows = known(list(keys))
+            if rows is not None:
+                return known_state(keys, rows, self.new_id)
         return read_state(
             self.store,
             self.new_id,
@@ -136,6 +145,19 @@ class Remember:
                     *([r.draft.id] if r.draft.id else []),
                 )
             ],
+        )
+
+    def structural(self) -> bool:
+        """Whether every draft is decided on its own fact's slot alone: a subject and predicate
+        given, no claim ids to check (``id``, ``depends_on``, ``supports``), and no
+        contradiction model (which reads the nearest claims of other facts)."""
+        return self.detector.scorer is None and all(
+            r.draft.subject is not None
+            and r.draft.predicate is not None
+            and not r.draft.depends_on
+            and not r.draft.supports
+            and r.draft.id is None
+            for r in self.requests
         )
 
     def _near(self) -> list[tuple[str, str]]:

@@ -4,8 +4,10 @@ changed meanwhile)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
+import threading
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -18,9 +20,14 @@ from ..store import Store
 from ..vocabulary import Vocabulary, normalize_key
 from . import consolidation, operations
 from .apply import Planned, run
-from .changes import TEXT_PREDICATE, ChangeSet
+from .changes import TEXT_PREDICATE, ChangeSet, SlotKey
 from .remember import Remember, Request, replayed
 from .state import State, read_namespace, read_state
+
+# A batch of up to CARRIED_BATCH drafts reads its slots back in its own statement, and the
+# writer keeps the last CARRIED_SLOTS of them (an agent keeps writing the same few facts).
+CARRIED_BATCH = 16
+CARRIED_SLOTS = 1024
 
 
 def mention(subject: str) -> str:
@@ -52,9 +59,15 @@ class Writer:
         # Apply a batch as one statement (False: statement by statement, as an erase always is;
         # the tests compare the two).
         self.one_trip = True
+        # The slots this client's last small batches wrote, as the write left them: a structural
+        # remember of one of those facts needs no read of its own (the apply step's seq check
+        # says whether another writer came in between; then it reads).
+        self._carried: dict[SlotKey, dict[str, Any]] = {}
+        self._carried_lock = threading.Lock()
 
     def remember(self, requests: Sequence[Request]) -> list[RevisionResult]:
         """Remember every request in order, in one transaction; results in the same order."""
+        carry = self.one_trip and len(requests) <= CARRIED_BATCH
         batch = Remember(
             self.store,
             self.vocabulary,
@@ -63,8 +76,33 @@ class Writer:
             self.clock,
             self.new_id,
             requests,
+            known=self._known if carry else None,
         )
-        return run(self.store, batch.read, batch.plan, one_trip=self.one_trip)
+        return run(
+            self.store,
+            batch.read,
+            batch.plan,
+            one_trip=self.one_trip,
+            carry=self._keep if carry else None,
+        )
+
+    def _known(self, keys: list[SlotKey]) -> list[dict[str, Any]] | None:
+        """Copies of the carried state of every slot in ``keys`` (planning changes them), or
+        None when one is missing."""
+        with self._carried_lock:
+            rows = [self._carried[key] for key in keys if key in self._carried]
+        if not rows or len(rows) != len(keys):
+            return None
+        return copy.deepcopy(rows)
+
+    def _keep(self, rows: list[dict[str, Any]]) -> None:
+        with self._carried_lock:
+            for row in rows:
+                key = (row["namespace"], row["subject_key"], row["predicate"])
+                self._carried.pop(key, None)
+                self._carried[key] = row
+            while len(self._carried) > CARRIED_SLOTS:
+                self._carried.pop(next(iter(self._carried)))
 
     def _one(
         self,

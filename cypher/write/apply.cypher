@@ -11,8 +11,10 @@
 //         $revisions (list of {props, added, retired, reinforced, flagged, restored, result_head,
 //         result_sep, result_tail}: as write/finish, the stored result without the dependents
 //         this statement flags, which go between result_head and result_tail),
-//         $retired (as write/flags), and every list of write/changes
-// Returns: one row when applied: dependents (list of {revision_id, flagged})
+//         $retired (as write/flags), $carry (whether to read the slots back), and every list of
+//         write/changes
+// Returns: one row when applied: dependents (list of {revision_id, flagged}), slots (as
+//          write/slot_states returns them after the write; null without $carry)
 UNWIND $slots AS k
 CALL (k) {
   WITH k WHERE k.new
@@ -122,4 +124,10 @@ CALL (dependents) {
     CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
   }
 }
-RETURN dependents
+// $carry: the slots as they are now (write/slot_states), for this client's next write of them
+OPTIONAL CALL () {
+  WITH $carry AS carry WHERE carry
+//@include write/slot_states
+  RETURN slots
+}
+RETURN dependents, slots
