@@ -50,10 +50,9 @@ def run(
         if not changes:
             return [p for p in planned if isinstance(p, RevisionResult)]
         try:
-            applied = None
             if one_trip and all(c.erasure is None for c in changes):
                 applied = _apply_at_once(store, state, changes, carry)
-            if applied is None:
+            else:
                 applied = store.transaction(partial(_apply, state=state, changes=changes))
         except (StaleSlot, _Replayed):
             continue
@@ -161,23 +160,19 @@ def _apply_at_once(
     state: State,
     changes: list[ChangeSet],
     carry: Callable[[list[dict[str, Any]]], None] | None = None,
-) -> list[RevisionResult] | None:
+) -> list[RevisionResult]:
     """``_apply`` as one statement, its own auto-commit transaction (``write/apply``): one round
     trip. The slot locks and their seq check gate the changes in the statement itself, which
     changes nothing and returns no row when a slot changed or a revision of the batch ran since
     the read: ``StaleSlot``, plan again. The dependents it flags go into each stored result
     between the two halves written here (claim ids are identifiers: letters, digits and
-    ``_.:-/@``, nothing JSON escapes). ``None``: apply through the general path."""
+    ``_.:-/@``, nothing JSON escapes)."""
     bases = [c.result() for c in changes]
-    splits = [_split(r) for r in bases]
-    if any(s is None for s in splits):
-        return None
     touched = sorted((s for s in state.slots.values() if s.touched_by), key=lambda s: s.key)
     revisions = []
-    for c, split in zip(changes, splits, strict=True):
-        assert split is not None
+    for c, base in zip(changes, bases, strict=True):
         revision = _revision(c, None, [])
-        revision["result_head"], revision["result_sep"], revision["result_tail"] = split
+        revision["result_head"], revision["result_sep"], revision["result_tail"] = _split(base)
         revisions.append(revision)
     params: dict[str, Any] = {
         **_statement_params(changes),
@@ -217,20 +212,18 @@ def _apply_at_once(
     ]
 
 
-_MARK = "\x00"  # no claim id holds it: where the dependents go in a stored result
-_MARK_JSON = '"\\u0000"'
+_FLAGGED = '"flagged":['
 
 
-def _split(result: RevisionResult) -> tuple[str, str, str] | None:
+def _split(result: RevisionResult) -> tuple[str, str, str]:
     """A stored result as (head, separator, tail): with the dependents the apply statement
-    flags, ``head + separator + '"id1","id2"' + tail``; without, ``head + tail``."""
-    marked = result.model_copy(update={"flagged": [*result.flagged, _MARK]}).model_dump_json()
-    if marked.count(_MARK_JSON) != 1:
-        return None
-    head, tail = marked.split(_MARK_JSON)
-    if head.endswith(","):
-        return head[:-1], ",", tail
-    return head, "", tail
+    flags, ``head + separator + '"id1","id2"' + tail``; without, ``head + tail``. The flagged
+    list is the last one but ``restored`` (ids too): no free text follows it, and ids hold no
+    ``]``."""
+    text = result.model_dump_json()
+    start = text.rindex(_FLAGGED) + len(_FLAGGED)
+    end = text.index("]", start)
+    return text[:end], "," if end > start else "", text[end:]
 
 
 def _retired(changes: list[ChangeSet]) -> list[dict[str, Any]]:
