@@ -5,6 +5,9 @@
 changed since the read (else read and decide again), write the changes, flag the direct
 dependents of retired claims, write one Revision per ``ChangeSet``, commit. A revision id that
 ran meanwhile makes the next attempt return its stored result (exactly-once replays).
+
+All of it is one statement (``write/apply``, one round trip) except for an erase, which reads
+its targets again under the locks: that runs statement by statement (``_apply``).
 """
 
 from __future__ import annotations

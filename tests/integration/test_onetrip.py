@@ -175,7 +175,8 @@ def test_a_carried_state_another_writer_changed_is_read_again(store: Store) -> N
     def city(value: str) -> ClaimDraft:
         return ClaimDraft(namespace=ns, subject="ana", predicate="city", object=value, text=value)
 
-    mine, other = BeliefGraph(store, clock=Clock()), BeliefGraph(store, clock=Clock())
+    clock = Clock()
+    mine, other = BeliefGraph(store, clock=clock), BeliefGraph(store, clock=clock)
     reads: list[str] = []
     real_read = store.read_leader
 
