@@ -3,9 +3,9 @@
 Ingests ``--claims`` drafts (as bench/engine.py does), then times ``--samples`` single
 ``remember`` calls per path, step by step: every statement the write path runs (by its name
 under cypher/), the transaction's begin and commit, and the Python in between. The paths take
-turns call by call: the one statement on a random fact, the one statement on the fact this
-client wrote last (no read: the state its write carried back), and the general path (lock,
-changes, flags, finish in one transaction). Then PROFILEs each write statement, with the
+turns call by call: the one statement on a random fact; on one of 20 facts this client keeps
+writing, with the state its last write carried back (no read) and without; and the general path
+(lock, changes, flags, finish in one transaction). Then PROFILEs each write statement, with the
 parameters of a real call, in a transaction that is rolled back (nothing is written).
 
     python bench/write_profile.py [--claims 20000] [--samples 300] [--json]
@@ -171,23 +171,29 @@ def main() -> int:
     print(f"ingested {args.claims} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
     # The apply paths, call by call in turn, so all see the same load: a random fact (read
-    # first), a fact this client wrote last (its state carried by that write: no read), and the
-    # general path (statement by statement).
+    # first); one of 20 facts this client keeps writing, decided on the state its last write
+    # carried back (no read), and the same without carrying (read first); and the general path
+    # (statement by statement) on a random fact.
     paths = {
-        "one statement, a random fact": True,
-        "one statement, a fact this client just wrote": True,
-        "statement by statement, a random fact": False,
+        "one statement, a random fact": (True, True),
+        "one statement, a fact this client wrote before, carried state": (True, True),
+        "one statement, a fact this client wrote before, read again": (True, False),
+        "statement by statement, a random fact": (False, False),
     }
     names = list(paths)
+    known = bg._writer._known
     steps = {name: Steps() for name in paths}
     totals: dict[str, list[float]] = {name: [] for name in paths}
     clock = BASE + timedelta(seconds=args.claims + 10)
     for i in range(len(paths) * args.samples):
         path = names[i % len(paths)]
-        bg._writer.one_trip = paths[path]
+        bg._writer.one_trip, carried = paths[path]
+        bg._writer._known = known if carried else (lambda keys: None)  # type: ignore[method-assign]
         clock += timedelta(seconds=1)
-        subject = f"person-{rng.randrange(subjects)}" if "random" in path else "person-hot"
-        predicate = rng.choice(PREDICATES) if "random" in path else PREDICATES[0]
+        if "random" in path:
+            subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
+        else:
+            subject, predicate = f"{path[-5:]}-{(i // len(paths)) % 20}", PREDICATES[0]
         value = f"value-{rng.randrange(4)}"
         draft = ClaimDraft(
             namespace=ns,
@@ -215,7 +221,8 @@ def main() -> int:
     )
     bg.remember(supersede.model_copy(update={"object": "value-x", "text": "x"}))
     profiles: dict[bool, dict[str, dict[str, Any]]] = {}
-    for path, one_trip in paths.items():
+    bg._writer._known = known  # type: ignore[method-assign]
+    for path, (one_trip, _) in paths.items():
         bg._writer.one_trip = one_trip
         times = totals[path]
         rows: dict[str, Any] = {"remember calls timed": len(times)}
