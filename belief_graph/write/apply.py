@@ -48,7 +48,10 @@ def run(
     one statement left them (``write/slot_states`` rows)."""
     for _ in range(MAX_ATTEMPTS):
         state = read()
-        planned = decide(state)
+        try:
+            planned = decide(state)
+        except StaleSlot:  # the state read was not one to decide on: read again
+            continue
         changes = [p for p in planned if isinstance(p, ChangeSet)]
         if not changes:
             return [p for p in planned if isinstance(p, RevisionResult)]

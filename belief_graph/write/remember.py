@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import cypher
 from ..detect import Detector, cosine
-from ..errors import ConflictError, NotFound
+from ..errors import BeliefGraphError, ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
 from ..identity import Statement, has_negation, parse
 from ..identity import polarity as read_polarity
@@ -33,7 +33,7 @@ from ..policy import (
     match_text,
     verification,
 )
-from ..store import Store
+from ..store import StaleSlot, Store
 from ..vocabulary import Vocabulary, normalize_key
 from .changes import (
     TEXT_PREDICATE,
@@ -96,6 +96,7 @@ class Remember:
         (``write/slot_states`` rows, or None when it does not hold them all)."""
         self.store = store
         self.known = known
+        self._carried = False  # the last read was the carried state (no statement)
         self.vocabulary = vocabulary
         self.policy = policy
         self.detector = detector
@@ -126,9 +127,11 @@ class Remember:
             elif (framed := self._framed(r.draft)) is not None:
                 keys.setdefault(framed[0], (framed[2].subject, framed[1]))
         known, self.known = self.known, None  # only the first attempt: a retry reads
+        self._carried = False
         if known is not None and self.structural():
             rows = known(list(keys))
             if rows is not None:
+                self._carried = True
                 return known_state(keys, rows, self.new_id)
         return read_state(
             self.store,
@@ -210,6 +213,17 @@ class Remember:
     # -- decide --------------------------------------------------------------------------------
 
     def plan(self, state: State) -> list[ChangeSet | RevisionResult]:
+        if not self._carried:
+            return self._plan(state)
+        try:
+            return self._plan(state)
+        except (ValueError, BeliefGraphError) as exc:
+            # Decided on a carried state, which holds no replays: a refusal (or a revision id
+            # that ran already, whose stored result comes before any check) is decided again
+            # on a read.
+            raise StaleSlot() from exc
+
+    def _plan(self, state: State) -> list[ChangeSet | RevisionResult]:
         planned: list[ChangeSet | RevisionResult] = []
         created: set[tuple[str, str]] = set()
         for request, embedding, source_embedding in zip(

@@ -61,7 +61,10 @@ class Writer:
         self.one_trip = True
         # The slots this client's last small batches wrote, as the write left them: a structural
         # remember of one of those facts needs no read of its own (the apply step's seq check
-        # says whether another writer came in between; then it reads).
+        # says whether another writer came in between; then it reads). A write of another fact
+        # may still change a claim here without moving this slot's seq (a review flag on a
+        # dependent, a disputed mark on a rival): remember decides on neither, and writes
+        # neither from the state.
         self._carried: dict[SlotKey, dict[str, Any]] = {}
         self._carried_lock = threading.Lock()
 

@@ -150,6 +150,14 @@ def play(
     ],
     preset="recency",
 )
+@example(  # a replay after the clock moved: its stored result, though the draft no longer fits
+    ops=[
+        ("remember", 0, 0, 0, 0, "human_verified", 0.3, True, False, None, 3),
+        ("wait", 45),
+        ("replay", 0),
+    ],
+    preset="recency",
+)
 @example(
     ops=[("batch", [(1, 1, 0, 0, "observed"), (1, 1, 0, 1, "observed"), (1, 1, 0, 0, "inferred")])],
     preset="freshness",
