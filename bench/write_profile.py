@@ -181,6 +181,7 @@ def main() -> int:
         "statement by statement, a random fact": (False, False),
     }
     names = list(paths)
+    bg._writer.carry = True  # off by default (docs/engine.md); the random paths pay its read-back
     known = bg._writer._known
     steps = {name: Steps() for name in paths}
     totals: dict[str, list[float]] = {name: [] for name in paths}

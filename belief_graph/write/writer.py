@@ -64,13 +64,17 @@ class Writer:
         # says whether another writer came in between; then it reads). A write of another fact
         # may still change a claim here without moving this slot's seq (a review flag on a
         # dependent, a disputed mark on a rival): remember decides on neither, and writes
-        # neither from the state.
+        # neither from the state. Off by default: a draft refused on a carried state (or a
+        # revision id replayed on one) is decided again on a read, which reads the clock and
+        # draws ids a second time, so the answers are right but not the ones the general path
+        # gives to the letter (docs/engine.md).
+        self.carry = False
         self._carried: dict[SlotKey, dict[str, Any]] = {}
         self._carried_lock = threading.Lock()
 
     def remember(self, requests: Sequence[Request]) -> list[RevisionResult]:
         """Remember every request in order, in one transaction; results in the same order."""
-        carry = self.one_trip and len(requests) <= CARRIED_BATCH
+        carry = self.carry and self.one_trip and len(requests) <= CARRIED_BATCH
         batch = Remember(
             self.store,
             self.vocabulary,
