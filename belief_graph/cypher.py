@@ -26,12 +26,27 @@ def cypher_dir() -> Path:
 
 @cache
 def load(name: str) -> str:
-    """The statement ``name`` (``"read/current_claims"``, ``"schema/01_claim_id_unique"``)."""
+    """The statement ``name`` (``"read/current_claims"``, ``"schema/01_claim_id_unique"``), its
+    ``//@include`` lines expanded."""
     path = cypher_dir() / f"{name}.cypher"
     try:
-        return path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise ConfigError(f"no Cypher statement named {name!r}") from exc
+    return _INCLUDE.sub(lambda m: _body(load(m.group(1))), text)
+
+
+# ``//@include write/changes`` on a line of its own: that statement's text without its final
+# RETURN, so one statement can carry another's unit subqueries (write/apply runs the changes of
+# write/changes after its lock, in one round trip) while the text lives in one file.
+_INCLUDE = re.compile(r"^//@include ([\w/]+)$", re.M)
+
+
+def _body(text: str) -> str:
+    head, _, last = text.rstrip().rpartition("\n")
+    if not last.startswith("RETURN "):
+        raise ConfigError("an included statement must end with a RETURN line")
+    return head
 
 
 def names(folder: str = "") -> list[str]:

@@ -44,7 +44,20 @@ class StaleSlot(Exception):
     """A slot changed between detect and apply: the caller re-detects and tries again."""
 
 
+# Failures after which a statement can run again (nothing of it was kept, or a replay finds it).
+_RETRYABLE = (
+    neo4j_errors.TransientError,
+    neo4j_errors.ServiceUnavailable,
+    neo4j_errors.SessionExpired,
+)
+
+
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
 def _native(value: Any) -> Any:
+    if type(value) in _PLAIN:  # most values: nothing to convert
+        return value
     if isinstance(value, DateTime):
         # Always timezone.utc: a named zone sent back to the server would be stored as one.
         return value.to_native().astimezone(UTC)
@@ -321,8 +334,12 @@ class Store:
     def read_leader(self, name: str, **params: Any) -> list[Row]:
         """A read that a write will be decided on (the write path's read step): run on the
         leader, which has every committed write, so the decision is not made on a follower's
-        older state only to be refused by the slot's sequence check."""
-        return self._execute(name, params, neo4j.RoutingControl.WRITE)
+        older state only to be refused by the slot's sequence check. One auto-commit statement
+        (one round trip); after a transient failure or a lost connection, a managed read
+        transaction with the driver's retries."""
+        return self._autocommit(
+            name, params, lambda: self._execute(name, params, neo4j.RoutingControl.WRITE)
+        )
 
     def write(self, name: str, **params: Any) -> list[Row]:
         """One write statement in its own auto-retried write transaction."""
@@ -348,6 +365,31 @@ class Store:
         """
         with _mapped(self), self._session() as session:
             return session.execute_write(lambda tx: work(Tx(tx)))
+
+    def write_once(self, name: str, **params: Any) -> list[Row]:
+        """One write statement as its own transaction with no BEGIN and COMMIT of their own (an
+        auto-commit transaction: one round trip, committed when the statement ends). Not retried
+        here: when it fails transiently or the connection is lost, ``StaleSlot`` says read and
+        decide again (a statement that did commit is then found by its revision ids)."""
+
+        def stale() -> list[Row]:
+            raise StaleSlot()
+
+        return self._autocommit(name, params, stale)
+
+    def _autocommit(
+        self, name: str, params: dict[str, Any], failed: Callable[[], list[Row]]
+    ) -> list[Row]:
+        """``name`` as an auto-commit transaction; ``failed()`` instead when it failed in a way
+        that running it again may fix. Rows are taken as they come (``dict``, not the driver's
+        recursive ``data()``): the write path's statements return values, lists and maps, never
+        nodes or relationships."""
+        with _mapped(self):
+            try:
+                with self._session() as session:
+                    return [_native(dict(r)) for r in session.run(_query(name), params)]
+            except _RETRYABLE:
+                return failed()
 
     def run_literal(self, query: LiteralString, /, **params: Any) -> list[Row]:
         """Run Cypher given as a literal, in one auto-commit transaction; rows as the driver

@@ -5,6 +5,9 @@
 changed since the read (else read and decide again), write the changes, flag the direct
 dependents of retired claims, write one Revision per ``ChangeSet``, commit. A revision id that
 ran meanwhile makes the next attempt return its stored result (exactly-once replays).
+
+All of it is one statement (``write/apply``, one round trip) except for an erase, which reads
+its targets again under the locks: that runs statement by statement (``_apply``).
 """
 
 from __future__ import annotations
@@ -31,18 +34,32 @@ class _Replayed(Exception):
 
 
 def run(
-    store: Store, read: Callable[[], State], decide: Callable[[State], Planned]
+    store: Store,
+    read: Callable[[], State],
+    decide: Callable[[State], Planned],
+    *,
+    one_trip: bool = True,
+    carry: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> list[RevisionResult]:
     """Read, decide and apply until the transaction commits on the state it was decided on;
-    the results in the order ``decide`` planned them."""
+    the results in the order ``decide`` planned them. ``one_trip``: apply a batch without an
+    erasure as one statement (``write/apply``); else, and for an erasure, statement by
+    statement (lock, changes, flags, finish). ``carry``: given the touched slots' state as the
+    one statement left them (``write/slot_states`` rows)."""
     for _ in range(MAX_ATTEMPTS):
         state = read()
-        planned = decide(state)
+        try:
+            planned = decide(state)
+        except StaleSlot:  # the state read was not one to decide on: read again
+            continue
         changes = [p for p in planned if isinstance(p, ChangeSet)]
         if not changes:
             return [p for p in planned if isinstance(p, RevisionResult)]
         try:
-            applied = store.transaction(partial(_apply, state=state, changes=changes))
+            if one_trip and all(c.erasure is None for c in changes):
+                applied = _apply_at_once(store, state, changes, carry)
+            else:
+                applied = store.transaction(partial(_apply, state=state, changes=changes))
         except (StaleSlot, _Replayed):
             continue
         results = iter(applied)
@@ -117,17 +134,7 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
     for c in changes:
         if c.erasure is not None:
             _scrub_reasons(tx, c)
-    retired = [
-        {"namespace": c.namespace, "id": r.id, "revision_id": c.revision_id, "why": r.why}
-        for c in changes
-        for r in c.retires
-        if r.why is not None
-    ] + [
-        {"namespace": c.namespace, "id": i, "revision_id": c.revision_id, "why": "erased"}
-        for c in changes
-        if c.erasure is not None
-        for i in c.erasure.claim_ids
-    ]
+    retired = _retired(changes)
     flagged_by: dict[str, list[str]] = {}
     if retired:
         for row in tx.run("write/flags", retired=retired):
@@ -152,6 +159,92 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
         ],
     )
     return results
+
+
+def _apply_at_once(
+    store: Store,
+    state: State,
+    changes: list[ChangeSet],
+    carry: Callable[[list[dict[str, Any]]], None] | None = None,
+) -> list[RevisionResult]:
+    """``_apply`` as one statement, its own auto-commit transaction (``write/apply``): one round
+    trip. The slot locks and their seq check gate the changes in the statement itself, which
+    changes nothing and returns no row when a slot changed or a revision of the batch ran since
+    the read: ``StaleSlot``, plan again. The dependents it flags go into each stored result
+    between the two halves written here (claim ids are identifiers: letters, digits and
+    ``_.:-/@``, nothing JSON escapes)."""
+    bases = [c.result() for c in changes]
+    touched = sorted((s for s in state.slots.values() if s.touched_by), key=lambda s: s.key)
+    revisions = []
+    for c, base in zip(changes, bases, strict=True):
+        revision = _revision(c, None, [])
+        revision["result_head"], revision["result_sep"], revision["result_tail"] = _split(base)
+        revisions.append(revision)
+    params: dict[str, Any] = {
+        **_statement_params(changes),
+        "slots": [
+            {
+                "namespace": s.key[0],
+                "subject_key": s.key[1],
+                "predicate": s.key[2],
+                "id": s.slot_id,
+                "subject": s.subject,
+                "cardinality": s.cardinality,
+                "new": s.new,
+                "seq": s.seq,
+                "versions": s.versions,
+                "head": s.head,
+                "last_recorded_at": _iso(s.last_recorded_at),
+                "last_revision": s.touched_by,
+            }
+            for s in touched
+        ],
+        "revisions": revisions,
+        "retired": _retired(changes),
+        "carry": carry is not None,
+    }
+
+    rows = store.write_once("write/apply", **params)
+    if not rows:
+        raise StaleSlot()
+    if carry is not None and rows[0]["slots"] is not None:
+        carry(rows[0]["slots"])
+    flagged_by = {d["revision_id"]: d["flagged"] for d in rows[0]["dependents"] if d["flagged"]}
+    return [
+        r.model_copy(update={"flagged": [*r.flagged, *flagged_by[r.revision_id]]})
+        if r.revision_id in flagged_by
+        else r
+        for r in bases
+    ]
+
+
+_FLAGGED = '"flagged":['
+
+
+def _split(result: RevisionResult) -> tuple[str, str, str]:
+    """A stored result as (head, separator, tail): with the dependents the apply statement
+    flags, ``head + separator + '"id1","id2"' + tail``; without, ``head + tail``. The flagged
+    list is the last one but ``restored`` (ids too): no free text follows it, and ids hold no
+    ``]``."""
+    text = result.model_dump_json()
+    start = text.rindex(_FLAGGED) + len(_FLAGGED)
+    end = text.index("]", start)
+    return text[:end], "," if end > start else "", text[end:]
+
+
+def _retired(changes: list[ChangeSet]) -> list[dict[str, Any]]:
+    """The retired claims whose direct dependents are flagged for review."""
+    return [
+        {"namespace": c.namespace, "id": r.id, "revision_id": c.revision_id, "why": r.why}
+        for c in changes
+        for r in c.retires
+        if r.why is not None
+    ] + [
+        {"namespace": c.namespace, "id": i, "revision_id": c.revision_id, "why": "erased"}
+        for c in changes
+        if c.erasure is not None
+        for i in c.erasure.claim_ids
+    ]
 
 
 def _recheck_erasure(tx: Tx, erasure: Erasure) -> None:
@@ -381,8 +474,11 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
     return p
 
 
-def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) -> dict[str, Any]:
-    """The Revision node of one ``ChangeSet`` and its edges to every claim it touched."""
+def _revision(
+    change: ChangeSet, result: RevisionResult | None, dependents: list[str]
+) -> dict[str, Any]:
+    """The Revision node of one ``ChangeSet`` and its edges to every claim it touched
+    (``result`` None: the statement writes it)."""
     props = {
         "id": change.revision_id,
         "namespace": change.namespace,
@@ -393,7 +489,7 @@ def _revision(change: ChangeSet, result: RevisionResult, dependents: list[str]) 
         "decision": change.decision,
         "reason": change.reason,
         "slot_ids": change.slot_ids,
-        "result": result.model_dump_json(),
+        "result": result.model_dump_json() if result is not None else None,
         "undo": json.dumps(change.undo, sort_keys=True) if change.undo is not None else None,
         "undoes": change.undoes,
     }

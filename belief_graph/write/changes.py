@@ -343,8 +343,10 @@ def claim_properties(
     valid_from: datetime,
     recorded_at: datetime,
     embedding: list[float] | None,
+    negated: bool | None = None,
 ) -> dict[str, Any]:
-    """The stored properties of a new claim in slot ``key`` (absent values left out)."""
+    """The stored properties of a new claim in slot ``key`` (absent values left out);
+    ``negated``: its polarity when the caller has read it already."""
     props: dict[str, Any] = {
         "id": claim_id,
         "namespace": key[0],
@@ -370,7 +372,9 @@ def claim_properties(
         "contradiction": contradiction,
         "disputed": disputed,
         "needs_review": False,
-        "negated": True if polarity(draft.negated, draft.text) else None,
+        "negated": True
+        if (negated if negated is not None else polarity(draft.negated, draft.text))
+        else None,
         "embedding": embedding,
     }
     return {k: v for k, v in props.items() if v is not None}

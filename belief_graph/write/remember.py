@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from .. import cypher
 from ..detect import Detector, nearest
-from ..errors import ConflictError, NotFound
+from ..errors import BeliefGraphError, ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
 from ..grounding import grounding, in_third_person
-from ..identity import Statement, has_negation, parse, polarity, stated_value
+from ..identity import Statement, has_negation, parse, stated_value
+from ..identity import polarity as read_polarity
 from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
 from ..policy import (
     STATUS_OF,
@@ -32,7 +34,7 @@ from ..policy import (
     match_text,
     verification,
 )
-from ..store import Store
+from ..store import StaleSlot, Store
 from ..vocabulary import Vocabulary, normalize_key
 from .changes import (
     TEXT_PREDICATE,
@@ -47,7 +49,7 @@ from .changes import (
     Supersedes,
     claim_properties,
 )
-from .state import State, new_slot, read_state
+from .state import State, known_state, new_slot, read_state
 from .timeline import Correction, correction, place
 
 REFUSED_BY_SOURCE = "refused: the source it came with (episode_content) contradicts it"
@@ -63,12 +65,21 @@ class Request:
     actor: str | None = None
 
 
+@lru_cache(maxsize=4096)
 def slot_key(
     vocabulary: Vocabulary, namespace: str, subject: str, predicate: str
 ) -> tuple[SlotKey, Cardinality]:
-    """The slot a (subject, predicate) belongs to, and its cardinality."""
+    """The slot a (subject, predicate) belongs to, and its cardinality (remembered: a batch asks
+    for each draft's several times, and a vocabulary never changes)."""
     canonical = vocabulary.canonical(predicate)
     return (namespace, normalize_key(subject), canonical), vocabulary.cardinality(canonical)
+
+
+@lru_cache(maxsize=4096)
+def polarity(negated: bool | None, text: str) -> bool:
+    """``identity.polarity``, remembered: planning a draft asks for it several times, and
+    reading a sentence's frame is the costliest step of planning a structured draft."""
+    return read_polarity(negated, text)
 
 
 class Remember:
@@ -83,8 +94,13 @@ class Remember:
         clock: Callable[[], datetime],
         new_id: Callable[[], str],
         requests: Sequence[Request],
+        known: Callable[[list[SlotKey]], list[dict[str, Any]] | None] | None = None,
     ) -> None:
+        """``known``: the slots' state as this client's last write of them left it
+        (``write/slot_states`` rows, or None when it does not hold them all)."""
         self.store = store
+        self.known = known
+        self._carried = False  # the last read was the carried state (no statement)
         self.vocabulary = vocabulary
         self.policy = policy
         self.detector = detector
@@ -116,6 +132,13 @@ class Remember:
                 keys.setdefault(key, (r.draft.subject, cardinality))
             elif (framed := self._framed(r.draft)) is not None:
                 keys.setdefault(framed[0], (framed[2].subject, framed[1]))
+        known, self.known = self.known, None  # only the first attempt: a retry reads
+        self._carried = False
+        if known is not None and self.structural():
+            rows = known(list(keys))
+            if rows is not None:
+                self._carried = True
+                return known_state(keys, rows, self.new_id)
         return read_state(
             self.store,
             self.new_id,
@@ -131,6 +154,19 @@ class Remember:
                     *([r.draft.id] if r.draft.id else []),
                 )
             ],
+        )
+
+    def structural(self) -> bool:
+        """Whether every draft is decided on its own fact's slot alone: a subject and predicate
+        given, no claim ids to check (``id``, ``depends_on``, ``supports``), and no
+        contradiction model (which reads the nearest claims of other facts)."""
+        return self.detector.scorer is None and all(
+            r.draft.subject is not None
+            and r.draft.predicate is not None
+            and not r.draft.depends_on
+            and not r.draft.supports
+            and r.draft.id is None
+            for r in self.requests
         )
 
     def _near(self) -> list[tuple[str, str]]:
@@ -183,6 +219,17 @@ class Remember:
     # -- decide --------------------------------------------------------------------------------
 
     def plan(self, state: State) -> list[ChangeSet | RevisionResult]:
+        if not self._carried:
+            return self._plan(state)
+        try:
+            return self._plan(state)
+        except (ValueError, BeliefGraphError) as exc:
+            # Decided on a carried state, which holds no replays: a refusal (or a revision id
+            # that ran already, whose stored result comes before any check) is decided again
+            # on a read.
+            raise StaleSlot() from exc
+
+    def _plan(self, state: State) -> list[ChangeSet | RevisionResult]:
         planned: list[ChangeSet | RevisionResult] = []
         created: set[tuple[str, str]] = set()
         for request, embedding, source_embedding in zip(
@@ -748,6 +795,7 @@ def _changes(
         valid_from=valid_from,
         recorded_at=recorded_at,
         embedding=embedding,
+        negated=polarity(draft.negated, draft.text),
     )
     props.update(Evidence({episode: draft.source_type}, (source,)).props())
     if plan.dispute:

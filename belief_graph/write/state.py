@@ -78,7 +78,30 @@ def read_state(
     for s in row["by_id"]:
         key = (s["namespace"], s["subject_key"], s["predicate"])
         state.slots[key] = _slot(key, s["subject"], s["cardinality"], s, new_id)
-    for s in row["slots"]:
+    _by_key(state, keys, row["slots"], new_id)
+    return state
+
+
+def known_state(
+    keys: Mapping[SlotKey, tuple[str | None, Cardinality]],
+    rows: Iterable[dict[str, Any]],
+    new_id: Callable[[], str],
+) -> State:
+    """The state of the slots ``keys`` from rows read before (``write/slot_states``: what the
+    last write of them returned), without a statement; the apply step's seq check says whether
+    they are still current."""
+    state = State()
+    _by_key(state, keys, rows, new_id)
+    return state
+
+
+def _by_key(
+    state: State,
+    keys: Mapping[SlotKey, tuple[str | None, Cardinality]],
+    rows: Iterable[dict[str, Any]],
+    new_id: Callable[[], str],
+) -> None:
+    for s in rows:
         key = (s["namespace"], s["subject_key"], s["predicate"])
         if key not in state.slots:
             # A stored slot keeps the cardinality it was created with, whatever this process's
@@ -87,7 +110,6 @@ def read_state(
             subject, cardinality = keys[key]
             stored = s.get("stored_cardinality")
             state.slots[key] = _slot(key, subject, stored or cardinality, s, new_id)
-    return state
 
 
 def _slot(

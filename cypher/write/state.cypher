@@ -8,30 +8,7 @@
 // its active and pending claims, and the windows of its earlier versions still believed for
 // them (past: superseded, not retracted). Moments come back as ISO-8601 text: the driver hydrates native
 // datetimes slowly.
-CALL () {
-  UNWIND $slots AS k
-  OPTIONAL MATCH (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
-  // seq is read before anything else of the slot: if a writer commits in between, the seq the
-  // apply step checks no longer matches and the operation is planned again (a seqlock).
-  WITH k, s, s.seq AS seq
-  WITH k, s, seq, s.versions AS versions, s.head AS head, s.last_revision AS last_revision,
-       toString(s.last_recorded_at) AS last_recorded_at
-  OPTIONAL MATCH (s)<-[:IN_SLOT]-(c:Claim) WHERE c.status IN ['active', 'pending']
-  WITH k, s, seq, versions, head, last_revision, last_recorded_at, collect(c {.*,
-    valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
-    recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
-    reinforced_at: toString(c.reinforced_at)}) AS claims
-  CALL (s) {
-    OPTIONAL MATCH (s)<-[:IN_SLOT]-(v:Claim {status: 'superseded'})
-    RETURN collect(v {.*, embedding: null, valid_from: toString(v.valid_from),
-      valid_to: toString(v.valid_to), recorded_at: toString(v.recorded_at),
-      accepted_at: toString(v.accepted_at), reinforced_at: toString(v.reinforced_at),
-      superseded_at: toString(v.superseded_at)}) AS past
-  }
-  RETURN collect(k {.*, slot_id: s.id, seq: seq, versions: versions, head: head,
-                    last_revision: last_revision, last_recorded_at: last_recorded_at,
-                    stored_cardinality: s.cardinality, claims: claims, past: past}) AS slots
-}
+//@include write/slot_states
 CALL () {
   UNWIND $claim_refs AS ref
   MATCH (c:Claim {id: ref.id, namespace: ref.namespace})

@@ -12,7 +12,8 @@ def test_only_write_apply_opens_a_write_transaction() -> None:
     openers = sorted(
         str(path.relative_to(PACKAGE))
         for path in PACKAGE.rglob("*.py")
-        if path.name != "store.py" and re.search(r"\.transaction\(", path.read_text("utf-8"))
+        if path.name != "store.py"
+        and re.search(r"\.(transaction|write_once)\(", path.read_text("utf-8"))
     )
     assert openers == ["write/apply.py"]
 

@@ -1,0 +1,133 @@
+// Apply in one statement, its own auto-commit transaction (one round trip): lock every slot of
+// the batch, check that none changed since the read and that no revision of the batch ran
+// meanwhile; only then bump the slots' seq, write the changes, flag the direct dependents of
+// retired claims, set the slot heads and write one Revision per ChangeSet. When a check fails
+// the statement changes nothing (a slot it created for the batch goes again: nobody saw it) and
+// returns no row: the caller reads and decides again.
+// The same steps as write/lock, write/changes, write/flags and write/finish (the general path,
+// which an erase takes); tests/integration/test_onetrip.py checks both leave the same graph.
+// Params: $slots (sorted list of {namespace, subject_key, predicate, id, subject, cardinality, new,
+//         seq: as read, versions, head, last_recorded_at, last_revision: as planned}),
+//         $revisions (list of {props, added, retired, reinforced, flagged, restored, result_head,
+//         result_sep, result_tail}: as write/finish, the stored result without the dependents
+//         this statement flags, which go between result_head and result_tail),
+//         $retired (as write/flags), $carry (whether to read the slots back), and every list of
+//         write/changes
+// Returns: one row when applied: dependents (list of {revision_id, flagged}), slots (as
+//          write/slot_states returns them after the write; null without $carry)
+UNWIND $slots AS k
+CALL (k) {
+  WITH k WHERE k.new
+  MERGE (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
+    ON CREATE SET s.id = k.id, s.subject = k.subject, s.cardinality = k.cardinality, s.seq = 0,
+                  s.versions = 0
+  RETURN s
+  UNION
+  WITH k WHERE NOT k.new
+  MATCH (s:Slot {id: k.id, namespace: k.namespace})
+  RETURN s
+}
+// Writing a property takes the slot's write lock (held to the commit, whatever the property
+// holds by then); only then is seq read (see write/lock).
+SET s.locked = true
+WITH k, s
+REMOVE s.locked
+WITH collect({slot: s, ours: k.new AND s.id = k.id,
+              ok: s.seq = k.seq AND s.id = k.id AND s.subject_key = k.subject_key}) AS locked
+CALL () {
+  UNWIND $revisions AS rv
+  MATCH (r:Revision {namespace: rv.props.namespace, id: rv.props.id})
+  RETURN count(r) AS replayed
+}
+WITH locked, size(locked) = size($slots) AND all(x IN locked WHERE x.ok) AND replayed = 0 AS ok
+CALL (locked, ok) {
+  UNWIND locked AS x
+  WITH x.slot AS s, x.ours AS ours
+  WHERE NOT ok AND ours
+  DELETE s
+}
+WITH locked WHERE ok
+CALL (locked) {
+  UNWIND locked AS x
+  WITH x.slot AS s
+  SET s.seq = s.seq + 1
+}
+//@include write/changes
+// the direct dependents of retired premises (write/flags)
+CALL () {
+  UNWIND $retired AS x
+  MATCH (p:Claim {id: x.id, namespace: x.namespace})
+  CALL (p) {
+    MATCH (d:Claim)-[:DEPENDS_ON]->(p) RETURN d, 'depends on' AS link
+    UNION
+    MATCH (p)-[:SUPPORTS]->(d:Claim) RETURN d, 'is supported by' AS link
+  }
+  WITH x, p, d, link
+  WHERE d.namespace = p.namespace AND d.status IN ['active', 'pending']
+  SET d.needs_review = true, d.review_revision = x.revision_id,
+      d.review_reason = 'it ' + link + ' claim ' + p.id + ', which was ' + x.why + ' by revision '
+                        + x.revision_id
+  WITH x.revision_id AS revision_id, collect(DISTINCT d.id) AS flagged
+  RETURN collect({revision_id: revision_id, flagged: flagged}) AS dependents
+}
+// slot heads and the Revisions (write/finish)
+CALL () {
+  UNWIND $slots AS x
+  MATCH (s:Slot {id: x.id, namespace: x.namespace})
+  SET s.versions = x.versions, s.head = x.head, s.last_recorded_at = datetime(x.last_recorded_at),
+      s.last_revision = x.last_revision
+}
+CALL (dependents) {
+  UNWIND $revisions AS rv
+  WITH rv, coalesce([x IN dependents WHERE x.revision_id = rv.props.id | x.flagged][0], [])
+           AS flagged
+  CREATE (r:Revision)
+  SET r = rv.props, r.at = datetime(rv.props.at),
+      r.result = rv.result_head
+                 + CASE WHEN size(flagged) = 0 THEN ''
+                   ELSE rv.result_sep
+                        + reduce(text = '', i IN flagged |
+                                 text + CASE text WHEN '' THEN '' ELSE ',' END + '"'
+                                 + replace(replace(i, '\\', '\\\\'), '"', '\\"') + '"')
+                   END
+                 + rv.result_tail
+  WITH r, rv, flagged
+  CALL (r, rv) {
+    UNWIND rv.added AS id
+    MATCH (c:Claim {id: id, namespace: r.namespace})
+    CREATE (r)-[:ADDED]->(c)
+  }
+  CALL (r, rv) {
+    UNWIND rv.retired AS item
+    MATCH (c:Claim {id: item.id, namespace: r.namespace})
+    CREATE (r)-[:RETIRED {previous_valid_to: datetime(item.previous_valid_to),
+                           previous_status: item.previous_status}]->(c)
+  }
+  CALL (r, rv) {
+    UNWIND rv.reinforced AS item
+    MATCH (c:Claim {id: item.id, namespace: r.namespace})
+    CREATE (r)-[:REINFORCED {previous_confidence: item.previous_confidence,
+                             previous_at: datetime(item.previous_at),
+                             previous_evidence_episodes: item.previous_evidence_episodes,
+                             previous_evidence_types: item.previous_evidence_types,
+                             previous_evidence_sources: item.previous_evidence_sources,
+                             previous_source_type: item.previous_source_type}]->(c)
+  }
+  CALL (r, rv, flagged) {
+    UNWIND rv.flagged + [i IN flagged | {id: i, flag: 'needs_review'}] AS item
+    MATCH (c:Claim {id: item.id, namespace: r.namespace})
+    CREATE (r)-[:FLAGGED {flag: item.flag}]->(c)
+  }
+  CALL (r, rv) {
+    UNWIND rv.restored AS item
+    MATCH (c:Claim {id: item.id, namespace: r.namespace})
+    CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
+  }
+}
+// $carry: the slots as they are now (write/slot_states), for this client's next write of them
+OPTIONAL CALL () {
+  WITH $carry AS carry WHERE carry
+//@include write/slot_states
+  RETURN slots
+}
+RETURN dependents, slots

@@ -1,0 +1,244 @@
+"""The one-statement apply (``write/apply``, one round trip) and the general path (lock, changes,
+flags, finish: four statements in a transaction) leave the same graph and answer the same
+results, for random sequences of remember, batches of drafts, claims that depend on others,
+contract, confirm/reject, rollback, rectify, erase and replays (hypothesis).
+
+Both runs start from an empty database with the same clock and the same id sequence, so the two
+exports must be equal line by line: claims, slots (their write counter too), episodes, every
+edge, and each Revision with its stored result.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+from datetime import timedelta
+from typing import Any
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy, RevisionResult
+from belief_graph.store import Store
+from belief_graph.testing.graph import wipe
+from belief_graph.transfer.snapshot import export_namespace
+from tests.conftest import Clock
+from tests.integration.test_invariants import (
+    NAMESPACES,
+    OBJECTS,
+    OPS,
+    PREDICATES,
+    SUBJECTS,
+    Done,
+    Run,
+)
+
+EXAMPLES = 40
+
+draft_parts = st.tuples(
+    st.integers(0, len(NAMESPACES) - 1),
+    st.integers(0, len(SUBJECTS) - 1),
+    st.integers(0, len(PREDICATES) - 1),
+    st.integers(0, len(OBJECTS) - 1),
+    st.sampled_from(["user_stated", "observed", "inferred"]),
+)
+OPS_HERE = st.one_of(
+    OPS,
+    # a draft that depends on (or supports) a stored claim: retiring that claim flags it
+    st.tuples(st.just("depend"), st.integers(0, 1_000), draft_parts, st.booleans()),
+    # several drafts in one batch (``ingest``): one statement for all of them
+    st.tuples(st.just("batch"), st.lists(draft_parts, min_size=1, max_size=6)),
+)
+
+
+def draft(run: Run, parts: tuple[Any, ...], **extra: Any) -> ClaimDraft:
+    n, s, p, o, source = parts
+    token = next(run.counter)
+    return ClaimDraft(
+        namespace=NAMESPACES[n],
+        subject=SUBJECTS[s],
+        predicate=PREDICATES[p],
+        object=OBJECTS[o],
+        text=f"{SUBJECTS[s]} {PREDICATES[p]} {OBJECTS[o]} (said #{token:04d}).",
+        source_type=source,
+        **extra,
+    )
+
+
+def play(store: Store, ops: list[tuple[Any, ...]], preset: str, *, one_trip: bool) -> list[Any]:
+    """Run ``ops`` on an empty database through one apply path; what the calls answered and
+    the export of every namespace."""
+    wipe(store)
+    ids = itertools.count()
+    bg = BeliefGraph(store, policy=Policy(preset=preset), clock=Clock())  # type: ignore[arg-type]
+    bg._writer.one_trip = one_trip
+    bg._writer.new_id = lambda: f"id-{next(ids):05d}"
+    run = Run(store, bg)
+    answers: list[Any] = []
+
+    def record(ns: str, result: RevisionResult, call: Any = None) -> None:
+        answers.append(result.model_dump())
+        run.claims += [(ns, cid) for cid in result.added]
+        run.done.append(Done("remember", ns, result, call))
+
+    for op in ops:
+        kind = op[0]
+        try:
+            if kind == "wait":
+                run.clock.set(run.clock.now + timedelta(days=op[1]))
+            elif kind == "depend":
+                if not run.claims:
+                    continue
+                ns, premise = run.claims[op[1] % len(run.claims)]
+                parts = (NAMESPACES.index(ns), *op[2][1:])
+                link = {"depends_on": (premise,)} if op[3] else {"supports": (premise,)}
+                result = bg.remember(draft(run, parts, **link), revision_id=run.rid())
+                record(ns, result)
+            elif kind == "batch":
+                drafts = [draft(run, parts) for parts in op[1]]
+                rids = [run.rid() for _ in drafts]
+                for d, result in zip(drafts, bg.ingest(drafts, revision_ids=rids), strict=True):
+                    record(d.namespace, result)
+            else:
+                call = run.prepare(op)
+                if call is None:
+                    continue
+                ns, do, replayable = call
+                if kind == "replay":
+                    answers.append(do.call().model_dump())
+                    continue
+                result = do()
+                answers.append(result.model_dump())
+                run.claims += [(ns, cid) for cid in result.added]
+                run.done.append(Done(kind, ns, result, do if replayable else None))
+        except (ConflictError, NotFound, ValueError) as exc:
+            answers.append(f"{type(exc).__name__}: {exc}")
+    for ns in NAMESPACES:
+        out = io.StringIO()
+        export_namespace(store, ns, out)
+        rows = [json.loads(line) for line in out.getvalue().splitlines()]
+        answers.append(
+            sorted(
+                json.dumps(row, sort_keys=True)
+                for row in rows
+                if row["kind"] not in ("header", "footer")
+            )
+        )
+    return answers
+
+
+@settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+# Pinned: a premise superseded flags its dependent (the stored result carries the flag); a
+# batch that updates one fact three times; a rollback of a supersession that had flagged one.
+@example(
+    ops=[
+        ("remember", 0, 0, 0, 0, "user_stated", 0.8, False, False, None, None),
+        ("depend", 0, (0, 1, 2, 5, "observed"), True),
+        ("depend", 0, (0, 0, 1, 3, "observed"), False),
+        ("remember", 0, 0, 0, 1, "user_stated", 0.8, False, True, None, None),
+        ("rollback", 3),
+    ],
+    preset="recency",
+)
+@example(  # a replay after the clock moved: its stored result, though the draft no longer fits
+    ops=[
+        ("remember", 0, 0, 0, 0, "human_verified", 0.3, True, False, None, 3),
+        ("wait", 45),
+        ("replay", 0),
+    ],
+    preset="recency",
+)
+@example(
+    ops=[("batch", [(1, 1, 0, 0, "observed"), (1, 1, 0, 1, "observed"), (1, 1, 0, 0, "inferred")])],
+    preset="freshness",
+)
+@given(
+    ops=st.lists(OPS_HERE, min_size=1, max_size=16),
+    preset=st.sampled_from(["recency", "conservative", "freshness"]),
+)
+def test_one_statement_and_the_general_path_leave_the_same_graph(
+    store: Store, ops: list[tuple[Any, ...]], preset: str
+) -> None:
+    general = play(store, ops, preset, one_trip=False)
+    assert play(store, ops, preset, one_trip=True) == general
+
+
+def test_a_carried_state_another_writer_changed_is_read_again(store: Store) -> None:
+    """A client's carried state of a fact that another client wrote since: the one statement
+    refuses it (the seq moved) and the write is read and decided again."""
+    wipe(store)
+    ns = NAMESPACES[0]
+
+    def city(value: str) -> ClaimDraft:
+        return ClaimDraft(namespace=ns, subject="ana", predicate="city", object=value, text=value)
+
+    clock = Clock()
+    mine, other = BeliefGraph(store, clock=clock), BeliefGraph(store, clock=clock)
+    mine._writer.carry = True
+    reads: list[str] = []
+    real_read = store.read_leader
+
+    def counted(name: str, **params: Any) -> Any:
+        reads.append(name)
+        return real_read(name, **params)
+
+    store.read_leader = counted  # type: ignore[method-assign]
+    try:
+        mine.remember(city("Lisbon"))
+        again = mine.remember(city("Lisbon"))
+        assert reads == ["write/state"], "the second write of the fact read nothing"
+        porto = other.remember(city("Porto"))
+        oslo = mine.remember(city("Oslo"))
+    finally:
+        store.read_leader = real_read  # type: ignore[method-assign]
+    assert again.decision == "reinforce"
+    assert oslo.decision == "supersede" and oslo.retired == porto.added
+    assert reads == ["write/state"] * 3, "the stale carried state made mine read once"
+    assert mine.current(ns, "ana", "city").object == "Oslo"  # type: ignore[union-attr]
+
+
+def test_a_stale_read_writes_nothing_and_plans_again(store: Store) -> None:
+    """A slot that changed between the read and the one-statement apply: the statement changes
+    nothing (no slot's write counter moves, a slot it created for the batch goes again) and the
+    batch is read and decided again."""
+    wipe(store)
+    ns = NAMESPACES[0]
+
+    def city(subject: str, value: str) -> ClaimDraft:
+        return ClaimDraft(namespace=ns, subject=subject, predicate="city", object=value, text=value)
+
+    bg = BeliefGraph(store, clock=Clock())
+    first = bg.remember(city("ana", "Lisbon"))
+    real_read = store.read_leader
+    sneaked: list[RevisionResult] = []
+
+    def read_then_sneak(name: str, **params: Any) -> Any:
+        rows = real_read(name, **params)
+        if name == "write/state" and not sneaked:
+            sneaked.append(first)  # once
+            # Another writer commits on the same fact right after this read.
+            sneaked.append(BeliefGraph(store, clock=Clock()).remember(city("ana", "Porto")))
+        return rows
+
+    store.read_leader = read_then_sneak  # type: ignore[method-assign]
+    try:
+        new, third = bg.ingest([city("ben", "Oslo"), city("ana", "Oslo")])
+    finally:
+        store.read_leader = real_read  # type: ignore[method-assign]
+    assert third.decision == "supersede"
+    assert third.retired == sneaked[1].added, "decided again on the state after the other write"
+    slots = store.run_literal(
+        "MATCH (s:Slot {namespace: $ns}) RETURN s.subject_key AS key, s.id AS id, s.seq AS seq "
+        "ORDER BY key",
+        ns=ns,
+    )
+    assert [(r["key"], r["seq"]) for r in slots] == [("ana", 3), ("ben", 1)], (
+        "each write counted once: the refused attempt left no trace"
+    )
+    assert slots[1]["id"] == new.slot_id
+    assert bg.current(ns, "ana", "city").object == "Oslo"  # type: ignore[union-attr]
