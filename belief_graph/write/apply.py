@@ -21,7 +21,7 @@ from typing import Any
 from ..errors import ConflictError
 from ..models import RevisionResult
 from ..store import StaleSlot, Store, Tx
-from .changes import ChangeSet, Erasure
+from .changes import ChangeSet, Erasure, SlotState
 from .state import State
 
 MAX_ATTEMPTS = 100
@@ -100,18 +100,7 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
     touched = sorted((s for s in state.slots.values() if s.touched_by), key=lambda s: s.key)
     lock = tx.one(
         "write/lock",
-        slots=[
-            {
-                "namespace": s.key[0],
-                "subject_key": s.key[1],
-                "predicate": s.key[2],
-                "id": s.slot_id,
-                "subject": s.subject,
-                "cardinality": s.cardinality,
-                "new": s.new,
-            }
-            for s in touched
-        ],
+        slots=[_slot_identity(s) for s in touched],
         revisions=[{"namespace": c.namespace, "id": c.revision_id} for c in changes],
     )
     assert lock is not None
@@ -184,13 +173,7 @@ def _apply_at_once(
         **_statement_params(changes),
         "slots": [
             {
-                "namespace": s.key[0],
-                "subject_key": s.key[1],
-                "predicate": s.key[2],
-                "id": s.slot_id,
-                "subject": s.subject,
-                "cardinality": s.cardinality,
-                "new": s.new,
+                **_slot_identity(s),
                 "seq": s.seq,
                 "versions": s.versions,
                 "head": s.head,
@@ -287,6 +270,19 @@ def _scrub_reasons(tx: Tx, change: ChangeSet) -> None:
             for row in rows
         ],
     )
+
+
+def _slot_identity(s: SlotState) -> dict[str, Any]:
+    """What both write statements need to find or create a slot."""
+    return {
+        "namespace": s.key[0],
+        "subject_key": s.key[1],
+        "predicate": s.key[2],
+        "id": s.slot_id,
+        "subject": s.subject,
+        "cardinality": s.cardinality,
+        "new": s.new,
+    }
 
 
 def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]]]:
