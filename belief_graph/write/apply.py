@@ -6,8 +6,9 @@ changed since the read (else read and decide again), write the changes, flag the
 dependents of retired claims, write one Revision per ``ChangeSet``, commit. A revision id that
 ran meanwhile makes the next attempt return its stored result (exactly-once replays).
 
-All of it is one statement (``write/apply``, one round trip) except for an erase, which reads
-its targets again under the locks: that runs statement by statement (``_apply``).
+All of it is one statement (``write/apply``, one round trip) except for an erase, which locks
+its slots first and then reads and decides in the same transaction (``run_locked``), statement
+by statement (``_apply``).
 """
 
 from __future__ import annotations
@@ -65,6 +66,43 @@ def run(
         results = iter(applied)
         return [next(results) if isinstance(p, ChangeSet) else p for p in planned]
     raise ConflictError(f"the facts kept changing under {MAX_ATTEMPTS} attempts; try again")
+
+
+def run_locked(
+    store: Store,
+    read: Callable[[Tx], State],
+    decide: Callable[[State], Planned],
+) -> list[RevisionResult]:
+    """``run`` for an erase: read, decide and apply in one transaction, ``read`` locking every
+    slot it covers before it reads them. An erase covers every fact of a subject (or of a
+    namespace): planned on a read outside the locks, it would plan again after every write to
+    any of them and could starve under steady writes. Under the locks those writes wait for it."""
+
+    def work(tx: Tx) -> list[RevisionResult]:
+        state = read(tx)
+        planned = decide(state)
+        changes = [p for p in planned if isinstance(p, ChangeSet)]
+        applied = iter(_apply(tx, state, changes) if changes else [])
+        return [next(applied) if isinstance(p, ChangeSet) else p for p in planned]
+
+    for _ in range(MAX_ATTEMPTS):
+        try:
+            return store.transaction(work)
+        except StaleSlot:  # a new fact of the subject was created meanwhile
+            continue
+    raise ConflictError(f"the facts kept changing under {MAX_ATTEMPTS} attempts; try again")
+
+
+def lock_slots(tx: Tx, namespace: str, slot_ids: Iterable[str]) -> None:
+    """Take the write locks of existing slots (by id) in ``tx``, as a write to them would."""
+    tx.run(
+        "write/lock",
+        slots=[
+            {"namespace": namespace, "id": i, "new": False, "subject_key": None, "predicate": None}
+            for i in sorted(slot_ids)
+        ],
+        revisions=[],
+    )
 
 
 def load(store: Store, statement: str, namespace: str, rows: list[Any]) -> None:

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from ..models import Cardinality
-from ..store import Store
+from ..store import Store, Tx
 from .changes import SlotKey, SlotState
 
 _MOMENTS = (
@@ -50,7 +50,7 @@ class State:
 
 
 def read_state(
-    store: Store,
+    store: Store | Tx,
     new_id: Callable[[], str],
     *,
     keys: Mapping[SlotKey, tuple[str | None, Cardinality]] = {},
@@ -61,8 +61,9 @@ def read_state(
 ) -> State:
     """Read the slots by key (``keys``: subject and cardinality for a slot not created yet) and
     by id, the claims ``claim_refs`` (and their slots), stored ``revisions`` and which of
-    ``claim_ids`` exist."""
-    row = store.read_leader(
+    ``claim_ids`` exist. Given a transaction, read inside it (an erase reads under its locks)."""
+    read = store.run if isinstance(store, Tx) else store.read_leader
+    row = read(
         "write/state",
         slots=[{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys],
         slot_refs=[{"namespace": ns, "id": i} for ns, i in slot_refs],

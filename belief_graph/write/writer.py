@@ -16,10 +16,10 @@ from ..detect import Detector
 from ..errors import NotFound
 from ..models import ConsolidationReport, RevisionResult
 from ..policy import PairScores, Policy
-from ..store import Store
+from ..store import Store, Tx
 from ..vocabulary import Vocabulary, normalize_key
 from . import consolidation, operations
-from .apply import Planned, run
+from .apply import Planned, lock_slots, run, run_locked
 from .changes import TEXT_PREDICATE, ChangeSet, SlotKey
 from .remember import Remember, Request, replayed
 from .state import State, read_namespace, read_state
@@ -121,11 +121,7 @@ class Writer:
         """One operation under revision id ``revision_id`` (a replay returns its stored result
         before any precondition is checked)."""
         rid = revision_id or self.new_id()
-
-        def plan(state: State) -> Planned:
-            stored = state.replays.get((namespace, rid))
-            return [replayed(stored) if stored is not None else decide(state, rid)]
-
+        plan = _planner(namespace, rid, decide)
         return run(self.store, lambda: read(rid), plan, one_trip=self.one_trip)[0]
 
     def _claim_state(self, namespace: str, *claim_ids: str) -> Callable[[str], State]:
@@ -383,33 +379,48 @@ class Writer:
             "ids": ids,
         }
         targets: dict[str, Any] = {}
+        rid = revision_id or self.new_id()
 
-        def read(rid: str) -> State:
-            targets.update(self.store.read_leader("write/erase_targets", **params)[0])
-            slot_ids = {t["slot_id"] for t in targets["claims"] if t["slot_id"]}
+        def read(tx: Tx) -> State:
+            # Lock what the targets cover, then read them again: a write that committed before
+            # its slot was locked is among them; until the set stops growing.
+            locked: set[str] = set()
+            while True:
+                found = tx.one("write/erase_targets", **params)
+                assert found is not None
+                covered = {t["slot_id"] for t in found["claims"] if t["slot_id"]}
+                covered |= set(found["slots"])
+                if covered <= locked:
+                    break
+                lock_slots(tx, namespace, covered - locked)
+                locked |= covered
+            targets.update(found)
             return read_state(
-                self.store,
+                tx,
                 self.new_id,
-                slot_refs=[(namespace, i) for i in sorted(slot_ids | set(targets["slots"]))],
+                slot_refs=[(namespace, i) for i in sorted(locked)],
                 revisions=[(namespace, rid)],
             )
 
-        return self._one(
-            namespace,
-            revision_id,
+        return run_locked(
+            self.store,
             read,
-            lambda state, rid: operations.erase(
-                state,
+            _planner(
                 namespace,
-                targets["claims"],
-                scope=scope,
-                rid=rid,
-                actor=actor,
-                now=self.clock(),
-                tombstones=targets["slots"],
-                check=params,
+                rid,
+                lambda state, rid: operations.erase(
+                    state,
+                    namespace,
+                    targets["claims"],
+                    scope=scope,
+                    rid=rid,
+                    actor=actor,
+                    now=self.clock(),
+                    tombstones=targets["slots"],
+                    check=params,
+                ),
             ),
-        )
+        )[0]
 
     def consolidate(
         self,
@@ -541,3 +552,16 @@ class Writer:
                 state, namespace, claim_id, reason=reason, rid=rid, actor=actor, now=self.clock()
             ),
         )
+
+
+def _planner(
+    namespace: str, rid: str, decide: Callable[[State, str], ChangeSet]
+) -> Callable[[State], Planned]:
+    """One operation's plan under revision id ``rid``: its stored result when that revision ran
+    already (a replay, before any precondition is checked), else what ``decide`` makes of it."""
+
+    def plan(state: State) -> Planned:
+        stored = state.replays.get((namespace, rid))
+        return [replayed(stored) if stored is not None else decide(state, rid)]
+
+    return plan

@@ -1,7 +1,7 @@
 """Erase leaves nothing (issue 15, items 1-3): whatever the kind of erase, no node or
 relationship property holds the erased subject (the slot's subject and key included), `history`
 does not confirm it existed, `export` does not write it, the free text of contract, resolve and
-dismiss reasons goes with it, and a write that commits while the erase plans does not survive."""
+dismiss reasons goes with it, and a write that commits while the erase runs does not survive it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph import BeliefGraph, Claim, ClaimDraft
 from belief_graph.cli.app import app
 from belief_graph.policy import Policy
 from belief_graph.server.provide import ConnectionInfo
@@ -177,34 +177,60 @@ def test_free_text_reasons_go_with_the_erase(
     assert check_graph(bg.store) == []
 
 
-def test_a_write_committed_while_an_erase_plans_does_not_survive_it(
+def test_writes_during_an_erase_wait_for_it_or_make_it_plan_again(
     make_bg: Callable[..., BeliefGraph], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Writes commit after the erase read its targets: one in a fact the erase read (a new
-    version), one in a new fact of the subject. The erase reads its targets again under the
-    slot locks, plans again, and takes both."""
+    """Two writes start while the erase reads, under the locks of the subject's facts: one to a
+    fact the erase locked, which waits for the erase and then lands in a new fact (a tombstone
+    is never reused), and one in a new fact of the subject, which commits at once. The erase
+    finds the new fact before it commits, plans again and takes it too."""
+    import threading
+
     bg = make_bg()
     story(bg)
     real = writer.read_state
     reads: list[int] = []
+    added: dict[str, str] = {}
+    new_fact_written = threading.Event()
+
+    def write(predicate: str, value: str) -> None:
+        added[value] = bg.remember(about(SUBJECT, predicate, value)).added[0]
+        if predicate == "works_at":
+            new_fact_written.set()
+
+    waiting = threading.Thread(target=write, args=("lives_in", "Faro-RACE"))
+    new_fact = threading.Thread(target=write, args=("works_at", "Kelp-RACE"))
 
     def write_then_read(*args: Any, **kwargs: Any) -> Any:
-        # The erase has read its targets; the slots' state is read after these commit, so
-        # only a second look at the targets can see them.
         if not reads:
-            bg.remember(about(SUBJECT, "lives_in", "Faro-RACE"))
-            bg.remember(about(SUBJECT, "works_at", "Kelp-RACE"))
+            waiting.start()
+            new_fact.start()
+            assert new_fact_written.wait(60), "a write in a fact the erase has not locked waits"
         reads.append(1)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(writer, "read_state", write_then_read)
     result = bg.erase(NS, subject=SUBJECT)
-    assert len(reads) == 2, "the erase saw the writes under its locks and planned again"
-    assert traces(bg.store, "RACE") == []
-    assert len(result.retired) == 5
     monkeypatch.undo()
-    assert_subject_gone(bg)
+    waiting.join(60)
+    assert not waiting.is_alive()
+    assert len(reads) == 2, "the erase found the new fact under its locks and planned again"
+    assert added["Kelp-RACE"] in result.retired
+    assert traces(bg.store, "Kelp-RACE") == []
+    # The write that waited committed after the erase: its own fact, not the tombstone.
+    if added["Faro-RACE"] not in result.retired:
+        now = bg.current(NS, SUBJECT, "lives_in")
+        assert isinstance(now, Claim) and now.object == "Faro-RACE"
+        slot = q(
+            bg.store,
+            "MATCH (c:Claim {namespace: $ns, id: $id})-[:IN_SLOT]->(s:Slot) "
+            "RETURN s.subject_key AS key",
+            ns=NS,
+            id=added["Faro-RACE"],
+        )
+        assert not slot[0]["key"].startswith("erased:")
     assert bg.history(NS, SUBJECT, "works_at") == []
+    assert check_graph(bg.store) == []
 
 
 def test_a_write_racing_an_erase_in_threads_never_outlives_it(
