@@ -180,9 +180,10 @@ class BeliefGraph:
             from .semantic.contradiction import make_scorer
             from .semantic.embeddings import SentenceTransformerEmbedder
 
+            threads = engine.inference_threads
             detector = Detector(
-                SentenceTransformerEmbedder(engine.embedding_model),
-                make_scorer(engine.contradiction_model),
+                SentenceTransformerEmbedder(engine.embedding_model, threads=threads),
+                make_scorer(engine.contradiction_model, threads=threads),
             )
         return cls(store, vocabulary=vocabulary, policy=chosen, detector=detector)
 

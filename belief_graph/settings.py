@@ -82,6 +82,17 @@ class EngineSettings(BaseSettings):
     embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
     contradiction_model: str = "cross-encoder/nli-deberta-v3-xsmall"
     models: bool = Field(default=True, description="Load models; off = structural detection only")
+    model_threads: int = Field(
+        default=1,
+        ge=0,
+        description="CPU threads for model inference (torch's setting is process-wide); "
+        "0 leaves the libraries' defaults (a thread per core)",
+    )
+
+    @property
+    def inference_threads(self) -> int | None:
+        """``model_threads`` as the model classes take it: ``None`` for the libraries' default."""
+        return self.model_threads or None
 
 
 # The one place the Neo4j version is written: the launcher resolves exactly these jars, and a test

