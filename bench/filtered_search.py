@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -144,7 +145,11 @@ def main() -> int:
     parser.add_argument(
         "--quantization", default="NONE,SCALAR,BINARY", help="on 2026: index settings to compare"
     )
-    parser.add_argument("--cache", type=Path, default=Path("/tmp/belief-graph-filtered-search.npy"))
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=Path(tempfile.gettempdir()) / "belief-graph-filtered-search.npy",
+    )
     parser.add_argument("--noise", type=float, default=0.02, help="per-dimension noise")
     parser.add_argument(
         "--vectors",
