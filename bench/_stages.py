@@ -169,4 +169,9 @@ def instrument(detector: Detector) -> tuple[Detector, Stages]:
     Remember.read = timed_read  # type: ignore[method-assign]
     Remember.plan = timed_plan  # type: ignore[method-assign]
     Store.transaction = lambda self, work: _timed(active, "write", transaction)(self, work)  # type: ignore[method-assign,assignment]
+    # The one-statement apply (write/apply) is an auto-commit statement, not a transaction.
+    write_once = Store.write_once
+    Store.write_once = lambda self, name, **params: _timed(active, "write", write_once)(  # type: ignore[method-assign]
+        self, name, **params
+    )
     return timed, stages
