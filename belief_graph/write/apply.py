@@ -239,6 +239,12 @@ def _apply_at_once(
     ]
 
 
+def apply_at_once(store: Store, state: State, changes: list[ChangeSet]) -> list[RevisionResult]:
+    """Apply ``changes`` planned on ``state`` as one statement, once: ``StaleSlot`` when it was
+    refused (a slot changed or a revision of the batch ran since), nothing written then."""
+    return _apply_at_once(store, state, changes)
+
+
 _FLAGGED = '"flagged":['
 
 
