@@ -95,7 +95,7 @@ def profile(bg: BeliefGraph, batch: list[Any]) -> dict[str, Any]:
 
     store = bg.store
     with store._driver.session(database=store.database) as session:
-        for attempt in range(2):  # the first run plans the statement
+        for _ in range(2):  # the first run plans the statement
             tx = session.begin_transaction()
             started = time.perf_counter()
             result = tx.run("PROFILE " + cypher.load("write/apply"), params)
@@ -140,11 +140,13 @@ def main() -> int:
     seconds = {"one after the other": 0.0, "pipelined": 0.0}
     counts = dict.fromkeys(seconds, 0)
     paths: dict[str, Callable[[list[Any]], None]] = {
-        "one after the other": lambda batch: [
-            bg._remember(list(bg._requests(batch[i : i + args.batch], None, None)))
-            for i in range(0, len(batch), args.batch)
-        ]
-        and None,
+        "one after the other": lambda batch: (
+            [
+                bg._remember(list(bg._requests(batch[i : i + args.batch], None, None)))
+                for i in range(0, len(batch), args.batch)
+            ]
+            and None
+        ),
         "pipelined": lambda batch: bg.ingest(batch, batch_size=args.batch) and None,
     }
     for turn in range(2 * args.rounds):
