@@ -255,6 +255,9 @@ INGESTS = st.lists(
             st.booleans(),
         ),
         st.tuples(st.just("wait"), st.integers(1, 60)),
+        # a claim that depends on (or supports) a stored one, remembered on its own: a later
+        # batch that retires the premise flags it, maybe while the next batch reads its fact
+        st.tuples(st.just("depend"), st.integers(0, 1_000), draft_parts, st.booleans()),
     ),
     min_size=1,
     max_size=6,
@@ -279,6 +282,17 @@ def play_ingest(
         if op[0] == "wait":
             run.clock.set(run.clock.now + timedelta(days=op[1]))
             continue
+        if op[0] == "depend":
+            if run.claims:
+                ns, premise = run.claims[op[1] % len(run.claims)]
+                link = {"depends_on": (premise,)} if op[3] else {"supports": (premise,)}
+                parts = (NAMESPACES.index(ns), *op[2][1:])
+                try:
+                    result = bg.remember(draft(run, parts, **link), revision_id=run.rid())
+                    answers.append(result.model_dump())
+                except (ConflictError, NotFound, ValueError) as exc:
+                    answers.append(f"{type(exc).__name__}: {exc}")
+            continue
         _, parts, size, again = op
         fresh = [draft(run, p) for p in parts]
         rids = [run.rid() for _ in fresh]
@@ -287,6 +301,8 @@ def play_ingest(
         try:
             done = bg.ingest(drafts, batch_size=size, revision_ids=revisions)
             answers += [r.model_dump() for r in done]
+            for d, r in zip(drafts, done, strict=True):
+                run.claims += [(d.namespace, c) for c in r.added]
         except (ConflictError, NotFound, ValueError) as exc:
             answers.append(f"{type(exc).__name__}: {exc}")
     for ns in NAMESPACES:
@@ -317,6 +333,14 @@ def play_ingest(
         ("ingest", [(0, 0, 0, 2, "observed"), (0, 1, 0, 1, "inferred")], 2, True),
     ],
     preset="freshness",
+)
+@example(  # a dependent's premise retired by one batch while the next reads the dependent's fact
+    ops=[
+        ("ingest", [(0, 0, 0, 0, "observed")], 1, False),
+        ("depend", 0, (0, 1, 1, 3, "observed"), True),
+        ("ingest", [(0, 0, 0, 1, "observed"), (0, 1, 1, 4, "observed")], 1, False),
+    ],
+    preset="recency",
 )
 @given(
     ops=INGESTS,
