@@ -290,6 +290,10 @@ class BeliefGraph:
             if progress is not None:
                 progress(len(results))
 
+        if not self.store.routes:
+            # One database: the next batch is planned while this one's statement runs.
+            self._ingest_pipelined(_batches(requests, batch_size), results, progress)
+            return results
         for request in requests:
             pending.append(request)
             if len(pending) >= batch_size:
@@ -297,6 +301,26 @@ class BeliefGraph:
         if pending:
             flush()
         return results
+
+    def _ingest_pipelined(
+        self,
+        batches: Iterator[list[Request]],
+        results: list[RevisionResult],
+        progress: Callable[[int], None] | None,
+    ) -> None:
+        """``ingest``'s batches through ``Writer.ingest``, the results added to ``results``."""
+        done = self._writer.ingest(batches)
+        while True:
+            try:
+                landed = next(done, None)
+            except BeliefGraphError as exc:
+                index = len(results)
+                raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
+            if landed is None:
+                return
+            results.extend(landed)
+            if progress is not None:
+                progress(len(results))
 
     @checked
     def observe(
@@ -1287,3 +1311,15 @@ def _first(exc: ValidationError) -> str:
     error = exc.errors()[0]
     where = ".".join(str(p) for p in error["loc"])
     return f"{where}: {error['msg']}" if where else str(error["msg"])
+
+
+def _batches(requests: Iterable[Request], size: int) -> Iterator[list[Request]]:
+    """``requests`` in lists of ``size`` (the last may be shorter)."""
+    pending: list[Request] = []
+    for request in requests:
+        pending.append(request)
+        if len(pending) >= size:
+            yield pending
+            pending = []
+    if pending:
+        yield pending

@@ -130,6 +130,8 @@ def _iso(value: datetime | str | None) -> str | None:
 
 
 _MOMENTS = ("valid_from", "valid_to", "recorded_at", "accepted_at", "correction_from")
+# A new claim's moments the statement makes DateTimes (each written once, not as text first).
+_CLAIM_DATETIMES = ("valid_from", "valid_to", "recorded_at", "accepted_at")
 # The moments a consolidation may change, which its rollback sets back (write/changes).
 _ASSIGNED_MOMENTS = ("valid_to", "superseded_at", "reinforced_at")
 
@@ -237,6 +239,12 @@ def _apply_at_once(
         else r
         for r in bases
     ]
+
+
+def apply_at_once(store: Store, state: State, changes: list[ChangeSet]) -> list[RevisionResult]:
+    """Apply ``changes`` planned on ``state`` as one statement, once: ``StaleSlot`` when it was
+    refused (a slot changed or a revision of the batch ran since), nothing written then."""
+    return _apply_at_once(store, state, changes)
 
 
 _FLAGGED = '"flagged":['
@@ -357,7 +365,12 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
             p["claims"].append(
                 {
                     "slot_id": new.slot_id,
-                    "props": {k: _iso(v) if k in _MOMENTS else v for k, v in new.props.items()},
+                    "props": {
+                        k: _iso(v) if k in _MOMENTS else v
+                        for k, v in new.props.items()
+                        if k not in _CLAIM_DATETIMES
+                    },
+                    "moments": {k: _iso(new.props.get(k)) for k in _CLAIM_DATETIMES},
                     "episode_id": new.episode_id,
                     "episode_content": new.episode_content,
                 }
@@ -517,7 +530,6 @@ def _revision(
         "id": change.revision_id,
         "namespace": change.namespace,
         "op": change.op,
-        "at": _iso(change.at),
         "actor": change.actor,
         "verdict": change.verdict,
         "decision": change.decision,
@@ -542,6 +554,7 @@ def _revision(
         ]
     return {
         "props": {k: v for k, v in props.items() if v is not None},
+        "at": _iso(change.at),  # written once, as a DateTime
         "added": change.added,
         "retired": retired,
         "reinforced": [

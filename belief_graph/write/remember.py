@@ -8,7 +8,7 @@ earlier ones because each plan also updates the in-memory slot state.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -65,6 +65,26 @@ class Request:
     actor: str | None = None
 
 
+def after_apply(state: State) -> dict[SlotKey, SlotState]:
+    """The slots a plan touched as its apply leaves them (``seq`` one on, no longer new, last
+    written by the plan's revision), copies the next plan may change: what a read after the
+    apply would find, for a structural batch, whose plan changes nothing outside its slots but
+    review flags and disputed marks, which ``remember`` decides on neither."""
+    return {
+        key: replace(
+            s,
+            seq=s.seq + 1,
+            new=False,
+            last_revision=s.touched_by,
+            touched_by=None,
+            claims=[dict(c) for c in s.claims],
+            past=[dict(c) for c in s.past],
+        )
+        for key, s in state.slots.items()
+        if s.touched_by is not None
+    }
+
+
 @lru_cache(maxsize=4096)
 def slot_key(
     vocabulary: Vocabulary, namespace: str, subject: str, predicate: str
@@ -95,11 +115,15 @@ class Remember:
         new_id: Callable[[], str],
         requests: Sequence[Request],
         known: Callable[[list[SlotKey]], list[dict[str, Any]] | None] | None = None,
+        after: dict[SlotKey, SlotState] | None = None,
     ) -> None:
         """``known``: the slots' state as this client's last write of them left it
-        (``write/slot_states`` rows, or None when it does not hold them all)."""
+        (``write/slot_states`` rows, or None when it does not hold them all). ``after``: the
+        slots a batch still being applied touched, as its plan leaves them (``after_apply``):
+        those are not read but taken from there, the rest is read (a pipelined ingest)."""
         self.store = store
         self.known = known
+        self.after = after or {}
         self._carried = False  # the last read was the carried state (no statement)
         self.vocabulary = vocabulary
         self.policy = policy
@@ -139,10 +163,10 @@ class Remember:
             if rows is not None:
                 self._carried = True
                 return known_state(keys, rows, self.new_id)
-        return read_state(
+        state = read_state(
             self.store,
             self.new_id,
-            keys=keys,
+            keys={k: v for k, v in keys.items() if k not in self.after},
             slot_refs=self._near(),
             revisions=[(r.draft.namespace, r.revision_id) for r in self.requests],
             claim_ids=[
@@ -155,6 +179,10 @@ class Remember:
                 )
             ],
         )
+        for key in keys:
+            if key in self.after:
+                state.slots[key] = self.after[key]
+        return state
 
     def structural(self) -> bool:
         """Whether every draft is decided on its own fact's slot alone: a subject and predicate

@@ -8,7 +8,9 @@ import copy
 import json
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,18 +18,41 @@ from ..detect import Detector
 from ..errors import NotFound
 from ..models import ConsolidationReport, RevisionResult
 from ..policy import PairScores, Policy
-from ..store import Store, Tx
+from ..store import StaleSlot, Store, Tx
 from ..vocabulary import Vocabulary, normalize_key
 from . import consolidation, operations
-from .apply import Planned, lock_slots, run, run_locked
-from .changes import TEXT_PREDICATE, ChangeSet, SlotKey
-from .remember import Remember, Request, replayed
+from .apply import Planned, apply_at_once, lock_slots, run, run_locked
+from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
+from .remember import Remember, Request, after_apply, replayed
 from .state import State, read_namespace, read_state
 
 # A batch of up to CARRIED_BATCH drafts reads its slots back in its own statement, and the
 # writer keeps the last CARRIED_SLOTS of them (an agent keeps writing the same few facts).
 CARRIED_BATCH = 16
 CARRIED_SLOTS = 1024
+
+
+@dataclass
+class _Flight:
+    """A planned batch of a pipelined ingest, and its statement once sent."""
+
+    requests: Sequence[Request]
+    state: State
+    planned: Planned
+    changes: list[ChangeSet]
+    after: dict[SlotKey, SlotState]
+    future: Future[list[RevisionResult]] | None = None
+
+
+def _land(flight: _Flight) -> list[RevisionResult] | None:
+    """The results of a batch in flight once its statement committed; None when it was refused
+    (a slot changed, or a revision of it ran, since it was planned)."""
+    assert flight.future is not None
+    try:
+        applied = iter(flight.future.result())
+    except StaleSlot:
+        return None
+    return [next(applied) if isinstance(p, ChangeSet) else p for p in flight.planned]
 
 
 def mention(subject: str) -> str:
@@ -92,6 +117,81 @@ class Writer:
             one_trip=self.one_trip,
             carry=self._keep if carry else None,
         )
+
+    def ingest(self, batches: Iterable[Sequence[Request]]) -> Iterator[list[RevisionResult]]:
+        """Remember batch after batch, each as ``remember`` would, the results of each batch in
+        order; pipelined: while a structural batch's statement runs on the server, the next one
+        is read and planned here, its slots shared with the batch in flight taken from that
+        batch's plan (``after_apply``) instead of read. The next statement is sent only when the
+        one in flight has committed, so the seq check sees the state it was planned on. When the
+        one in flight is refused (another writer came in between), it runs again the general
+        way and so does the next, planned on a state that never was; a refusal while planning
+        the next batch (or an error taking it from ``batches``) is raised once the batch in
+        flight has committed and its results are out."""
+        source = iter(batches)
+        flight: _Flight | None = None
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest") as pool:
+            while True:
+                ahead: _Flight | None = None
+                error: BaseException | None = None
+                requests: Sequence[Request] | None = None
+                try:
+                    requests = next(source, None)
+                    if requests is not None and self._pipelined(requests):
+                        ahead = self._plan_ahead(requests, flight)
+                except Exception as exc:  # raised once the batch in flight is out
+                    error = exc
+                if flight is not None:
+                    landed = _land(flight)
+                    if landed is None:
+                        landed = self.remember(flight.requests)
+                        ahead, error = None, None
+                    yield landed
+                    flight = None
+                if error is not None:
+                    raise error
+                if requests is None:
+                    return
+                if ahead is None:
+                    yield self.remember(requests)
+                elif not ahead.changes:
+                    yield [p for p in ahead.planned if isinstance(p, RevisionResult)]
+                else:
+                    ahead.future = pool.submit(
+                        apply_at_once, self.store, ahead.state, ahead.changes
+                    )
+                    flight = ahead
+
+    def _pipelined(self, requests: Sequence[Request]) -> bool:
+        return (
+            self.one_trip
+            and self.detector.scorer is None
+            and all(
+                r.draft.subject is not None
+                and r.draft.predicate is not None
+                and not r.draft.depends_on
+                and not r.draft.supports
+                and r.draft.id is None
+                for r in requests
+            )
+        )
+
+    def _plan_ahead(self, requests: Sequence[Request], flight: _Flight | None) -> _Flight:
+        """Read and plan a structural batch on the state the batch in flight leaves."""
+        batch = Remember(
+            self.store,
+            self.vocabulary,
+            self.policy,
+            self.detector,
+            self.clock,
+            self.new_id,
+            requests,
+            after=flight.after if flight is not None else None,
+        )
+        state = batch.read()
+        planned = batch.plan(state)
+        changes = [p for p in planned if isinstance(p, ChangeSet)]
+        return _Flight(requests, state, planned, changes, after_apply(state))
 
     def _known(self, keys: list[SlotKey]) -> list[dict[str, Any]] | None:
         """Copies of the carried state of every slot in ``keys`` (planning changes them), or

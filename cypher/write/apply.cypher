@@ -8,7 +8,7 @@
 // which an erase takes); tests/integration/test_onetrip.py checks both leave the same graph.
 // Params: $slots (sorted list of {namespace, subject_key, predicate, id, subject, cardinality, new,
 //         seq: as read, versions, head, last_recorded_at, last_revision: as planned}),
-//         $revisions (list of {props, added, retired, reinforced, flagged, restored, result_head,
+//         $revisions (list of {props, at, added, retired, reinforced, flagged, restored, result_head,
 //         result_sep, result_tail}: as write/finish, the stored result without the dependents
 //         this statement flags, which go between result_head and result_tail),
 //         $retired (as write/flags), $carry (whether to read the slots back), and every list of
@@ -82,7 +82,7 @@ CALL (dependents) {
   WITH rv, coalesce([x IN dependents WHERE x.revision_id = rv.props.id | x.flagged][0], [])
            AS flagged
   CREATE (r:Revision)
-  SET r = rv.props, r.at = datetime(rv.props.at),
+  SET r = rv.props, r.at = datetime(rv.at),
       r.result = rv.result_head
                  + CASE WHEN size(flagged) = 0 THEN ''
                    ELSE rv.result_sep

@@ -3,7 +3,8 @@
 // own list; an empty list is a no-op. One statement saves a round trip per kind of change.
 // Moments arrive as ISO-8601 text and become DateTime here: the server parses them far faster
 // than the driver packs native datetimes.
-// Params: $claims (list of {slot_id, props, episode_id, episode_content}),
+// Params: $claims (list of {slot_id, props, moments: {valid_from, valid_to, recorded_at,
+//         accepted_at} as ISO-8601 text, episode_id, episode_content}),
 //         $restores (list of {namespace, id, new_id, valid_to, version, status, undoes, at}),
 //         $retires (list of {namespace, id, status, valid_to, at}),
 //         $reopens (list of {namespace, id, status}),
@@ -28,9 +29,9 @@ CALL () {
   UNWIND $claims AS row
   MATCH (s:Slot {id: row.slot_id, namespace: row.props.namespace})
   CREATE (c:Claim)-[:IN_SLOT]->(s)
-  SET c = row.props, c.slot_id = s.id, c.valid_from = datetime(row.props.valid_from),
-      c.valid_to = datetime(row.props.valid_to), c.recorded_at = datetime(row.props.recorded_at),
-      c.accepted_at = datetime(row.props.accepted_at)
+  SET c = row.props, c.slot_id = s.id, c.valid_from = datetime(row.moments.valid_from),
+      c.valid_to = datetime(row.moments.valid_to), c.recorded_at = datetime(row.moments.recorded_at),
+      c.accepted_at = datetime(row.moments.accepted_at)
   WITH c, row
   CALL (c, row) {
     WITH c, row WHERE row.episode_id IS NOT NULL

@@ -1,7 +1,7 @@
 // Apply, last statement: each slot's chain head, version count, last recorded change and last
 // revision; then one Revision per operation, linked to every claim it touched.
 // Params: $slots (list of {namespace, id, versions, head, last_recorded_at, last_revision}),
-//         $revisions (list of {props, added, retired: [{id, previous_valid_to, previous_status}],
+//         $revisions (list of {props, at, added, retired: [{id, previous_valid_to, previous_status}],
 //         reinforced: [{id, previous_confidence, previous_at}], flagged: [{id, flag}],
 //         restored: [{id, from}]})
 // Moments are ISO-8601 text, made DateTime here (see changes.cypher).
@@ -14,7 +14,7 @@ CALL () {
 }
 UNWIND $revisions AS rv
 CREATE (r:Revision)
-SET r = rv.props, r.at = datetime(rv.props.at)
+SET r = rv.props, r.at = datetime(rv.at)
 WITH r, rv
 CALL (r, rv) {
   UNWIND rv.added AS id

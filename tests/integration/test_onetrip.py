@@ -242,3 +242,170 @@ def test_a_stale_read_writes_nothing_and_plans_again(store: Store) -> None:
     )
     assert slots[1]["id"] == new.slot_id
     assert bg.current(ns, "ana", "city").object == "Oslo"  # type: ignore[union-attr]
+
+
+INGESTS = st.lists(
+    st.one_of(
+        # drafts ingested ``size`` per batch; ``again``: the previous ingest's drafts first, with
+        # their revision ids (replays), then these
+        st.tuples(
+            st.just("ingest"),
+            st.lists(draft_parts, min_size=1, max_size=10),
+            st.integers(1, 4),
+            st.booleans(),
+        ),
+        st.tuples(st.just("wait"), st.integers(1, 60)),
+        # a claim that depends on (or supports) a stored one, remembered on its own: a later
+        # batch that retires the premise flags it, maybe while the next batch reads its fact
+        st.tuples(st.just("depend"), st.integers(0, 1_000), draft_parts, st.booleans()),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+def play_ingest(
+    store: Store, ops: list[tuple[Any, ...]], preset: str, *, one_trip: bool
+) -> list[Any]:
+    """``ingest`` calls on an empty database: with ``one_trip`` pipelined (the next batch
+    planned while the statement of the one before runs), else batch after batch on the general
+    path; what they answered and the export of every namespace."""
+    wipe(store)
+    ids = itertools.count()
+    bg = BeliefGraph(store, policy=Policy(preset=preset), clock=Clock())  # type: ignore[arg-type]
+    bg._writer.one_trip = one_trip
+    bg._writer.new_id = lambda: f"id-{next(ids):05d}"
+    run = Run(store, bg)
+    answers: list[Any] = []
+    last: tuple[list[ClaimDraft], list[str]] = ([], [])
+    for op in ops:
+        if op[0] == "wait":
+            run.clock.set(run.clock.now + timedelta(days=op[1]))
+            continue
+        if op[0] == "depend":
+            if run.claims:
+                ns, premise = run.claims[op[1] % len(run.claims)]
+                link = {"depends_on": (premise,)} if op[3] else {"supports": (premise,)}
+                parts = (NAMESPACES.index(ns), *op[2][1:])
+                try:
+                    result = bg.remember(draft(run, parts, **link), revision_id=run.rid())
+                    answers.append(result.model_dump())
+                except (ConflictError, NotFound, ValueError) as exc:
+                    answers.append(f"{type(exc).__name__}: {exc}")
+            continue
+        _, parts, size, again = op
+        fresh = [draft(run, p) for p in parts]
+        rids = [run.rid() for _ in fresh]
+        drafts, revisions = (last[0] + fresh, last[1] + rids) if again else (fresh, rids)
+        last = (fresh, rids)
+        try:
+            done = bg.ingest(drafts, batch_size=size, revision_ids=revisions)
+            answers += [r.model_dump() for r in done]
+            for d, r in zip(drafts, done, strict=True):
+                run.claims += [(d.namespace, c) for c in r.added]
+        except (ConflictError, NotFound, ValueError) as exc:
+            answers.append(f"{type(exc).__name__}: {exc}")
+    for ns in NAMESPACES:
+        out = io.StringIO()
+        export_namespace(store, ns, out)
+        answers.append(
+            sorted(
+                json.dumps(row, sort_keys=True)
+                for row in (json.loads(line) for line in out.getvalue().splitlines())
+                if row["kind"] not in ("header", "footer")
+            )
+        )
+    return answers
+
+
+@settings(
+    max_examples=EXAMPLES // 2,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@example(  # batches of one, all on one fact: each planned on the plan of the one in flight
+    ops=[("ingest", [(0, 0, 0, o, "observed") for o in (0, 1, 1, 2, 0)], 1, False)],
+    preset="recency",
+)
+@example(  # a re-run: replays and fresh drafts of the same facts in the same batches
+    ops=[
+        ("ingest", [(0, 0, 0, 0, "observed"), (0, 1, 0, 1, "observed")], 1, False),
+        ("ingest", [(0, 0, 0, 2, "observed"), (0, 1, 0, 1, "inferred")], 2, True),
+    ],
+    preset="freshness",
+)
+@example(  # a dependent's premise retired by one batch while the next reads the dependent's fact
+    ops=[
+        ("ingest", [(0, 0, 0, 0, "observed")], 1, False),
+        ("depend", 0, (0, 1, 1, 3, "observed"), True),
+        ("ingest", [(0, 0, 0, 1, "observed"), (0, 1, 1, 4, "observed")], 1, False),
+    ],
+    preset="recency",
+)
+@given(
+    ops=INGESTS,
+    preset=st.sampled_from(["recency", "conservative", "freshness"]),
+)
+def test_pipelined_ingest_leaves_the_graph_of_batch_after_batch(
+    store: Store, ops: list[tuple[Any, ...]], preset: str
+) -> None:
+    """Pipelined ingest (batches sharing facts or not, replays among them) answers and stores
+    exactly what the general path does batch after batch."""
+    general = play_ingest(store, ops, preset, one_trip=False)
+    assert play_ingest(store, ops, preset, one_trip=True) == general
+
+
+def test_a_batch_in_flight_refused_is_run_again_and_so_is_the_next(
+    store: Store, monkeypatch: Any
+) -> None:
+    """Another writer commits on a fact between the plan of the batch in flight and its
+    statement: the statement is refused, the batch is read and decided again, and so is the
+    next one, which was planned on the refused plan."""
+    from belief_graph.write import writer
+
+    wipe(store)
+    ns = NAMESPACES[0]
+
+    def city(value: str) -> ClaimDraft:
+        return ClaimDraft(namespace=ns, subject="ana", predicate="city", object=value, text=value)
+
+    clock = Clock()
+    bg, other = BeliefGraph(store, clock=clock), BeliefGraph(store, clock=clock)
+    real = writer.apply_at_once
+    sneaked: list[RevisionResult] = []
+
+    def sneak_first(*args: Any) -> Any:
+        if not sneaked:
+            sneaked.append(other.remember(city("Porto")))
+        return real(*args)
+
+    monkeypatch.setattr(writer, "apply_at_once", sneak_first)
+    lisbon, oslo = bg.ingest([city("Lisbon"), city("Oslo")], batch_size=1)
+    assert lisbon.decision == "supersede" and lisbon.retired == sneaked[0].added
+    assert oslo.decision == "supersede" and oslo.retired == lisbon.added
+    assert bg.current(ns, "ana", "city").object == "Oslo"  # type: ignore[union-attr]
+    seq = store.run_literal("MATCH (s:Slot {namespace: $ns}) RETURN s.seq AS seq", ns=ns)
+    assert [r["seq"] for r in seq] == [3], "three writes, the refused one left no trace"
+
+
+def test_a_refusal_in_the_next_batch_keeps_the_batch_in_flight(store: Store) -> None:
+    """A draft refused while the batch before it is in flight: that batch commits, the error
+    names the refused draft, and nothing of its batch is written."""
+    wipe(store)
+    ns = NAMESPACES[0]
+    clock = Clock()
+    bg = BeliefGraph(store, clock=clock)
+
+    def city(value: str, **extra: Any) -> ClaimDraft:
+        return ClaimDraft(
+            namespace=ns, subject="ana", predicate="city", object=value, text=value, **extra
+        )
+
+    future = clock.now + timedelta(days=30)
+    try:
+        bg.ingest([city("Lisbon"), city("Porto"), city("Oslo", recorded_at=future)], batch_size=2)
+    except ValueError as exc:
+        assert "recorded_at" in str(exc)
+    else:
+        raise AssertionError("the draft from the future was taken")
+    assert bg.current(ns, "ana", "city").object == "Porto"  # type: ignore[union-attr]
