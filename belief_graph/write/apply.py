@@ -55,16 +55,15 @@ def run(
             continue
         changes = [p for p in planned if isinstance(p, ChangeSet)]
         if not changes:
-            return [p for p in planned if isinstance(p, RevisionResult)]
+            return in_order(planned, [])
         try:
             if one_trip and all(c.erasure is None for c in changes):
-                applied = _apply_at_once(store, state, changes, carry)
+                applied = apply_at_once(store, state, changes, carry)
             else:
                 applied = store.transaction(partial(_apply, state=state, changes=changes))
         except (StaleSlot, _Replayed):
             continue
-        results = iter(applied)
-        return [next(results) if isinstance(p, ChangeSet) else p for p in planned]
+        return in_order(planned, applied)
     raise ConflictError(f"the facts kept changing under {MAX_ATTEMPTS} attempts; try again")
 
 
@@ -82,8 +81,7 @@ def run_locked(
         state = read(tx)
         planned = decide(state)
         changes = [p for p in planned if isinstance(p, ChangeSet)]
-        applied = iter(_apply(tx, state, changes) if changes else [])
-        return [next(applied) if isinstance(p, ChangeSet) else p for p in planned]
+        return in_order(planned, _apply(tx, state, changes) if changes else [])
 
     for _ in range(MAX_ATTEMPTS):
         try:
@@ -91,6 +89,13 @@ def run_locked(
         except StaleSlot:  # a new fact of the subject was created meanwhile
             continue
     raise ConflictError(f"the facts kept changing under {MAX_ATTEMPTS} attempts; try again")
+
+
+def in_order(planned: Planned, applied: list[RevisionResult]) -> list[RevisionResult]:
+    """The results in the order planned: each ``ChangeSet``'s from ``applied`` (in the same
+    order), each replay's stored result where it stands."""
+    results = iter(applied)
+    return [next(results) if isinstance(p, ChangeSet) else p for p in planned]
 
 
 def lock_slots(tx: Tx, namespace: str, slot_ids: Iterable[str]) -> None:
@@ -190,7 +195,7 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
     return results
 
 
-def _apply_at_once(
+def apply_at_once(
     store: Store,
     state: State,
     changes: list[ChangeSet],
@@ -239,12 +244,6 @@ def _apply_at_once(
         else r
         for r in bases
     ]
-
-
-def apply_at_once(store: Store, state: State, changes: list[ChangeSet]) -> list[RevisionResult]:
-    """Apply ``changes`` planned on ``state`` as one statement, once: ``StaleSlot`` when it was
-    refused (a slot changed or a revision of the batch ran since), nothing written then."""
-    return _apply_at_once(store, state, changes)
 
 
 _FLAGGED = '"flagged":['

@@ -21,7 +21,7 @@ from ..policy import PairScores, Policy
 from ..store import StaleSlot, Store, Tx
 from ..vocabulary import Vocabulary, normalize_key
 from . import consolidation, operations
-from .apply import Planned, apply_at_once, lock_slots, run, run_locked
+from .apply import Planned, apply_at_once, in_order, lock_slots, run, run_locked
 from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
 from .remember import Remember, Request, after_apply, replayed
 from .state import State, read_namespace, read_state
@@ -49,10 +49,9 @@ def _land(flight: _Flight) -> list[RevisionResult] | None:
     (a slot changed, or a revision of it ran, since it was planned)."""
     assert flight.future is not None
     try:
-        applied = iter(flight.future.result())
+        return in_order(flight.planned, flight.future.result())
     except StaleSlot:
         return None
-    return [next(applied) if isinstance(p, ChangeSet) else p for p in flight.planned]
 
 
 def mention(subject: str) -> str:
@@ -100,16 +99,7 @@ class Writer:
     def remember(self, requests: Sequence[Request]) -> list[RevisionResult]:
         """Remember every request in order, in one transaction; results in the same order."""
         carry = self.carry and self.one_trip and len(requests) <= CARRIED_BATCH
-        batch = Remember(
-            self.store,
-            self.vocabulary,
-            self.policy,
-            self.detector,
-            self.clock,
-            self.new_id,
-            requests,
-            known=self._known if carry else None,
-        )
+        batch = self._batch(requests, known=self._known if carry else None)
         return run(
             self.store,
             batch.read,
@@ -155,12 +145,26 @@ class Writer:
                 if ahead is None:
                     yield self.remember(requests)
                 elif not ahead.changes:
-                    yield [p for p in ahead.planned if isinstance(p, RevisionResult)]
+                    yield in_order(ahead.planned, [])
                 else:
                     ahead.future = pool.submit(
                         apply_at_once, self.store, ahead.state, ahead.changes
                     )
                     flight = ahead
+
+    def _batch(self, requests: Sequence[Request], **state_from: Any) -> Remember:
+        """A ``Remember`` of ``requests`` with this writer's engine; ``state_from``: where some
+        slots' state comes from instead of a read (``known``, ``after``)."""
+        return Remember(
+            self.store,
+            self.vocabulary,
+            self.policy,
+            self.detector,
+            self.clock,
+            self.new_id,
+            requests,
+            **state_from,
+        )
 
     def _pipelined(self, requests: Sequence[Request]) -> bool:
         return (
@@ -178,16 +182,7 @@ class Writer:
 
     def _plan_ahead(self, requests: Sequence[Request], flight: _Flight | None) -> _Flight:
         """Read and plan a structural batch on the state the batch in flight leaves."""
-        batch = Remember(
-            self.store,
-            self.vocabulary,
-            self.policy,
-            self.detector,
-            self.clock,
-            self.new_id,
-            requests,
-            after=flight.after if flight is not None else None,
-        )
+        batch = self._batch(requests, after=flight.after if flight is not None else None)
         state = batch.read()
         planned = batch.plan(state)
         changes = [p for p in planned if isinstance(p, ChangeSet)]

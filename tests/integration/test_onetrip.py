@@ -52,6 +52,18 @@ OPS_HERE = st.one_of(
 )
 
 
+def city(value: str, subject: str = "ana", **extra: Any) -> ClaimDraft:
+    """Where ``subject`` lives, in the first namespace of the run."""
+    return ClaimDraft(
+        namespace=NAMESPACES[0],
+        subject=subject,
+        predicate="city",
+        object=value,
+        text=value,
+        **extra,
+    )
+
+
 def draft(run: Run, parts: tuple[Any, ...], **extra: Any) -> ClaimDraft:
     n, s, p, o, source = parts
     token = next(run.counter)
@@ -174,9 +186,6 @@ def test_a_carried_state_another_writer_changed_is_read_again(store: Store) -> N
     wipe(store)
     ns = NAMESPACES[0]
 
-    def city(value: str) -> ClaimDraft:
-        return ClaimDraft(namespace=ns, subject="ana", predicate="city", object=value, text=value)
-
     clock = Clock()
     mine, other = BeliefGraph(store, clock=clock), BeliefGraph(store, clock=clock)
     mine._writer.carry = True
@@ -209,11 +218,8 @@ def test_a_stale_read_writes_nothing_and_plans_again(store: Store) -> None:
     wipe(store)
     ns = NAMESPACES[0]
 
-    def city(subject: str, value: str) -> ClaimDraft:
-        return ClaimDraft(namespace=ns, subject=subject, predicate="city", object=value, text=value)
-
     bg = BeliefGraph(store, clock=Clock())
-    first = bg.remember(city("ana", "Lisbon"))
+    first = bg.remember(city("Lisbon"))
     real_read = store.read_leader
     sneaked: list[RevisionResult] = []
 
@@ -222,12 +228,12 @@ def test_a_stale_read_writes_nothing_and_plans_again(store: Store) -> None:
         if name == "write/state" and not sneaked:
             sneaked.append(first)  # once
             # Another writer commits on the same fact right after this read.
-            sneaked.append(BeliefGraph(store, clock=Clock()).remember(city("ana", "Porto")))
+            sneaked.append(BeliefGraph(store, clock=Clock()).remember(city("Porto")))
         return rows
 
     store.read_leader = read_then_sneak  # type: ignore[method-assign]
     try:
-        new, third = bg.ingest([city("ben", "Oslo"), city("ana", "Oslo")])
+        new, third = bg.ingest([city("Oslo", "ben"), city("Oslo")])
     finally:
         store.read_leader = real_read  # type: ignore[method-assign]
     assert third.decision == "supersede"
@@ -366,9 +372,6 @@ def test_a_batch_in_flight_refused_is_run_again_and_so_is_the_next(
     wipe(store)
     ns = NAMESPACES[0]
 
-    def city(value: str) -> ClaimDraft:
-        return ClaimDraft(namespace=ns, subject="ana", predicate="city", object=value, text=value)
-
     clock = Clock()
     bg, other = BeliefGraph(store, clock=clock), BeliefGraph(store, clock=clock)
     real = writer.apply_at_once
@@ -395,11 +398,6 @@ def test_a_refusal_in_the_next_batch_keeps_the_batch_in_flight(store: Store) -> 
     ns = NAMESPACES[0]
     clock = Clock()
     bg = BeliefGraph(store, clock=clock)
-
-    def city(value: str, **extra: Any) -> ClaimDraft:
-        return ClaimDraft(
-            namespace=ns, subject="ana", predicate="city", object=value, text=value, **extra
-        )
 
     future = clock.now + timedelta(days=30)
     try:
