@@ -182,7 +182,9 @@ class BeliefGraph:
 
             threads = engine.inference_threads
             detector = Detector(
-                SentenceTransformerEmbedder(engine.embedding_model, threads=threads),
+                SentenceTransformerEmbedder(
+                    engine.embedding_model, threads=threads, runtime=engine.embedding_runtime
+                ),
                 make_scorer(engine.contradiction_model, threads=threads),
             )
         return cls(store, vocabulary=vocabulary, policy=chosen, detector=detector)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -82,6 +83,12 @@ class EngineSettings(BaseSettings):
     embedding_model: str = "sentence-transformers/all-MiniLM-L6-v2"
     contradiction_model: str = "cross-encoder/nli-deberta-v3-xsmall"
     models: bool = Field(default=True, description="Load models; off = structural detection only")
+    embedding_runtime: Literal["auto", "onnx", "torch"] = Field(
+        default="auto",
+        description="How the embedding model runs: onnx (exported once into cache_dir, then "
+        "run by onnxruntime: the same vectors, a third of the time), torch, or auto (onnx "
+        "where the model allows it)",
+    )
     model_threads: int = Field(
         default=1,
         ge=0,

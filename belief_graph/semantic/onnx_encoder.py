@@ -1,0 +1,223 @@
+"""A sentence-transformers bi-encoder run by onnxruntime: the same vectors, a third of the time.
+
+One short sentence on one CPU thread took 10–15 ms through torch and 3–4 ms through
+onnxruntime on the project's machines (docs/models.md, "Embedding runtime"); the vectors agree
+to 1e-7. The model is exported once from its torch weights into the cache directory, keyed by
+a hash of the model's files, and checked against torch on probe sentences before it is kept;
+later loads need neither torch nor the export.
+
+Only the shape the default model has is exported: a transformer whose token states are
+mean-pooled (``modules.json``: Transformer, Pooling with mean tokens only, optional Normalize)
+with a ``tokenizer.json``. ``supported`` says why another model is not; the embedder then runs
+it through torch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from belief_graph.errors import ModelError
+
+__all__ = ["OnnxSentenceEncoder", "supported"]
+
+_FORMAT = "1"
+"""Changes when the export changes: old copies in the cache are then not used."""
+
+_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+_PROBES = (
+    "Priya lives in Lisbon.",
+    "  The team switched from Express.js to Go last spring, and nobody misses the old stack.  ",
+    "Café crème, naïve résumé: 東京 is far.",
+    " ".join(["A very long sentence that goes on"] * 80),
+)
+"""Sentences the export is checked on: short, padded with spaces, not ASCII, and past the
+model's maximum length (truncated)."""
+
+_EXPORTING = threading.Lock()
+"""One export at a time in a process (torch's exporter is not safe to run twice at once); the
+cache then serves the other loaders."""
+
+_TOLERANCE = 1e-4
+"""Largest difference allowed between a coordinate of the two runtimes' unit vectors."""
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def supported(path: Path) -> str | None:
+    """``None`` when the model directory ``path`` can run through onnxruntime, else why not."""
+    modules = _read_json(path / "modules.json")
+    if not isinstance(modules, list) or not modules:
+        return "it has no modules.json"
+    kinds = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in modules]
+    if kinds[:2] != ["Transformer", "Pooling"] or kinds[2:] not in ([], ["Normalize"]):
+        return f"its modules are {kinds}, not Transformer, Pooling (and Normalize)"
+    pooling = _read_json(path / modules[1].get("path", "") / "config.json") or {}
+    modes = sorted(k for k, v in pooling.items() if k.startswith("pooling_mode") and v)
+    if modes != ["pooling_mode_mean_tokens"]:
+        return f"it pools by {modes}, not by the mean of the tokens"
+    if not (path / "tokenizer.json").is_file():
+        return "it has no tokenizer.json"
+    return None
+
+
+def _fingerprint(path: Path) -> str:
+    """A hash of every file of the model directory (weights, tokenizer, configuration)."""
+    digest = hashlib.sha256(_FORMAT.encode())
+    for file in sorted(p for p in path.rglob("*") if p.is_file() and ".git" not in p.parts):
+        digest.update(str(file.relative_to(path)).encode())
+        with file.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    return digest.hexdigest()[:20]
+
+
+class OnnxSentenceEncoder:
+    """Tokenizes, runs the exported transformer, mean-pools and normalizes, as
+    sentence-transformers does (inputs stripped, truncated to the model's ``max_seq_length``,
+    padded to the longest text of each batch)."""
+
+    def __init__(self, session: Any, tokenizer: Any, dim: int, lower_case: bool) -> None:
+        self._session = session
+        self._tokenizer = tokenizer
+        self._lower_case = lower_case
+        self._names = {i.name for i in session.get_inputs()}
+        self._lock = threading.Lock()
+        self.dim = dim
+
+    @classmethod
+    def load(
+        cls, path: Path, cache_dir: Path, threads: int | None, torch_model: Callable[[], Any]
+    ) -> OnnxSentenceEncoder:
+        """The encoder of the model at ``path``: the cached export, or a new one exported from
+        ``torch_model()`` (the loaded sentence-transformers model) and checked against it."""
+        target = cache_dir / "models" / f"embedding-{_fingerprint(path)}.onnx"
+        with _EXPORTING:
+            if target.is_file():
+                try:
+                    return cls._open(path, target, threads)
+                except Exception:
+                    pass  # a copy that no longer opens (a partial write, another onnxruntime)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            descriptor, temporary = tempfile.mkstemp(
+                dir=target.parent, prefix=".export-", suffix=".onnx"
+            )
+            os.close(descriptor)
+            try:
+                export(torch_model(), path, Path(temporary))
+                encoder = cls._open(path, Path(temporary), threads)
+                # Another process may export the same model: whichever lands last is the same.
+                os.replace(temporary, target)
+            finally:
+                if os.path.exists(temporary):
+                    os.unlink(temporary)
+        return encoder
+
+    @classmethod
+    def _open(cls, path: Path, model: Path, threads: int | None) -> OnnxSentenceEncoder:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        options = ort.SessionOptions()
+        options.inter_op_num_threads = 1
+        if threads is not None:
+            options.intra_op_num_threads = threads
+        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        config = _read_json(path / "sentence_bert_config.json") or {}
+        tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
+        tokenizer.no_padding()
+        max_length = config.get("max_seq_length") or (
+            _read_json(path / "tokenizer_config.json") or {}
+        ).get("model_max_length", 512)
+        tokenizer.enable_truncation(max_length=int(max_length))
+        dim = int(session.get_outputs()[0].shape[-1])
+        return cls(session, tokenizer, dim, bool(config.get("do_lower_case", False)))
+
+    def encode(self, texts: Sequence[str], batch_size: int = 64) -> Any:
+        """Unit vectors of ``texts`` (a float32 array, one row per text, in input order)."""
+        import numpy as np
+
+        prepared = [t.strip() for t in texts]
+        if self._lower_case:
+            prepared = [t.lower() for t in prepared]
+        rows = []
+        for start in range(0, len(prepared), batch_size):
+            encodings = self._tokenizer.encode_batch(prepared[start : start + batch_size])
+            width = max(len(e.ids) for e in encodings)
+            ids = np.zeros((len(encodings), width), dtype=np.int64)
+            mask = np.zeros_like(ids)
+            types = np.zeros_like(ids)
+            for i, e in enumerate(encodings):
+                ids[i, : len(e.ids)] = e.ids
+                mask[i, : len(e.ids)] = 1
+                types[i, : len(e.ids)] = e.type_ids
+            feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+            with self._lock:  # one run at a time: the session's threads are the budget
+                states = self._session.run(
+                    None, {k: v for k, v in feed.items() if k in self._names}
+                )[0]
+            weights = mask[..., None].astype(np.float32)
+            pooled = (states * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+            rows.append(pooled / np.clip(norms, 1e-12, None))
+        return np.concatenate(rows) if rows else np.zeros((0, self.dim), dtype=np.float32)
+
+
+def export(model: Any, path: Path, target: Path) -> None:
+    """Write the transformer of the loaded sentence-transformers ``model`` (from the directory
+    ``path``) to ``target`` as ONNX, dynamic in batch and length; then check it against
+    ``model`` on probe sentences, else ``ModelError``."""
+    import numpy as np
+    import torch
+
+    transformer = model[0].auto_model
+    transformer.eval()
+    if hasattr(transformer, "set_attn_implementation"):
+        # The fused attention kernels do not trace with a dynamic length.
+        transformer.set_attn_implementation("eager")
+    else:  # pragma: no cover - older transformers
+        transformer.config._attn_implementation = "eager"
+
+    class States(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.transformer = transformer
+
+        def forward(self, *inputs: Any) -> Any:
+            return self.transformer(**dict(zip(names, inputs, strict=True))).last_hidden_state
+
+    prepare = getattr(model, "preprocess", None) or model.tokenize  # renamed in newer releases
+    sample = prepare(["A sentence to trace the model with."])
+    names = [n for n in _INPUTS if n in sample]
+    dynamic = {n: {0: "batch", 1: "tokens"} for n in [*names, "states"]}
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the tracer's notes on Python control flow
+        torch.onnx.export(
+            States(),
+            tuple(sample[n] for n in names),
+            str(target),
+            input_names=names,
+            output_names=["states"],
+            dynamic_axes=dynamic,
+            opset_version=17,
+            dynamo=False,
+        )
+    expected = model.encode(list(_PROBES), normalize_embeddings=True, convert_to_numpy=True)
+    encoder = OnnxSentenceEncoder._open(path, target, 1)
+    got = encoder.encode(list(_PROBES), batch_size=2)
+    gap = float(np.abs(np.asarray(expected) - got).max())
+    if gap > _TOLERANCE:
+        raise ModelError(f"the ONNX export disagrees with torch by {gap:.2g} on probe sentences")
