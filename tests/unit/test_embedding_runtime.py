@@ -129,7 +129,7 @@ def test_a_model_onnx_cannot_run_falls_back_to_torch_or_is_refused(tmp_path: Pat
     assert auto.runtime == "torch"
     assert not (tmp_path / "models").exists()
     strict = SentenceTransformerEmbedder(str(model), runtime="onnx", cache_dir=tmp_path)
-    with pytest.raises(ModelError, match="embedding_runtime: onnx.*not by the mean"):
+    with pytest.raises(ModelError, match=r"embedding_runtime: onnx.*not by the mean"):
         strict.embed(["Priya lives in Lisbon."])
 
 

@@ -23,7 +23,9 @@ def test_one_thread_by_default_and_zero_means_the_libraries_default(
         EngineSettings()
 
 
-def test_loading_a_model_applies_the_setting_in_every_runtime(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_loading_a_model_applies_the_setting_in_every_runtime(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     before = torch.get_num_threads()
     try:
         torch.set_num_threads(2)
