@@ -407,3 +407,38 @@ def test_a_refusal_in_the_next_batch_keeps_the_batch_in_flight(store: Store) -> 
     else:
         raise AssertionError("the draft from the future was taken")
     assert bg.current(ns, "ana", "city").object == "Porto"  # type: ignore[union-attr]
+
+
+def test_a_read_is_one_auto_commit_and_a_lost_connection_falls_back_to_a_retried_one(
+    store: Store,
+) -> None:
+    """``current`` (every public read) is one auto-commit read statement: one round trip.
+    When that fails in a way a retry may fix, the read is run again as a managed read
+    transaction with the driver's retries, and still answers."""
+    import neo4j
+    from neo4j.exceptions import ServiceUnavailable
+
+    wipe(store)
+    bg = BeliefGraph(store, clock=Clock())
+    bg.remember(city("Lisbon"))
+    sessions: list[str] = []
+    real = store._session
+
+    def counted(access: str = neo4j.WRITE_ACCESS) -> Any:
+        sessions.append(access)
+        return real(access)
+
+    def lost(access: str = neo4j.WRITE_ACCESS) -> Any:
+        sessions.append(access)
+        raise ServiceUnavailable("the connection was lost")
+
+    try:
+        store._session = counted  # type: ignore[method-assign]
+        assert bg.current(NAMESPACES[0], "ana", "city").object == "Lisbon"  # type: ignore[union-attr]
+        assert sessions == [neo4j.READ_ACCESS]
+        sessions.clear()
+        store._session = lost  # type: ignore[method-assign]
+        assert bg.current(NAMESPACES[0], "ana", "city").object == "Lisbon"  # type: ignore[union-attr]
+        assert sessions == [neo4j.READ_ACCESS], "the retry ran as a managed transaction"
+    finally:
+        store._session = real  # type: ignore[method-assign]
