@@ -75,9 +75,14 @@ def supported(path: Path) -> str | None:
 
 
 def _fingerprint(path: Path) -> str:
-    """A hash of every file of the model directory (weights, tokenizer, configuration)."""
+    """A hash of the model's files: those at the top of its directory (weights, tokenizer,
+    configuration) and those of its modules' folders, not whatever else a download holds."""
+    modules = _read_json(path / "modules.json") or []
+    folders = [path / m["path"] for m in modules if m.get("path")]
+    files = [p for p in path.iterdir() if p.is_file()]
+    files += [p for folder in folders if folder.is_dir() for p in folder.rglob("*") if p.is_file()]
     digest = hashlib.sha256(_FORMAT.encode())
-    for file in sorted(p for p in path.rglob("*") if p.is_file() and ".git" not in p.parts):
+    for file in sorted(files):
         digest.update(str(file.relative_to(path)).encode())
         with file.open("rb") as handle:
             while chunk := handle.read(1 << 20):
