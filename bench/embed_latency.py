@@ -1,8 +1,9 @@
 """Embedding throughput of the offline embedder (the default model's weights).
 
-Run: ``python bench/embed_latency.py [--rounds 20] [--json]``. Embeds memory-style claims at
-batch size 1 and 64 and reports sentences per second (median and p95 over rounds; p95 is the
-slow tail, i.e. the 5th percentile of throughput).
+Run: ``python bench/embed_latency.py [--rounds 20] [--json]``; the runtime is the engine's
+(``BELIEF_GRAPH_EMBEDDING_RUNTIME``: ``torch`` or ``onnx`` to compare the two). Embeds
+memory-style claims at batch size 1 and 64 and reports sentences per second (median and p95
+over rounds; p95 is the slow tail, i.e. the 5th percentile of throughput).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def measure(batch_size: int, rounds: int, texts: list[str]) -> dict[str, Any]:
     ordered = sorted(rates)
     slow_tail = ordered[max(0, int(len(ordered) * 0.05) - 1)] if len(ordered) >= 20 else ordered[0]
     return {
+        "runtime": embedder.runtime,
         "batch_size": batch_size,
         "rounds": rounds,
         "sentences_per_s_median": statistics.median(rates),
@@ -65,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    print(f"offline embedder, {len(texts)} distinct claims")
+    print(f"offline embedder ({results[0]['runtime']}), {len(texts)} distinct claims")
     print(f"{'batch':>5} {'rounds':>6} {'median sent/s':>13} {'p95 sent/s':>10} {'ms/claim':>8}")
     for r in results:
         print(
