@@ -243,6 +243,7 @@ class SentenceTransformerEmbedder:
         self.model_name_or_path = model_name_or_path
         self.runtime: Runtime = runtime
         self._wanted: Runtime = runtime
+        self.not_onnx: str | None = None  # why ``auto`` runs the model through torch
         self._device = device
         self._threads = threads
         self._cache_dir = cache_dir
@@ -274,6 +275,7 @@ class SentenceTransformerEmbedder:
                 f"embedding_runtime: onnx, but model {self.model_name_or_path!r} cannot run "
                 f"through onnxruntime ({why}); set BELIEF_GRAPH_EMBEDDING_RUNTIME=torch or auto"
             )
+        self.not_onnx = why
         return None
 
     def _torch(self, path: str, local: bool) -> Any:
@@ -350,4 +352,8 @@ class SentenceTransformerEmbedder:
         return rows
 
     def __repr__(self) -> str:
-        return f"SentenceTransformerEmbedder({self.model_name_or_path!r}, runtime={self.runtime!r})"
+        why = f", not onnx: {self.not_onnx}" if self.not_onnx else ""
+        return (
+            f"SentenceTransformerEmbedder({self.model_name_or_path!r}, runtime={self.runtime!r}"
+            f"{why})"
+        )

@@ -127,6 +127,7 @@ def test_a_model_onnx_cannot_run_falls_back_to_torch_or_is_refused(tmp_path: Pat
     auto = SentenceTransformerEmbedder(str(model), cache_dir=tmp_path)
     assert len(auto.embed(["Priya lives in Lisbon."])[0]) == 384
     assert auto.runtime == "torch"
+    assert "not onnx: it pools by" in repr(auto)  # what `doctor` shows
     assert not (tmp_path / "models").exists()
     strict = SentenceTransformerEmbedder(str(model), runtime="onnx", cache_dir=tmp_path)
     with pytest.raises(ModelError, match=r"embedding_runtime: onnx.*not by the mean"):
