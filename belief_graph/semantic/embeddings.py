@@ -253,10 +253,10 @@ class SentenceTransformerEmbedder:
 
     def _onnx(self, path: str, local: bool) -> Any:
         """The model run by onnxruntime, or ``None`` where ``auto`` falls back to torch."""
-        from .onnx_encoder import OnnxSentenceEncoder, supported
-
         if self._wanted == "torch" or self._device not in (None, "cpu"):
             return None
+        from .onnx_encoder import OnnxSentenceEncoder, supported
+
         why = "it is not on this machine yet" if not local else supported(Path(path))
         if why is None:
             cache_dir = self._cache_dir

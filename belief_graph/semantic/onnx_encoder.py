@@ -26,7 +26,7 @@ from typing import Any
 
 from belief_graph.errors import ModelError
 
-__all__ = ["OnnxSentenceEncoder", "supported"]
+__all__ = ["OnnxSentenceEncoder", "session", "supported"]
 
 _FORMAT = "1"
 """Changes when the export changes: old copies in the cache are then not used."""
@@ -55,6 +55,18 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text())
     except (OSError, ValueError):
         return None
+
+
+def session(model: str | bytes, threads: int | None) -> Any:
+    """An onnxruntime session of ``model`` (a file or the model's bytes) on the CPU, running
+    its operators on ``threads`` threads (``None``: onnxruntime's default)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.inter_op_num_threads = 1
+    if threads is not None:
+        options.intra_op_num_threads = threads
+    return ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
 
 
 def supported(path: Path) -> str | None:
@@ -122,8 +134,10 @@ class OnnxSentenceEncoder:
             )
             os.close(descriptor)
             try:
-                export(torch_model(), path, Path(temporary))
+                model = torch_model()
+                export(model, Path(temporary))
                 encoder = cls._open(path, Path(temporary), threads)
+                encoder.check(model)
                 # Another process may export the same model: whichever lands last is the same.
                 os.replace(temporary, target)
             finally:
@@ -133,14 +147,9 @@ class OnnxSentenceEncoder:
 
     @classmethod
     def _open(cls, path: Path, model: Path, threads: int | None) -> OnnxSentenceEncoder:
-        import onnxruntime as ort
         from tokenizers import Tokenizer
 
-        options = ort.SessionOptions()
-        options.inter_op_num_threads = 1
-        if threads is not None:
-            options.intra_op_num_threads = threads
-        session = ort.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+        run = session(str(model), threads)
         config = _read_json(path / "sentence_bert_config.json") or {}
         tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
         tokenizer.no_padding()
@@ -148,8 +157,20 @@ class OnnxSentenceEncoder:
             _read_json(path / "tokenizer_config.json") or {}
         ).get("model_max_length", 512)
         tokenizer.enable_truncation(max_length=int(max_length))
-        dim = int(session.get_outputs()[0].shape[-1])
-        return cls(session, tokenizer, dim, bool(config.get("do_lower_case", False)))
+        dim = int(run.get_outputs()[0].shape[-1])
+        return cls(run, tokenizer, dim, bool(config.get("do_lower_case", False)))
+
+    def check(self, model: Any) -> None:
+        """``ModelError`` unless this encoder gives the vectors the sentence-transformers
+        ``model`` it was exported from gives, on probe sentences (two per batch: padding too)."""
+        import numpy as np
+
+        expected = model.encode(list(_PROBES), normalize_embeddings=True, convert_to_numpy=True)
+        gap = float(np.abs(np.asarray(expected) - self.encode(list(_PROBES), batch_size=2)).max())
+        if gap > _TOLERANCE:
+            raise ModelError(
+                f"the ONNX export disagrees with torch by {gap:.2g} on probe sentences"
+            )
 
     def encode(self, texts: Sequence[str], batch_size: int = 64) -> Any:
         """Unit vectors of ``texts`` (a float32 array, one row per text, in input order)."""
@@ -181,11 +202,9 @@ class OnnxSentenceEncoder:
         return np.concatenate(rows) if rows else np.zeros((0, self.dim), dtype=np.float32)
 
 
-def export(model: Any, path: Path, target: Path) -> None:
-    """Write the transformer of the loaded sentence-transformers ``model`` (from the directory
-    ``path``) to ``target`` as ONNX, dynamic in batch and length; then check it against
-    ``model`` on probe sentences, else ``ModelError``."""
-    import numpy as np
+def export(model: Any, target: Path) -> None:
+    """Write the transformer of the loaded sentence-transformers ``model`` to ``target`` as
+    ONNX, dynamic in batch and length (``OnnxSentenceEncoder.check`` then compares the two)."""
     import torch
 
     transformer = model[0].auto_model
@@ -220,9 +239,3 @@ def export(model: Any, path: Path, target: Path) -> None:
             opset_version=17,
             dynamo=False,
         )
-    expected = model.encode(list(_PROBES), normalize_embeddings=True, convert_to_numpy=True)
-    encoder = OnnxSentenceEncoder._open(path, target, 1)
-    got = encoder.encode(list(_PROBES), batch_size=2)
-    gap = float(np.abs(np.asarray(expected) - got).max())
-    if gap > _TOLERANCE:
-        raise ModelError(f"the ONNX export disagrees with torch by {gap:.2g} on probe sentences")

@@ -26,6 +26,7 @@ import numpy as np
 from belief_graph.errors import ModelError
 from belief_graph.semantic.contradiction import PairScore, softmax
 from belief_graph.semantic.embeddings import OFFLINE_EMBEDDING_PACKAGE, SentenceTransformerEmbedder
+from belief_graph.semantic.onnx_encoder import session as onnx_session
 
 __all__ = [
     "OFFLINE_CONTRADICTION_PACKAGE",
@@ -292,22 +293,16 @@ class OnnxBinaryScorer:
                 return self._session, self._tokenizer
             onnx_file, tokenizer_file, version = _aegis_files()
             try:
-                import onnxruntime as ort
                 from tokenizers import Tokenizer
 
-                options = ort.SessionOptions()
-                if self._threads is not None:
-                    options.intra_op_num_threads = self._threads
                 if self.dynamic_length:
                     source: Path | bytes = dynamic_length_model(
                         onnx_file, self._cache_target(onnx_file, version)
                     )
                 else:
                     source = onnx_file
-                session = ort.InferenceSession(
-                    source if isinstance(source, bytes) else str(source),
-                    options,
-                    providers=["CPUExecutionProvider"],
+                session = onnx_session(
+                    source if isinstance(source, bytes) else str(source), self._threads
                 )
                 if not self.dynamic_length:
                     fixed = session.get_inputs()[0].shape[1]

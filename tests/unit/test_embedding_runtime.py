@@ -58,9 +58,9 @@ def test_the_export_is_made_once_and_then_loads_without_torch(
     exports: list[Path] = []
     real = onnx_encoder.export
 
-    def counting(model: Any, path: Path, target: Path) -> None:
+    def counting(model: Any, target: Path) -> None:
         exports.append(target)
-        real(model, path, target)
+        real(model, target)
 
     monkeypatch.setattr(onnx_encoder, "export", counting)
     fresh = tmp_path / "cache"
