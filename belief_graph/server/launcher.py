@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from belief_graph.errors import ConfigError, StoreUnavailable
-from belief_graph.server.java import find_java, required_java
+from belief_graph.server.java import Java, find_java, required_java
 from belief_graph.server.status import (
     HOST,
     ServerStatus,
@@ -53,6 +53,12 @@ _JAVA_FLAGS = (
     "-Dio.netty.tryReflectionSetAccessible=true",
     "-XX:+ExitOnOutOfMemoryError",
 )
+# Lucene, under Neo4j's vector index, computes vector similarities with the JDK's Vector API
+# (SIMD) when its incubator module is readable, on Java 21 and newer; without it Neo4j warns
+# and falls back to scalar code. Measured here on 2026.08.1, 100k claims: a filtered index read
+# 10.4 -> 5.6 ms p50 (docs/benchmarks.md). On Java 17 Lucene only warns that it is too old.
+_VECTOR_API_FLAG = "--add-modules=jdk.incubator.vector"
+_VECTOR_API_JAVA = 21
 # Erase cannot reach transaction logs that are kept: keep only the newest log file once a
 # checkpoint has passed, and rotate small files so an erased value leaves the logs soon.
 # ``belief-graph neo4j compact`` leaves none at all (docs/threat-model.md).
@@ -304,13 +310,15 @@ class LocalNeo4j:
             + "\n"
         )
 
-    def _command(self, java: str) -> list[str]:
+    def _command(self, java: Java) -> list[str]:
         entry_point = _entry_point(self.lib_dir, self.settings.neo4j_version)
+        vector_api = [_VECTOR_API_FLAG] if java.major >= _VECTOR_API_JAVA else []
         return [
-            java,
+            java.path,
             f"-Xms{_HEAP_INITIAL}",
             f"-Xmx{_HEAP_MAX}",
             *_JAVA_FLAGS,
+            *vector_api,
             "-cp",
             f"{self.lib_dir}{os.sep}*",
             entry_point,
@@ -391,7 +399,7 @@ class LocalNeo4j:
             log.write(f"\n--- belief-graph launcher start {time.ctime()} ---\n".encode())
             log.flush()
             proc = subprocess.Popen(
-                self._command(java.path),
+                self._command(java),
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
