@@ -67,6 +67,7 @@ from .store import Row, Store
 from .validation import checked
 from .vocabulary import Vocabulary, normalize_key
 from .write.remember import UNSUPPORTED_BY_SOURCE, Request, slot_key
+from .write.state import moments
 from .write.writer import Writer
 
 _MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
@@ -927,7 +928,7 @@ class BeliefGraph:
             rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}
             hits.append(
                 SearchHit(
-                    claim=Claim.model_validate(row["claim"]),
+                    claim=Claim.model_validate(moments(row["claim"])),
                     score=row["score"],
                     rivals=list(rivals.values()),
                 )

@@ -4,7 +4,8 @@
 // Params: $namespace, $embedding, $fetch, $k, $mode ('current' | 'history' | 'as_of'), $now,
 //         $valid_at, $known_at
 // Returns: one row: fetched (how many the index gave; fewer than $fetch means it has no more),
-//          hits (list of {claim, score, rivals}, best first)
+//          hits (list of {claim, score, rivals}, best first; a hit's moments as ISO-8601 text:
+//          the driver hydrates native datetimes slowly, and a search returns k claims)
 CALL db.index.vector.queryNodes('claim_embedding', $fetch, $embedding) YIELD node, score
 WITH collect({c: node, score: score}) AS near
 CALL (near) {
@@ -46,6 +47,12 @@ CALL (near) {
     RETURN collect(p {.*, embedding: null}) AS waiting
   }
   WITH c, score, contradicting + waiting AS rivals ORDER BY score DESC
-  RETURN collect({claim: c {.*, embedding: null}, score: score, rivals: rivals}) AS hits
+  RETURN collect({claim: c {.*, embedding: null,
+                    valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
+                    recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
+                    reinforced_at: toString(c.reinforced_at),
+                    superseded_at: toString(c.superseded_at),
+                    retracted_at: toString(c.retracted_at), erased_at: toString(c.erased_at)},
+                   score: score, rivals: rivals}) AS hits
 }
 RETURN size(near) AS fetched, hits

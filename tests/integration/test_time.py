@@ -574,6 +574,8 @@ def test_search_agrees_with_current_across_a_scheduled_change(semantic_bg: Belie
         current = bg.current(NS, "atlas", "uses")
         assert current is not None and not isinstance(current, list)
         assert current.object == expected
+        assert hits[0].claim == current  # every field, its moments to the microsecond
+        assert hits[0].claim.valid_from.tzinfo == UTC
 
 
 def test_the_known_at_audit_believes_what_as_of_believes(
