@@ -165,24 +165,29 @@ def stages(bg: BeliefGraph, queries: list[tuple[str, str]], k: int) -> dict[str,
         f"index read alone, LIMIT {fetch}": [],
         f"index read alone, LIMIT {k}": [],
     }
+
+    def params(ns: str, query: str) -> dict[str, Any]:
+        """The engine's parameters for a current-beliefs search of ``query`` in ``ns``."""
+        return dict(
+            namespace=ns,
+            embedding=bg.detector.embed([query])[0],
+            statuses=statuses,
+            fetch=fetch,
+            k=k,
+            mode="current",
+            now=now,
+            valid_at=now,
+            known_at=now,
+        )
+
     for query, ns in queries:
-        vector = bg.detector.embed([query])[0]
-        params = dict(namespace=ns, embedding=vector, statuses=statuses)
+        full = params(ns, query)
+        index = {key: full[key] for key in ("namespace", "embedding", "statuses")}
         runs = [
             partial(bg.search, query, ns, k=k),
-            partial(
-                store.read,
-                statement,
-                **params,
-                fetch=fetch,
-                k=k,
-                mode="current",
-                now=now,
-                valid_at=now,
-                known_at=now,
-            ),
-            partial(store.run_literal, INDEX_ONLY, **params, fetch=fetch),
-            partial(store.run_literal, INDEX_ONLY, **params, fetch=k),
+            partial(store.read, statement, **full),
+            partial(store.run_literal, INDEX_ONLY, **index, fetch=fetch),
+            partial(store.run_literal, INDEX_ONLY, **index, fetch=k),
         ]
         for name, run in zip(timings, runs, strict=True):
             start = time.perf_counter()
@@ -193,20 +198,9 @@ def stages(bg: BeliefGraph, queries: list[tuple[str, str]], k: int) -> dict[str,
         for name, v in timings.items()
     }
     query, ns = queries[0]
-    params = dict(
-        namespace=ns,
-        embedding=bg.detector.embed([query])[0],
-        statuses=statuses,
-        fetch=fetch,
-        k=k,
-        mode="current",
-        now=now,
-        valid_at=now,
-        known_at=now,
-    )
     with store._driver.session(database=store.database) as session:
         for _ in range(2):  # the first run plans the statement
-            result = session.run("PROFILE " + cypher.load(statement), params)
+            result = session.run("PROFILE " + cypher.load(statement), params(ns, query))
             profiled = result.consume().profile
 
     def walk(node: Any) -> None:
