@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from _common import connect, report, stopwatch, summary
 
-from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph.detect import Detector
 from belief_graph.testing.offline import offline_embedder
 
@@ -152,8 +152,6 @@ def stages(bg: BeliefGraph, queries: list[tuple[str, str]], k: int) -> dict[str,
     """Where a filtered search spends its time, the stages taking turns query by query: the
     whole ``search`` call, the engine's statement alone (server and driver, no hits built), the
     index read alone at the engine's fetch and at ``k``; then the PROFILE of one statement."""
-    from belief_graph import cypher
-
     store = bg.store
     statement = cypher.variant("read/search_claims", True)
     now = bg.clock()
