@@ -205,7 +205,7 @@ class Remember:
             {
                 "index": i,
                 "namespace": r.draft.namespace,
-                "embedding": e,
+                "embedding": self.store.query_vector(e),
                 "fetch": self.policy.neighbours * 20,
                 "k": self.policy.neighbours,
             }
