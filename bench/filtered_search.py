@@ -99,6 +99,25 @@ def embeddings(count: int, noise: float, cache: Path) -> np.ndarray:
     return moved / np.linalg.norm(moved, axis=1, keepdims=True)
 
 
+def fill(bg: BeliefGraph, texts: list[str], spaces: list[str]) -> None:
+    """Claim ``i`` (object ``str(i)``, sentence ``texts[i]``) into namespace ``i mod len(spaces)``,
+    then wait for the vector index to have them all."""
+    bg.ingest(
+        (
+            ClaimDraft(
+                namespace=spaces[i % len(spaces)],
+                subject=f"s{i}",
+                predicate="note",
+                object=str(i),
+                text=text,
+            )
+            for i, text in enumerate(texts)
+        ),
+        batch_size=1000,
+    )
+    bg.store.write("admin/schema_await", timeout=1800)
+
+
 def measure(
     bg: BeliefGraph,
     in_index: bool,
@@ -251,20 +270,7 @@ def main() -> int:
     run = f"{time.time_ns()}"
     spaces = [f"bench:fs:{run}:{n}" for n in range(args.namespaces)]
     with stopwatch() as elapsed:
-        bg.ingest(
-            (
-                ClaimDraft(
-                    namespace=spaces[i % args.namespaces],
-                    subject=f"s{i}",
-                    predicate="note",
-                    object=str(i),
-                    text=texts[i],
-                )
-                for i in range(args.claims)
-            ),
-            batch_size=1000,
-        )
-    bg.store.write("admin/schema_await", timeout=600)
+        fill(bg, texts[: args.claims], spaces)
 
     rng = random.Random(5)
     owner = np.arange(args.claims) % args.namespaces

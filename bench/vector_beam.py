@@ -23,9 +23,8 @@ from typing import Any
 
 import numpy as np
 from _common import connect, report, summary
-from filtered_search import Lookup, embeddings, sentence
+from filtered_search import Lookup, embeddings, fill, sentence
 
-from belief_graph import ClaimDraft
 from belief_graph.detect import Detector
 from belief_graph.store import Store
 
@@ -60,20 +59,7 @@ def main() -> int:
         print("vector_beam: needs Neo4j 2026.01+ (SEARCH ... WHERE)", file=sys.stderr)
         return 1
     spaces = [f"bench:beam:{time.time_ns()}:{n}" for n in range(args.namespaces)]
-    bg.ingest(
-        (
-            ClaimDraft(
-                namespace=spaces[i % args.namespaces],
-                subject=f"s{i}",
-                predicate="note",
-                object=str(i),
-                text=texts[i],
-            )
-            for i in range(args.claims)
-        ),
-        batch_size=1000,
-    )
-    bg.store.write("admin/schema_await", timeout=1800)
+    fill(bg, texts, spaces)
     owner = np.arange(args.claims) % args.namespaces
     rng = np.random.default_rng(7)
     picked = rng.choice(args.claims, args.queries, replace=False)
