@@ -8,6 +8,33 @@
 // its active and pending claims, and the windows of its earlier versions still believed for
 // them (past: superseded, not retracted). Moments come back as ISO-8601 text: the driver hydrates native
 // datetimes slowly.
+// Every stored slot the read covers is locked first, in the apply step's order (namespace,
+// subject key, predicate), and read only then: Neo4j makes a commit visible one record at a
+// time (read-committed: no atomic view of another transaction's writes), so a read beside a
+// commit could see a slot's new seq with its old versions or claims, and the apply step's seq
+// check would pass a plan made on a state that never was. A writer holds its slots' locks until
+// its commit is applied, so under the locks each slot reads whole. A slot created after the
+// locks were taken reads as not there yet (the apply step then finds it and plans again).
+CALL () {
+  CALL () {
+    UNWIND $slots AS k
+    MATCH (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
+    RETURN s
+    UNION
+    UNWIND $slot_refs AS ref
+    MATCH (s:Slot {id: ref.id, namespace: ref.namespace})
+    RETURN s
+    UNION
+    UNWIND $claim_refs AS ref
+    MATCH (c:Claim {id: ref.id, namespace: ref.namespace})
+    MATCH (s:Slot {id: c.slot_id, namespace: c.namespace})
+    RETURN s
+  }
+  WITH s ORDER BY s.namespace, s.subject_key, s.predicate
+  SET s.locked = true
+  REMOVE s.locked
+  RETURN collect(s.id) AS held
+}
 //@include write/slot_states
 CALL () {
   UNWIND $claim_refs AS ref
@@ -18,11 +45,11 @@ CALL () {
     reinforced_at: toString(c.reinforced_at), superseded_at: toString(c.superseded_at),
     retracted_at: toString(c.retracted_at), erased_at: toString(c.erased_at)}) AS claims
 }
-CALL (claims) {
+CALL (claims, held) {
   UNWIND $slot_refs + [c IN claims WHERE c.slot_id IS NOT NULL |
                        {namespace: c.namespace, id: c.slot_id}] AS ref
   WITH DISTINCT ref
-  MATCH (s:Slot {id: ref.id, namespace: ref.namespace})
+  MATCH (s:Slot {id: ref.id, namespace: ref.namespace}) WHERE s.id IN held
   WITH s, s.seq AS seq
   WITH s, seq, s {.namespace, .subject_key, .predicate, .subject, .cardinality, slot_id: s.id,
                   .versions, .head, .last_revision,

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, RevisionResult
-from belief_graph.store import Store
+from belief_graph.client import new_id
+from belief_graph.store import Store, Tx
 from belief_graph.testing.graph import q
+from belief_graph.write.apply import lock_slots
+from belief_graph.write.state import read_state
 
 THREADS, CALLS, SLOTS = 8, 200, 10
 NS = "user:crowd"
@@ -83,3 +88,48 @@ def test_concurrent_writers_keep_one_chain_per_slot(
             assert c["incoming"] <= 1
             assert c["prev"] == ([] if c["version"] == 1 else [c["version"] - 1])
     assert sum(writes.values()) == THREADS * CALLS  # distinct objects: no SAME verdicts
+
+
+def test_the_read_a_write_is_decided_on_waits_for_a_commit_on_its_fact(
+    store: Store, make_bg: Callable[..., BeliefGraph]
+) -> None:
+    """Neo4j shows another transaction's commit one record at a time, so a read beside it could
+    see a fact's new sequence number with its old version count and pass a plan made on a state
+    that never was (two versions numbered alike, seen once in CI). The read takes the fact's
+    lock first: it waits for a writer that holds it, then reads what that writer committed."""
+    bg = make_bg()
+    first = bg.remember(
+        ClaimDraft(
+            namespace=NS,
+            subject="person-0",
+            predicate="city",
+            object="town-a",
+            text="Person 0 lives in town a.",
+            source_type="user_stated",
+        )
+    )
+    [slot] = q(
+        store,
+        "MATCH (s:Slot {id: $id}) RETURN s.subject_key AS key, s.predicate AS predicate, "
+        "s.seq AS seq",
+        id=first.slot_id,
+    )
+    key = (NS, slot["key"], slot["predicate"])
+    locked, release = threading.Event(), threading.Event()
+
+    def writer(tx: Tx) -> None:
+        lock_slots(tx, NS, [first.slot_id])  # takes the fact's lock and moves its seq
+        locked.set()
+        assert release.wait(60)
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        writing = pool.submit(store.transaction, writer)
+        assert locked.wait(60)
+        reading = pool.submit(read_state, store, new_id, keys={key: ("person-0", "single")})
+        time.sleep(1.0)
+        waited = not reading.done()
+        release.set()
+        writing.result(timeout=60)
+        state = reading.result(timeout=60)
+    assert waited, "the read did not wait for the commit in progress on its fact"
+    assert state.slots[key].seq == slot["seq"] + 1
