@@ -79,8 +79,19 @@ def read_state(
     for s in row["by_id"]:
         key = (s["namespace"], s["subject_key"], s["predicate"])
         state.slots[key] = _slot(key, s["subject"], s["cardinality"], s, new_id)
-    _by_key(state, keys, row["slots"], new_id)
+    held = set(row["held"])
+    _by_key(
+        state, keys, [s if s["slot_id"] in held else _not_there(s) for s in row["slots"]], new_id
+    )
     return state
+
+
+def _not_there(row: dict[str, Any]) -> dict[str, Any]:
+    """A slot's row as if the slot were not created yet: what the read takes a slot it did not
+    lock for (one created after it took its locks, maybe not wholly visible yet)."""
+    key = {k: row[k] for k in ("namespace", "subject_key", "predicate")}
+    stored = ("slot_id", "seq", "versions", "head", "last_revision", "last_recorded_at")
+    return {**key, **dict.fromkeys(stored), "claims": [], "past": []}
 
 
 def known_state(

@@ -125,8 +125,8 @@ CALL (dependents) {
   }
 }
 // $carry: the slots as they are now (write/slot_states), for this client's next write of them
-OPTIONAL CALL (locked) {
-  WITH $carry AS carry, [x IN locked | x.slot.id] AS held WHERE carry
+OPTIONAL CALL () {
+  WITH $carry AS carry WHERE carry
 //@include write/slot_states
   RETURN slots
 }

@@ -1,15 +1,12 @@
 // The state of slots by key, as the write path's read step sees it (write/state includes it) and
 // as write/apply reads it back after a small batch, so the next write of those facts from this
 // client needs no read of its own.
-// Params: $slots (list of {namespace, subject_key, predicate, ...}); the including statement
-//         binds held (the ids of the slots whose locks it holds: a slot not among them reads
-//         as not there)
+// Params: $slots (list of {namespace, subject_key, predicate, ...})
 // Returns: slots (each key's map with slot_id, seq, versions, head, last_revision,
 //          last_recorded_at, stored_cardinality, claims: active and pending, past: superseded)
-CALL (held) {
+CALL () {
   UNWIND $slots AS k
   OPTIONAL MATCH (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
-    WHERE s.id IN held
   WITH k, s, s.seq AS seq
   WITH k, s, seq, s.versions AS versions, s.head AS head, s.last_revision AS last_revision,
        toString(s.last_recorded_at) AS last_recorded_at

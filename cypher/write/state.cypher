@@ -4,7 +4,8 @@
 //         yet), $slot_refs (list of {namespace, id}: slots by id, e.g. found by the vector index),
 //         $claim_refs (list of {namespace, id}: claims an operation acts on; their slots are read
 //         too), $revisions (list of {namespace, id}), $claim_ids (list of {namespace, id})
-// Returns: slots (by key), by_id (slots by id), claims, replays, existing. A slot's state holds
+// Returns: held (the ids of the slots locked), slots (by key: a slot not held reads as not there
+// yet), by_id (slots by id, held ones), claims, replays, existing. A slot's state holds
 // its active and pending claims, and the windows of its earlier versions still believed for
 // them (past: superseded, not retracted). Moments come back as ISO-8601 text: the driver hydrates native
 // datetimes slowly.
@@ -14,7 +15,8 @@
 // commit could see a slot's new seq with its old versions or claims, and the apply step's seq
 // check would pass a plan made on a state that never was. A writer holds its slots' locks until
 // its commit is applied, so under the locks each slot reads whole. A slot created after the
-// locks were taken reads as not there yet (the apply step then finds it and plans again).
+// locks were taken is not held: the caller takes it as not there yet (the apply step then
+// finds it and plans again).
 CALL () {
   CALL () {
     UNWIND $slots AS k
@@ -78,4 +80,4 @@ CALL () {
   MATCH (c:Claim {id: ref.id})
   RETURN collect({id: c.id, namespace: c.namespace}) AS existing
 }
-RETURN slots, by_id, claims, replays, existing
+RETURN held, slots, by_id, claims, replays, existing
