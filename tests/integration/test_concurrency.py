@@ -21,6 +21,18 @@ THREADS, CALLS, SLOTS = 8, 200, 10
 NS = "user:crowd"
 
 
+def moved(person: int, town: str) -> ClaimDraft:
+    """The user says person ``person`` lives in town ``town`` now."""
+    return ClaimDraft(
+        namespace=NS,
+        subject=f"person-{person}",
+        predicate="city",
+        object=f"town-{town}",
+        text=f"Person {person} lives in town {town}.",
+        source_type="user_stated",
+    )
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_concurrent_writers_keep_one_chain_per_slot(
@@ -36,16 +48,7 @@ def test_concurrent_writers_keep_one_chain_per_slot(
         start.wait()
         try:
             for i in range(CALLS):
-                slot = (i * 7 + n) % SLOTS
-                draft = ClaimDraft(
-                    namespace=NS,
-                    subject=f"person-{slot}",
-                    predicate="city",
-                    object=f"town-{n}-{i}",
-                    text=f"Person {slot} lives in town {n}-{i}.",
-                    source_type="user_stated",
-                )
-                results[n].append(bg.remember(draft))
+                results[n].append(bg.remember(moved((i * 7 + n) % SLOTS, f"{n}-{i}")))
         except BaseException as exc:  # surfaced in the main thread
             errors.append(exc)
 
@@ -98,16 +101,7 @@ def test_the_read_a_write_is_decided_on_waits_for_a_commit_on_its_fact(
     that never was (two versions numbered alike, seen once in CI). The read takes the fact's
     lock first: it waits for a writer that holds it, then reads what that writer committed."""
     bg = make_bg()
-    first = bg.remember(
-        ClaimDraft(
-            namespace=NS,
-            subject="person-0",
-            predicate="city",
-            object="town-a",
-            text="Person 0 lives in town a.",
-            source_type="user_stated",
-        )
-    )
+    first = bg.remember(moved(0, "a"))
     [slot] = q(
         store,
         "MATCH (s:Slot {id: $id}) RETURN s.subject_key AS key, s.predicate AS predicate, "
