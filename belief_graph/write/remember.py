@@ -759,6 +759,9 @@ def _changes(
     )
     slot.touched_by = rid
     episode = mention_key(draft.episode_id, rid)
+    # A source sent without an episode id is still the claim's provenance: it is stored as the
+    # episode of its revision (the evidence unit it already is), so lineage shows it.
+    episode_id = draft.episode_id or (episode if draft.episode_content else None)
     source = source_key(draft.author, draft.origin, draft.source_type)
     if plan.action not in ("reject", "refuse"):
         # A rejected claim changes nothing of the fact, so it does not move the fact's clock.
@@ -770,7 +773,7 @@ def _changes(
                 plan.target,
                 1,
                 confidence=draft.confidence,
-                episode_id=draft.episode_id,
+                episode_id=episode_id,
                 episode_content=draft.episode_content,
                 origin=draft.origin,
                 at=recorded_at,
@@ -834,7 +837,7 @@ def _changes(
         NewClaim(
             slot.slot_id,
             props,
-            episode_id=draft.episode_id,
+            episode_id=episode_id,
             episode_content=draft.episode_content,
             depends_on=draft.depends_on,
             supports=draft.supports,

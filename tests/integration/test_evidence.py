@@ -13,7 +13,7 @@ import pytest
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, Policy
 from belief_graph.detect import Detector
 from belief_graph.store import Store
-from belief_graph.testing.graph import check_graph
+from belief_graph.testing.graph import check_graph, string_values
 
 NS = "project:atlas"
 
@@ -49,6 +49,27 @@ def test_replays_of_one_episode_count_once(bg: BeliefGraph) -> None:
     moved = bg.remember(said("npm", episode_id="S2"))
     assert moved.decision == "supersede", moved.reason
     assert belief(bg).object == "npm"
+
+
+def test_a_source_sent_without_an_episode_id_is_kept_as_its_revisions_episode(
+    bg: BeliefGraph,
+) -> None:
+    """The source text is provenance even without an id: lineage shows each mention's own, the
+    two mentions count as two units, and an erase takes the text with the claim."""
+    first = bg.remember(said("pnpm", episode_content="Ana: we moved Atlas to pnpm."))
+    again = bg.remember(said("pnpm", episode_content="Ben: Atlas installs with pnpm now."))
+    assert again.reinforced == [first.claim_id]
+    assert belief(bg).support == 2
+    episodes = bg.lineage(NS, first.claim_id).episodes
+    assert sorted(e.content for e in episodes) == [
+        "Ana: we moved Atlas to pnpm.",
+        "Ben: Atlas installs with pnpm now.",
+    ]
+    assert sorted(e.id for e in episodes) == sorted(
+        f"revision:{r.revision_id}" for r in (first, again)
+    )
+    bg.erase(NS, subject="atlas")
+    assert not [v for v in string_values(bg.store) if "pnpm" in v]
 
 
 def test_independent_episodes_still_hold_a_single_mention_pending(bg: BeliefGraph) -> None:
