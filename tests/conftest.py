@@ -9,9 +9,11 @@ a skip. Every source is wiped only after ``claim_database`` found it empty (or
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -25,11 +27,22 @@ from belief_graph.settings import ServerSettings
 from belief_graph.store import Store
 from belief_graph.testing.graph import claim_database, wipe
 
+# Merged into the suite's own server's configuration (not the sandboxed users' servers, which
+# run as a user's would); a BELIEF_GRAPH_NEO4J_CONF of the user's own is left in charge.
+SUITE_CONF = Path(__file__).with_name("neo4j.conf")
+
 
 @pytest.fixture(scope="session")
 def neo4j_info() -> Iterator[ConnectionInfo]:
     """The session's database; a private server started for it is discarded at the end."""
-    info = provide(start=True, for_tests=True)
+    ours = "BELIEF_GRAPH_NEO4J_CONF" not in os.environ
+    if ours:
+        os.environ["BELIEF_GRAPH_NEO4J_CONF"] = str(SUITE_CONF)
+    try:
+        info = provide(start=True, for_tests=True)
+    finally:
+        if ours:
+            del os.environ["BELIEF_GRAPH_NEO4J_CONF"]
     yield info
     release()
 
