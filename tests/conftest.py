@@ -35,14 +35,10 @@ SUITE_CONF = Path(__file__).with_name("neo4j.conf")
 @pytest.fixture(scope="session")
 def neo4j_info() -> Iterator[ConnectionInfo]:
     """The session's database; a private server started for it is discarded at the end."""
-    ours = "BELIEF_GRAPH_NEO4J_CONF" not in os.environ
-    if ours:
-        os.environ["BELIEF_GRAPH_NEO4J_CONF"] = str(SUITE_CONF)
-    try:
+    with pytest.MonkeyPatch.context() as env:
+        if "BELIEF_GRAPH_NEO4J_CONF" not in os.environ:
+            env.setenv("BELIEF_GRAPH_NEO4J_CONF", str(SUITE_CONF))
         info = provide(start=True, for_tests=True)
-    finally:
-        if ours:
-            del os.environ["BELIEF_GRAPH_NEO4J_CONF"]
     yield info
     release()
 
