@@ -46,7 +46,20 @@ def _body(text: str) -> str:
     head, _, last = text.rstrip().rpartition("\n")
     if not last.startswith("RETURN "):
         raise ConfigError("an included statement must end with a RETURN line")
-    return head
+    # Query options belong to the statement that is sent, never to the middle of another.
+    return "\n".join(line for line in head.split("\n") if line != PLANNED_ONCE)
+
+
+# A statement whose plan does not depend on the database's statistics carries this line: Neo4j
+# plans it once and keeps the plan as the database grows, where it would otherwise plan it again
+# (seconds for the write path's statements) in the middle of a write whenever the counts moved
+# enough since (docs/engine.md#plans; tests/integration/test_plans.py holds the premise).
+PLANNED_ONCE = "CYPHER replan=skip"
+
+
+def planned_once(name: str) -> bool:
+    """Whether the statement ``name`` keeps its first plan (carries ``PLANNED_ONCE``)."""
+    return PLANNED_ONCE in load(name).split("\n")
 
 
 def names(folder: str = "") -> list[str]:

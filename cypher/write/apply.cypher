@@ -15,6 +15,9 @@
 //         write/changes
 // Returns: one row when applied: dependents (list of {revision_id, flagged}), slots (as
 //          write/slot_states returns them after the write; null without $carry)
+// Planned once: every node is found by a unique key or from a node in hand, so the plan
+// does not depend on the statistics (docs/engine.md#plans).
+CYPHER replan=skip
 UNWIND $slots AS k
 CALL (k) {
   WITH k WHERE k.new

@@ -1,6 +1,9 @@
 // Flag the direct dependents of retired premises for review (no recursive cascade): claims that
 // DEPEND_ON a retired claim, and claims a retired claim SUPPORTS.
 // Params: $retired (list of {id, revision_id, why})   Returns: revision_id, flagged (ids)
+// Planned once: every node is found by a unique key or from a node in hand, so the plan
+// does not depend on the statistics (docs/engine.md#plans).
+CYPHER replan=skip
 UNWIND $retired AS x
 MATCH (p:Claim {id: x.id, namespace: x.namespace})
 CALL (p) {

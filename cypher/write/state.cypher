@@ -17,6 +17,9 @@
 // its commit is applied, so under the locks each slot reads whole. A slot created after the
 // locks were taken is not held: the caller takes it as not there yet (the apply step then
 // finds it and plans again).
+// Planned once: every node is found by a unique key or from a node in hand, so the plan
+// does not depend on the statistics (docs/engine.md#plans).
+CYPHER replan=skip
 CALL () {
   CALL () {
     UNWIND $slots AS k
@@ -50,8 +53,8 @@ CALL () {
 CALL (claims, held) {
   UNWIND $slot_refs + [c IN claims WHERE c.slot_id IS NOT NULL |
                        {namespace: c.namespace, id: c.slot_id}] AS ref
-  WITH DISTINCT ref
-  MATCH (s:Slot {id: ref.id, namespace: ref.namespace}) WHERE s.id IN held
+  WITH DISTINCT ref WHERE ref.id IN held
+  MATCH (s:Slot {id: ref.id, namespace: ref.namespace})
   WITH s, s.seq AS seq
   WITH s, seq, s {.namespace, .subject_key, .predicate, .subject, .cardinality, slot_id: s.id,
                   .versions, .head, .last_revision,

@@ -1,0 +1,123 @@
+"""The statements the engine plans once (``CYPHER replan=skip``, cypher.PLANNED_ONCE) keep the
+plan Neo4j makes the first time it sees them, whatever the database holds by then. That is only
+right when no plan of theirs depends on how much the database holds: every node they touch is
+found by its whole unique key (one node at most) or reached from a node in hand, so whichever
+order the planner picks, each step costs the same at any size. This checks that premise on the
+plans the server makes for an empty and for a filled database, and that the filled one was
+filled enough to move the plans of statements that do depend on the statistics."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from belief_graph import BeliefGraph, ClaimDraft, cypher
+from belief_graph.store import Store
+
+START = datetime(2026, 1, 1, tzinfo=UTC)
+# A unique seek as EXPLAIN details it: "UNIQUE s:Slot(id) WHERE id = k.id, cache[s.id]"
+_UNIQUE_SEEK = re.compile(
+    r"^UNIQUE \w+:\w+\((?P<keys>[\w, ]+)\) WHERE (?P<where>.+?)(, cache\[.*)?$"
+)
+_EQUALS_ONE = re.compile(r"^(?P<key>\w+) = (?!.* IN ).+$")
+
+
+def statements() -> list[str]:
+    return [n for n in cypher.names() if not n.startswith(("schema/", cypher.CYPHER25))]
+
+
+def reads(store: Store, name: str) -> list[str]:
+    """How the plan Neo4j makes for ``name`` now finds its first nodes: each index read or scan,
+    as its operator and details."""
+    found = []
+
+    def walk(op: dict[str, Any]) -> None:
+        kind = op["operatorType"].split("@")[0]
+        if "Seek" in kind or "Scan" in kind:
+            found.append(f"{kind}: {op.get('args', {}).get('Details', '')}")
+        for child in op.get("children", []):
+            walk(child)
+
+    walk(store.explain(cypher.variant(name, store.filters_in_vector_index())))
+    return found
+
+
+def finds_one(read: str) -> bool:
+    """Whether an index read finds one node at most: a seek on a unique constraint with every
+    key equal to one value (no scan, no list of values, no prefix of the key)."""
+    kind, _, details = read.partition(": ")
+    seek = _UNIQUE_SEEK.match(details)
+    if not kind.startswith("NodeUniqueIndexSeek") or "ByRange" in kind or seek is None:
+        return False
+    keys = [k.strip() for k in seek["keys"].split(",")]
+    equal = [_EQUALS_ONE.match(part) for part in seek["where"].split(" AND ")]
+    return all(equal) and sorted(m["key"] for m in equal if m) == sorted(keys)
+
+
+def fill(bg: BeliefGraph) -> None:
+    """A few thousand claims in four namespaces: versions, corrections, dependents, and
+    premises changed under them."""
+
+    def draft(i: int, subject: str, predicate: str, value: str, **more: Any) -> ClaimDraft:
+        at = START + timedelta(hours=i)
+        return ClaimDraft(
+            namespace=f"plans:{i % 4}",
+            subject=subject,
+            predicate=predicate,
+            object=value,
+            text=f"{subject} {predicate} {value}.",
+            valid_from=at,
+            recorded_at=at,
+            **more,
+        )
+
+    premises = [draft(k, f"project-{k}", "uses", "lang-0", id=f"p{k}") for k in range(100)]
+    claims = [
+        draft(
+            i,
+            f"person-{i % 300}",
+            ("lives_in", "works_at", "likes")[i % 3],
+            f"value-{i % 7}",
+            correction=i % 11 == 0,
+            depends_on=(f"p{i % 100}",) if i % 13 == 0 else (),
+        )
+        for i in range(100, 2500)
+    ]
+    changed = [draft(k + 2500, f"project-{k}", "uses", "lang-1") for k in range(0, 100, 2)]
+    bg.ingest(premises + claims + changed, batch_size=500)
+
+
+def test_finding_one_node_is_told_from_the_reads_that_grow() -> None:
+    assert finds_one("NodeUniqueIndexSeek(Locking): UNIQUE s:Slot(id) WHERE id = k.id, cache[s.id]")
+    assert finds_one(
+        "NodeUniqueIndexSeek: UNIQUE s:Slot(namespace, subject_key, predicate) WHERE "
+        "namespace = k.namespace AND subject_key = k.subject_key AND predicate = k.predicate"
+    )
+    assert not finds_one("NodeUniqueIndexSeek(Locking): UNIQUE s:Slot(id) WHERE id IN held")
+    assert not finds_one(
+        "NodeUniqueIndexSeek: UNIQUE r:Revision(namespace, id) WHERE namespace = rv.namespace "
+        "AND id IS NOT NULL, cache[r.id]"
+    )
+    assert not finds_one("NodeIndexSeek: RANGE INDEX c:Claim(namespace, status) WHERE ...")
+    assert not finds_one("NodeByLabelScan: c:Claim")
+
+
+def test_statements_planned_once_find_each_node_by_its_key_on_an_empty_and_a_filled_database(
+    bg: BeliefGraph, store: Store
+) -> None:
+    names = statements()
+    once = [n for n in names if cypher.planned_once(n)]
+    assert {"write/apply", "write/state"} <= set(once)
+    empty = {n: reads(store, n) for n in names}
+    fill(bg)
+    assert store.run_literal("MATCH (c:Claim) RETURN count(c) AS n")[0]["n"] >= 2000
+    filled = {n: reads(store, n) for n in names}
+    # The data moves the planner: statements that replan as usual read otherwise now.
+    assert any(sorted(empty[n]) != sorted(filled[n]) for n in names if n not in once)
+    growing = {
+        (n, when): [r for r in plans[n] if not finds_one(r)]
+        for when, plans in (("empty", empty), ("filled", filled))
+        for n in once
+    }
+    assert {k: v for k, v in growing.items() if v} == {}
