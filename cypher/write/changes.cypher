@@ -24,10 +24,10 @@
 //         revision_id}), $assigns (list of {namespace, id, props, moments}), $demotions (list of
 //         {namespace, id, reason, undo, revision_id, at})
 // Returns: applied (always true)
-// new claims in their slots, each with its provenance episode
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
 // does not depend on the statistics (docs/engine.md#plans).
 CYPHER replan=skip
+// new claims in their slots, each with its provenance episode
 CALL () {
   UNWIND $claims AS row
   MATCH (s:Slot {id: row.slot_id, namespace: row.props.namespace})
