@@ -4,6 +4,9 @@
 // start. When several match, the latest accepted wins (a later restore or correction).
 // Params: $namespace, $subject_key, $predicate, $valid_at, $known_at
 // Returns: claim (best first)
+// Planned once: every node is found by a unique key or from a node in hand, so the plan
+// does not depend on the statistics (docs/engine.md#plans).
+CYPHER replan=skip
 MATCH (:Slot {namespace: $namespace, subject_key: $subject_key, predicate: $predicate})
       <-[:IN_SLOT]-(c:Claim)
 WHERE c.status IN ['active', 'superseded', 'retracted']
