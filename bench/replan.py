@@ -3,11 +3,11 @@ as shipped (planned once, ``CYPHER replan=skip``) against the same statements wi
 which Neo4j plans again once their plan is older than ``dbms.cypher.min_replan_interval`` (10 s)
 and the statistics moved enough (a fourfold growth at first, 10 % after 7 hours).
 
-The two take turns in one process on one server: the database grows fourfold or more between
-rounds, then each variant writes once (the write that finds its plan stale) and ``--samples``
-times more. Figures in ms.
+One process, one server: the database grows fivefold between rounds, then the two variants
+write in turns call by call, ``--samples`` + 1 writes each; the first of each is the write that
+finds its plan stale. Figures in ms.
 
-    python bench/replan.py --rounds 4 --samples 30 [--json]
+    python bench/replan.py --rounds 3 --samples 30 [--json]
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ _load = cypher.load
 
 def replanning(name: str) -> str:
     """The shipped statement without ``PLANNED_ONCE``; a text of its own, so its own cache entry."""
-    lines = _load(name).split("\n")
-    if cypher.PLANNED_ONCE not in lines:
-        return "\n".join(lines)
+    text = _load(name)  # not cypher.planned_once: it reads through cypher.load, this function
+    if cypher.PLANNED_ONCE not in text.split("\n"):
+        return text
+    lines = text.split("\n")
     return "\n".join(["// planned again", *(line for line in lines if line != cypher.PLANNED_ONCE)])
 
 

@@ -10,11 +10,9 @@ writes before the schema on purpose): 60,000 slots, ``write/state`` timed before
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from typing import Any
 
-from _common import report
+from _common import report, timed
 
 from belief_graph import BeliefGraph, cypher
 from belief_graph.server.launcher import LocalNeo4j
@@ -30,13 +28,8 @@ PARAMS: dict[str, Any] = {
 }
 
 
-def median_ms(call: Any, calls: int = 20) -> float:
-    samples = []
-    for _ in range(calls):
-        start = time.perf_counter()
-        call()
-        samples.append((time.perf_counter() - start) * 1000)
-    return round(statistics.median(samples), 2)
+def median_ms(call: Any) -> float:
+    return timed(call, 20)["p50_ms"]
 
 
 def main() -> int:
