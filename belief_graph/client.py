@@ -784,7 +784,7 @@ class BeliefGraph:
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
         """One claim by id (``NotFound`` if it is not in the namespace)."""
-        rows = self.store.on(namespace).read("read/claims_get", namespace=namespace, ids=[claim_id])
+        rows = self.store.on(namespace).read("read/claim_get", namespace=namespace, id=claim_id)
         if not rows:
             raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
         return Claim.model_validate(rows[0]["claim"])

@@ -6,8 +6,10 @@ Queries are fixed text plus ``$params``: no label, type or clause is ever built 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from .errors import ConfigError
 
@@ -57,9 +59,37 @@ def _body(text: str) -> str:
 PLANNED_ONCE = "CYPHER replan=skip"
 
 
+@cache
 def planned_once(name: str) -> bool:
     """Whether the statement ``name`` keeps its first plan (carries ``PLANNED_ONCE``)."""
     return PLANNED_ONCE in load(name).split("\n")
+
+
+@cache
+def batch_keys(name: str) -> frozenset[str]:
+    """The keys the statement ``name`` reads from its ``$batch`` map (comments aside)."""
+    code = "\n".join(line for line in load(name).split("\n") if not line.lstrip().startswith("//"))
+    return frozenset(re.findall(r"\$batch\.(\w+)", code))
+
+
+def check_params(name: str, params: Mapping[str, Any]) -> None:
+    """Refuse a call that would cost a plan of its own or read a value it was not given.
+
+    Neo4j keys a cached plan by the statement's text and its parameters' types, and a list's
+    length counts, in tenfold steps (0, 1, 2-10, 11-100, ...): the write path's statements,
+    seconds each to plan, would be planned again for every new mix of list lengths (a first
+    UPDATE after a NEW, a first batch of 11). A statement planned once therefore takes its
+    lists inside one map, ``$batch``, whose contents do not key the plan; and a key it reads
+    that the map does not hold would read as null and do nothing, silently.
+    """
+    if not planned_once(name):
+        return
+    lists = sorted(k for k, v in params.items() if isinstance(v, (list, tuple)))
+    if lists:
+        raise TypeError(f"{name}: lists {lists} must come inside $batch (docs/engine.md#plans)")
+    missing = sorted(batch_keys(name) - set(params.get("batch", {})))
+    if missing:
+        raise TypeError(f"{name}: $batch lacks {missing}")
 
 
 def names(folder: str = "") -> list[str]:

@@ -28,7 +28,7 @@ STATEMENTS = [
     "write/flags",
     "write/finish",
     "read/claim_lineage",
-    "read/claims_get",
+    "read/claim_get",
     "read/as_of_claims",
     "read/beliefs_subject",
 ]

@@ -20,11 +20,13 @@ from belief_graph.settings import ServerSettings
 from belief_graph.store import Store
 
 PARAMS: dict[str, Any] = {
-    "slots": [{"namespace": "x", "subject_key": "k5", "predicate": "p"}],
-    "slot_refs": [],
-    "claim_refs": [],
-    "revisions": [],
-    "claim_ids": [],
+    "batch": {
+        "slots": [{"namespace": "x", "subject_key": "k5", "predicate": "p"}],
+        "slot_refs": [],
+        "claim_refs": [],
+        "revisions": [],
+        "claim_ids": [],
+    }
 }
 
 

@@ -164,34 +164,32 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
     for c in changes:
         if c.erasure is not None and c.erasure.targets is not None:
             _recheck_erasure(tx, c.erasure)
-    tx.run("write/changes", **_statement_params(changes))
+    tx.run("write/changes", batch=_statement_params(changes))
     for c in changes:
         if c.erasure is not None:
             _scrub_reasons(tx, c)
     retired = _retired(changes)
     flagged_by: dict[str, list[str]] = {}
     if retired:
-        for row in tx.run("write/flags", retired=retired):
+        for row in tx.run("write/flags", batch={"retired": retired}):
             flagged_by[row["revision_id"]] = row["flagged"]
     results = [c.result(flagged_by.get(c.revision_id, [])) for c in changes]
-    tx.run(
-        "write/finish",
-        slots=[
-            {
-                "namespace": s.key[0],
-                "id": s.slot_id,
-                "versions": s.versions,
-                "head": s.head,
-                "last_recorded_at": _iso(s.last_recorded_at),
-                "last_revision": s.touched_by,
-            }
-            for s in touched
-        ],
-        revisions=[
-            _revision(c, result, flagged_by.get(c.revision_id, []))
-            for c, result in zip(changes, results, strict=True)
-        ],
-    )
+    slots = [
+        {
+            "namespace": s.key[0],
+            "id": s.slot_id,
+            "versions": s.versions,
+            "head": s.head,
+            "last_recorded_at": _iso(s.last_recorded_at),
+            "last_revision": s.touched_by,
+        }
+        for s in touched
+    ]
+    revisions = [
+        _revision(c, result, flagged_by.get(c.revision_id, []))
+        for c, result in zip(changes, results, strict=True)
+    ]
+    tx.run("write/finish", batch={"slots": slots, "revisions": revisions})
     return results
 
 
@@ -232,7 +230,7 @@ def apply_at_once(
         "carry": carry is not None,
     }
 
-    rows = store.write_once("write/apply", **params)
+    rows = store.write_once("write/apply", batch=params)
     if not rows:
         raise StaleSlot()
     if carry is not None and rows[0]["slots"] is not None:

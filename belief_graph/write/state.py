@@ -65,11 +65,13 @@ def read_state(
     read = store.run if isinstance(store, Tx) else store.read_leader
     row = read(
         "write/state",
-        slots=[{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys],
-        slot_refs=[{"namespace": ns, "id": i} for ns, i in slot_refs],
-        claim_refs=[{"namespace": ns, "id": i} for ns, i in claim_refs],
-        revisions=[{"namespace": ns, "id": i} for ns, i in revisions],
-        claim_ids=[{"namespace": ns, "id": i} for ns, i in claim_ids],
+        batch={
+            "slots": [{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys],
+            "slot_refs": [{"namespace": ns, "id": i} for ns, i in slot_refs],
+            "claim_refs": [{"namespace": ns, "id": i} for ns, i in claim_refs],
+            "revisions": [{"namespace": ns, "id": i} for ns, i in revisions],
+            "claim_ids": [{"namespace": ns, "id": i} for ns, i in claim_ids],
+        },
     )[0]
     state = State(
         claims={(c["namespace"], c["id"]): moments(c) for c in row["claims"]},

@@ -6,19 +6,21 @@
 // returns no row: the caller reads and decides again.
 // The same steps as write/lock, write/changes, write/flags and write/finish (the general path,
 // which an erase takes); tests/integration/test_onetrip.py checks both leave the same graph.
-// Params: $slots (sorted list of {namespace, subject_key, predicate, id, subject, cardinality, new,
-//         seq: as read, versions, head, last_recorded_at, last_revision: as planned}),
-//         $revisions (list of {props, at, added, retired, reinforced, flagged, restored, result_head,
+// Params: $batch, one map (docs/engine.md#plans) of: slots (sorted list of {namespace,
+//         subject_key, predicate, id, subject, cardinality, new, seq: as read, versions, head,
+//         last_recorded_at, last_revision: as planned}),
+//         revisions (list of {props, at, added, retired, reinforced, flagged, restored, result_head,
 //         result_sep, result_tail}: as write/finish, the stored result without the dependents
 //         this statement flags, which go between result_head and result_tail),
-//         $retired (as write/flags), $carry (whether to read the slots back), and every list of
+//         retired (as write/flags), carry (whether to read the slots back), and every list of
 //         write/changes
 // Returns: one row when applied: dependents (list of {revision_id, flagged}), slots (as
-//          write/slot_states returns them after the write; null without $carry)
+//          write/slot_states returns them after the write; null without carry)
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
-// does not depend on the statistics (docs/engine.md#plans).
+// does not depend on the statistics; and the lists come in one map, so no list's length
+// makes Neo4j plan it again (docs/engine.md#plans).
 CYPHER replan=skip
-UNWIND $slots AS k
+UNWIND $batch.slots AS k
 CALL (k) {
   WITH k WHERE k.new
   MERGE (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
@@ -28,6 +30,7 @@ CALL (k) {
   UNION
   WITH k WHERE NOT k.new
   MATCH (s:Slot {id: k.id, namespace: k.namespace})
+  USING INDEX SEEK s:Slot(id)
   RETURN s
 }
 // Writing a property takes the slot's write lock (held to the commit, whatever the property
@@ -38,11 +41,13 @@ REMOVE s.locked
 WITH collect({slot: s, ours: k.new AND s.id = k.id,
               ok: s.seq = k.seq AND s.id = k.id AND s.subject_key = k.subject_key}) AS locked
 CALL () {
-  UNWIND $revisions AS rv
+  UNWIND $batch.revisions AS rv
   MATCH (r:Revision {namespace: rv.props.namespace, id: rv.props.id})
+  USING INDEX SEEK r:Revision(namespace, id)
   RETURN count(r) AS replayed
 }
-WITH locked, size(locked) = size($slots) AND all(x IN locked WHERE x.ok) AND replayed = 0 AS ok
+WITH locked,
+     size(locked) = size($batch.slots) AND all(x IN locked WHERE x.ok) AND replayed = 0 AS ok
 CALL (locked, ok) {
   UNWIND locked AS x
   WITH x.slot AS s, x.ours AS ours
@@ -58,8 +63,9 @@ CALL (locked) {
 //@include write/changes
 // the direct dependents of retired premises (write/flags)
 CALL () {
-  UNWIND $retired AS x
+  UNWIND $batch.retired AS x
   MATCH (p:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK p:Claim(id)
   CALL (p) {
     MATCH (d:Claim)-[:DEPENDS_ON]->(p) RETURN d, 'depends on' AS link
     UNION
@@ -75,13 +81,14 @@ CALL () {
 }
 // slot heads and the Revisions (write/finish)
 CALL () {
-  UNWIND $slots AS x
+  UNWIND $batch.slots AS x
   MATCH (s:Slot {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK s:Slot(id)
   SET s.versions = x.versions, s.head = x.head, s.last_recorded_at = datetime(x.last_recorded_at),
       s.last_revision = x.last_revision
 }
 CALL (dependents) {
-  UNWIND $revisions AS rv
+  UNWIND $batch.revisions AS rv
   WITH rv, coalesce([x IN dependents WHERE x.revision_id = rv.props.id | x.flagged][0], [])
            AS flagged
   CREATE (r:Revision)
@@ -98,17 +105,20 @@ CALL (dependents) {
   CALL (r, rv) {
     UNWIND rv.added AS id
     MATCH (c:Claim {id: id, namespace: r.namespace})
+    USING INDEX SEEK c:Claim(id)
     CREATE (r)-[:ADDED]->(c)
   }
   CALL (r, rv) {
     UNWIND rv.retired AS item
     MATCH (c:Claim {id: item.id, namespace: r.namespace})
+    USING INDEX SEEK c:Claim(id)
     CREATE (r)-[:RETIRED {previous_valid_to: datetime(item.previous_valid_to),
                            previous_status: item.previous_status}]->(c)
   }
   CALL (r, rv) {
     UNWIND rv.reinforced AS item
     MATCH (c:Claim {id: item.id, namespace: r.namespace})
+    USING INDEX SEEK c:Claim(id)
     CREATE (r)-[:REINFORCED {previous_confidence: item.previous_confidence,
                              previous_at: datetime(item.previous_at),
                              previous_evidence_episodes: item.previous_evidence_episodes,
@@ -119,17 +129,19 @@ CALL (dependents) {
   CALL (r, rv, flagged) {
     UNWIND rv.flagged + [i IN flagged | {id: i, flag: 'needs_review'}] AS item
     MATCH (c:Claim {id: item.id, namespace: r.namespace})
+    USING INDEX SEEK c:Claim(id)
     CREATE (r)-[:FLAGGED {flag: item.flag}]->(c)
   }
   CALL (r, rv) {
     UNWIND rv.restored AS item
     MATCH (c:Claim {id: item.id, namespace: r.namespace})
+    USING INDEX SEEK c:Claim(id)
     CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
   }
 }
-// $carry: the slots as they are now (write/slot_states), for this client's next write of them
+// carry: the slots as they are now (write/slot_states), for this client's next write of them
 OPTIONAL CALL () {
-  WITH $carry AS carry WHERE carry
+  WITH $batch.carry AS carry WHERE carry
 //@include write/slot_states
   RETURN slots
 }

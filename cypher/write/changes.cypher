@@ -3,34 +3,37 @@
 // own list; an empty list is a no-op. One statement saves a round trip per kind of change.
 // Moments arrive as ISO-8601 text and become DateTime here: the server parses them far faster
 // than the driver packs native datetimes.
-// Params: $claims (list of {slot_id, props, moments: {valid_from, valid_to, recorded_at,
-//         accepted_at} as ISO-8601 text, episode_id, episode_content}),
-//         $restores (list of {namespace, id, new_id, valid_to, version, status, undoes, at}),
-//         $retires (list of {namespace, id, status, valid_to, at}),
-//         $reopens (list of {namespace, id, status}),
-//         $activations (list of {namespace, id, contradiction, version, valid_from, kind, at}),
-//         $edges (list of {namespace, from, to, revision_id, verdict}),
-//         $reinforcements (list of {namespace, id, delta, at, confidence, episode_id,
+// Params: $batch, one map (docs/engine.md#plans) of: claims (list of {slot_id, props, moments:
+//         {valid_from, valid_to, recorded_at, accepted_at} as ISO-8601 text, episode_id,
+//         episode_content}),
+//         restores (list of {namespace, id, new_id, valid_to, version, status, undoes, at}),
+//         retires (list of {namespace, id, status, valid_to, at}),
+//         reopens (list of {namespace, id, status}),
+//         activations (list of {namespace, id, contradiction, version, valid_from, kind, at}),
+//         edges (list of {namespace, from, to, revision_id, verdict}),
+//         reinforcements (list of {namespace, id, delta, at, confidence, episode_id,
 //         episode_content, origin, revision_id, previous_confidence, previous_at, undoes,
 //         evidence: {evidence_episodes, evidence_types, evidence_sources} or null, source_type}),
-//         $contradictions (list of {namespace, from, to, score, revision_id, dispute,
-//         resolution}), $settles (list of {namespace, id, rival, resolution, revision_id}),
-//         $references (list of {namespace, from, to, kind}), $clears (list of {namespace, id,
-//         revision_id}), $repoints (list of {namespace, id, old, premise}), $erase_claims (list
-//         of {namespace, id, at}), $erase_slots (list of {namespace, id}), $merges (list of
-//         {namespace, id, into, revision_id}), $disputes (list of {namespace, id, disputed}),
-//         $raises (list of {namespace, id, reason, revision_id}), $unsettles (list of
-//         {namespace, from, to, revision, previous}), $unlinks (list of {namespace, id,
-//         revision_id}), $assigns (list of {namespace, id, props, moments}), $demotions (list of
+//         contradictions (list of {namespace, from, to, score, revision_id, dispute,
+//         resolution}), settles (list of {namespace, id, rival, resolution, revision_id}),
+//         references (list of {namespace, from, to, kind}), clears (list of {namespace, id,
+//         revision_id}), repoints (list of {namespace, id, old, premise}), erase_claims (list
+//         of {namespace, id, at}), erase_slots (list of {namespace, id}), merges (list of
+//         {namespace, id, into, revision_id}), disputes (list of {namespace, id, disputed}),
+//         raises (list of {namespace, id, reason, revision_id}), unsettles (list of
+//         {namespace, from, to, revision, previous}), unlinks (list of {namespace, id,
+//         revision_id}), assigns (list of {namespace, id, props, moments}), demotions (list of
 //         {namespace, id, reason, undo, revision_id, at})
 // Returns: applied (always true)
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
-// does not depend on the statistics (docs/engine.md#plans).
+// does not depend on the statistics; and the lists come in one map, so no list's length
+// makes Neo4j plan it again (docs/engine.md#plans).
 CYPHER replan=skip
 // new claims in their slots, each with its provenance episode
 CALL () {
-  UNWIND $claims AS row
+  UNWIND $batch.claims AS row
   MATCH (s:Slot {id: row.slot_id, namespace: row.props.namespace})
+  USING INDEX SEEK s:Slot(id)
   CREATE (c:Claim)-[:IN_SLOT]->(s)
   SET c = row.props, c.slot_id = s.id, c.valid_from = datetime(row.moments.valid_from),
       c.valid_to = datetime(row.moments.valid_to), c.recorded_at = datetime(row.moments.recorded_at),
@@ -47,8 +50,9 @@ CALL () {
 // provenance and place in the web (history is never rewritten): its premises, its dependents,
 // SUPPORTS both ways, and the conflicts the rolled-back revision had settled, open again
 CALL () {
-  UNWIND $restores AS x
+  UNWIND $batch.restores AS x
   MATCH (o:Claim {id: x.id, namespace: x.namespace})-[:IN_SLOT]->(s:Slot)
+  USING INDEX SEEK o:Claim(id)
   CREATE (c:Claim)-[:IN_SLOT]->(s)
   SET c = o {.*, id: x.new_id, status: x.status, valid_to: null, superseded_at: null,
              retracted_at: null, disputed: false, needs_review: false, review_reason: null,
@@ -86,8 +90,9 @@ CALL () {
 // retired claims: superseded (validity closed), retracted (never true) or rejected; none deleted.
 // A superseded claim without a new valid_to keeps the end it had (an end is never moved).
 CALL () {
-  UNWIND $retires AS x
+  UNWIND $batch.retires AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK c:Claim(id)
   WITH c, x, x.status = 'superseded' AND x.valid_to IS NOT NULL AS closes
   SET c.status = x.status, c.disputed = false,
       c.valid_to = CASE WHEN closes THEN datetime(x.valid_to) ELSE c.valid_to END,
@@ -96,8 +101,9 @@ CALL () {
 }
 // claims that were never the belief go back to pending (their conflicts reopen) or rejected
 CALL () {
-  UNWIND $reopens AS x
+  UNWIND $batch.reopens AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK c:Claim(id)
   SET c.status = x.status, c.retracted_at = null, c.disputed = x.status = 'pending'
   WITH c, x
   CALL (c, x) {
@@ -108,8 +114,9 @@ CALL () {
 }
 // pending claims that become the belief
 CALL () {
-  UNWIND $activations AS x
+  UNWIND $batch.activations AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK c:Claim(id)
   SET c.status = 'active', c.accepted_at = datetime(x.at), c.disputed = false,
       c.contradiction = x.contradiction, c.version = coalesce(x.version, c.version),
       c.valid_from = coalesce(datetime(x.valid_from), c.valid_from),
@@ -118,16 +125,19 @@ CALL () {
 }
 // version-chain edges: each new version SUPERSEDES the previous one
 CALL () {
-  UNWIND $edges AS x
+  UNWIND $batch.edges AS x
   MATCH (a:Claim {id: x.from, namespace: x.namespace}), (b:Claim {id: x.to, namespace: x.namespace})
+  USING INDEX SEEK a:Claim(id)
+  USING INDEX SEEK b:Claim(id)
   CREATE (a)-[:SUPERSEDES {revision_id: x.revision_id, verdict: x.verdict}]->(b)
 }
 // SAME verdicts: one more mention each (rows apply in order, so repeats add up), linking the
 // episode (the edge remembers the revision that made it); a rollback takes the mention away and
 // sets confidence and reinforced_at back, unlinking the episode its revision had linked
 CALL () {
-  UNWIND $reinforcements AS x
+  UNWIND $batch.reinforcements AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK c:Claim(id)
   SET c.frequency = CASE WHEN c.frequency + x.delta >= 1 THEN c.frequency + x.delta ELSE 1 END,
       c.reinforced_at = CASE WHEN x.delta > 0 THEN datetime(x.at) ELSE datetime(x.previous_at) END,
       c.confidence = CASE
@@ -159,8 +169,10 @@ CALL () {
 }
 // contradictions recorded rather than resolved by supersession
 CALL () {
-  UNWIND $contradictions AS x
+  UNWIND $batch.contradictions AS x
   MATCH (a:Claim {id: x.from, namespace: x.namespace}), (b:Claim {id: x.to, namespace: x.namespace})
+  USING INDEX SEEK a:Claim(id)
+  USING INDEX SEEK b:Claim(id)
   CREATE (a)-[:CONTRADICTS {score: x.score, revision_id: x.revision_id, resolution: x.resolution}]->(b)
   SET b.disputed = b.disputed OR x.dispute, a.disputed = x.dispute
 }
@@ -168,9 +180,10 @@ CALL () {
 // row never overwrites an earlier one's resolution); a claim left without an open conflict is no
 // longer disputed
 CALL () {
-  UNWIND $settles AS x
+  UNWIND $batch.settles AS x
   CALL (x) {
     MATCH (c:Claim {id: x.id, namespace: x.namespace})-[e:CONTRADICTS]-(r:Claim)
+    USING INDEX SEEK c:Claim(id)
     WHERE e.resolution IS NULL AND (x.rival IS NULL OR r.id = x.rival)
     SET e.resolution = x.resolution, e.settled_by = x.revision_id
     WITH DISTINCT r, c
@@ -183,22 +196,27 @@ CALL () {
 }
 // DEPENDS_ON and SUPPORTS edges (the type is picked from two fixed branches)
 CALL () {
-  UNWIND $references AS x
+  UNWIND $batch.references AS x
   MATCH (a:Claim {id: x.from, namespace: x.namespace}), (b:Claim {id: x.to, namespace: x.namespace})
+  USING INDEX SEEK a:Claim(id)
+  USING INDEX SEEK b:Claim(id)
   FOREACH (_ IN CASE WHEN x.kind = 'DEPENDS_ON' THEN [1] ELSE [] END | CREATE (a)-[:DEPENDS_ON]->(b))
   FOREACH (_ IN CASE WHEN x.kind = 'SUPPORTS' THEN [1] ELSE [] END | CREATE (a)-[:SUPPORTS]->(b))
 }
 // review flags lifted (reviewed, or the rollback of the revision that raised them)
 CALL () {
-  UNWIND $clears AS x
+  UNWIND $batch.clears AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK c:Claim(id)
   WHERE x.revision_id IS NULL OR c.review_revision = x.revision_id
   SET c.needs_review = false, c.review_reason = null, c.review_revision = null
 }
 // a reviewed dependent re-pointed from a retired premise to the claim that replaced it
 CALL () {
-  UNWIND $repoints AS x
+  UNWIND $batch.repoints AS x
   MATCH (d:Claim {id: x.id, namespace: x.namespace}), (p:Claim {id: x.premise, namespace: x.namespace})
+  USING INDEX SEEK d:Claim(id)
+  USING INDEX SEEK p:Claim(id)
   CALL (d, x) {
     MATCH (d)-[old:DEPENDS_ON]->(o:Claim)
     WHERE CASE WHEN x.old IS NULL THEN NOT o.status IN ['active', 'pending'] ELSE o.id = x.old END
@@ -210,8 +228,9 @@ CALL () {
 // triple, embedding, author, origin and review notes go, and so does the content of every
 // episode they were derived from; an erased subject leaves its slots under a tombstone key
 CALL () {
-  UNWIND $erase_claims AS x
+  UNWIND $batch.erase_claims AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK c:Claim(id)
   CALL (c, x) {
     OPTIONAL MATCH (c)-[:DERIVED_FROM]->(e:Episode)
     SET e.content = null, e.source = null, e.erased_at = datetime(x.at)
@@ -226,16 +245,19 @@ CALL () {
   }
 }
 CALL () {
-  UNWIND $erase_slots AS x
+  UNWIND $batch.erase_slots AS x
   MATCH (s:Slot {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK s:Slot(id)
   SET s.subject = null, s.subject_key = 'erased:' + s.id
 }
 // consolidation: a duplicate folds into the claim that holds its fact. Nothing is moved or
 // deleted: the duplicate SUPPORTS the survivor, and the survivor takes the duplicate's episodes,
 // dependents and supported claims; each edge made carries the revision, for its rollback
 CALL () {
-  UNWIND $merges AS x
+  UNWIND $batch.merges AS x
   MATCH (d:Claim {id: x.id, namespace: x.namespace}), (s:Claim {id: x.into, namespace: x.namespace})
+  USING INDEX SEEK d:Claim(id)
+  USING INDEX SEEK s:Claim(id)
   CREATE (d)-[:SUPPORTS {revision_id: x.revision_id}]->(s)
   WITH d, s, x
   CALL (d, s, x) {
@@ -256,27 +278,31 @@ CALL () {
 }
 // consolidation: disputed flags set to what the open conflicts say (runs after every settle)
 CALL () {
-  UNWIND $disputes AS x
+  UNWIND $batch.disputes AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK c:Claim(id)
   SET c.disputed = x.disputed
 }
 // consolidation: a dependent of an erased premise that nobody flagged is flagged now
 CALL () {
-  UNWIND $raises AS x
+  UNWIND $batch.raises AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK c:Claim(id)
   SET c.needs_review = true, c.review_reason = x.reason, c.review_revision = x.revision_id
 }
 // rollback of a consolidation: the conflicts it settled open again ...
 CALL () {
-  UNWIND $unsettles AS x
+  UNWIND $batch.unsettles AS x
   MATCH (a:Claim {id: x.from, namespace: x.namespace})-[e:CONTRADICTS]->(b:Claim {id: x.to, namespace: x.namespace})
+  USING INDEX SEEK a:Claim(id)
   WHERE e.settled_by = x.revision
   SET e.resolution = null, e.settled_by = x.previous
 }
 // ... the edges it made go (only those: each carries its revision id) ...
 CALL () {
-  UNWIND $unlinks AS x
+  UNWIND $batch.unlinks AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})-[e]-()
+  USING INDEX SEEK c:Claim(id)
   WHERE e.revision_id = x.revision_id
     AND type(e) IN ['SUPPORTS', 'DEPENDS_ON', 'DERIVED_FROM', 'SUPERSEDES', 'CONTRADICTS']
   WITH DISTINCT e
@@ -285,8 +311,9 @@ CALL () {
 // ... and the properties it changed are set back as they were (null: absent); a consolidation
 // itself assigns only a chain's version numbers
 CALL () {
-  UNWIND $assigns AS x
+  UNWIND $batch.assigns AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK c:Claim(id)
   WITH c, x, keys(x.moments) AS moments
   SET c += x.props,
       c.valid_to = CASE WHEN 'valid_to' IN moments THEN datetime(x.moments.valid_to) ELSE c.valid_to END,
@@ -297,8 +324,9 @@ CALL () {
 }
 // policies demoted to disputed (flagged for a human, never deleted), or a demotion undone
 CALL () {
-  UNWIND $demotions AS x
+  UNWIND $batch.demotions AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK c:Claim(id)
   SET c.demoted = NOT x.undo,
       c.demoted_at = CASE WHEN x.undo THEN null ELSE datetime(x.at) END,
       c.needs_review = CASE WHEN x.undo THEN false ELSE true END,

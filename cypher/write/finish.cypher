@@ -1,38 +1,44 @@
 // Apply, last statement: each slot's chain head, version count, last recorded change and last
 // revision; then one Revision per operation, linked to every claim it touched.
-// Params: $slots (list of {namespace, id, versions, head, last_recorded_at, last_revision}),
-//         $revisions (list of {props, at, added, retired: [{id, previous_valid_to, previous_status}],
+// Params: $batch, one map (docs/engine.md#plans) of: slots (list of {namespace, id, versions,
+//         head, last_recorded_at, last_revision}),
+//         revisions (list of {props, at, added, retired: [{id, previous_valid_to, previous_status}],
 //         reinforced: [{id, previous_confidence, previous_at}], flagged: [{id, flag}],
 //         restored: [{id, from}]})
 // Moments are ISO-8601 text, made DateTime here (see changes.cypher).
 // Returns: created (count of revisions)
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
-// does not depend on the statistics (docs/engine.md#plans).
+// does not depend on the statistics; and the lists come in one map, so no list's length
+// makes Neo4j plan it again (docs/engine.md#plans).
 CYPHER replan=skip
 CALL () {
-  UNWIND $slots AS x
+  UNWIND $batch.slots AS x
   MATCH (s:Slot {id: x.id, namespace: x.namespace})
+  USING INDEX SEEK s:Slot(id)
   SET s.versions = x.versions, s.head = x.head, s.last_recorded_at = datetime(x.last_recorded_at),
       s.last_revision = x.last_revision
 }
-UNWIND $revisions AS rv
+UNWIND $batch.revisions AS rv
 CREATE (r:Revision)
 SET r = rv.props, r.at = datetime(rv.at)
 WITH r, rv
 CALL (r, rv) {
   UNWIND rv.added AS id
   MATCH (c:Claim {id: id, namespace: r.namespace})
+  USING INDEX SEEK c:Claim(id)
   CREATE (r)-[:ADDED]->(c)
 }
 CALL (r, rv) {
   UNWIND rv.retired AS item
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
+  USING INDEX SEEK c:Claim(id)
   CREATE (r)-[:RETIRED {previous_valid_to: datetime(item.previous_valid_to),
                          previous_status: item.previous_status}]->(c)
 }
 CALL (r, rv) {
   UNWIND rv.reinforced AS item
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
+  USING INDEX SEEK c:Claim(id)
   CREATE (r)-[:REINFORCED {previous_confidence: item.previous_confidence,
                            previous_at: datetime(item.previous_at),
                            previous_evidence_episodes: item.previous_evidence_episodes,
@@ -43,11 +49,13 @@ CALL (r, rv) {
 CALL (r, rv) {
   UNWIND rv.flagged AS item
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
+  USING INDEX SEEK c:Claim(id)
   CREATE (r)-[:FLAGGED {flag: item.flag}]->(c)
 }
 CALL (r, rv) {
   UNWIND rv.restored AS item
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
+  USING INDEX SEEK c:Claim(id)
   CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
 }
 RETURN count(r) AS created

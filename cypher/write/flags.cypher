@@ -1,11 +1,14 @@
 // Flag the direct dependents of retired premises for review (no recursive cascade): claims that
 // DEPEND_ON a retired claim, and claims a retired claim SUPPORTS.
-// Params: $retired (list of {id, revision_id, why})   Returns: revision_id, flagged (ids)
+// Params: $batch, one map (docs/engine.md#plans) of: retired (list of {id, revision_id, why})
+// Returns: revision_id, flagged (ids)
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
-// does not depend on the statistics (docs/engine.md#plans).
+// does not depend on the statistics; and the lists come in one map, so no list's length
+// makes Neo4j plan it again (docs/engine.md#plans).
 CYPHER replan=skip
-UNWIND $retired AS x
+UNWIND $batch.retired AS x
 MATCH (p:Claim {id: x.id, namespace: x.namespace})
+USING INDEX SEEK p:Claim(id)
 CALL (p) {
   MATCH (d:Claim)-[:DEPENDS_ON]->(p) RETURN d, 'depends on' AS link
   UNION

@@ -1,12 +1,14 @@
 // The state of slots by key, as the write path's read step sees it (write/state includes it) and
 // as write/apply reads it back after a small batch, so the next write of those facts from this
 // client needs no read of its own.
-// Params: $slots (list of {namespace, subject_key, predicate, ...})
+// Params: $batch.slots (list of {namespace, subject_key, predicate, ...}; it is included in
+//         statements that take their lists in one map, docs/engine.md#plans)
 // Returns: slots (each key's map with slot_id, seq, versions, head, last_revision,
 //          last_recorded_at, stored_cardinality, claims: active and pending, past: superseded)
 CALL () {
-  UNWIND $slots AS k
+  UNWIND $batch.slots AS k
   OPTIONAL MATCH (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
+  USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
   WITH k, s, s.seq AS seq
   WITH k, s, seq, s.versions AS versions, s.head AS head, s.last_revision AS last_revision,
        toString(s.last_recorded_at) AS last_recorded_at

@@ -1,9 +1,10 @@
 // Read step of every write operation: the state of the slots it may touch, revisions that
 // already ran (replays), claims it names, and which referenced claim ids exist.
-// Params: $slots (list of {namespace, subject_key, predicate}: slots by key, maybe not created
-//         yet), $slot_refs (list of {namespace, id}: slots by id, e.g. found by the vector index),
-//         $claim_refs (list of {namespace, id}: claims an operation acts on; their slots are read
-//         too), $revisions (list of {namespace, id}), $claim_ids (list of {namespace, id})
+// Params: $batch, one map (docs/engine.md#plans) of: slots (list of {namespace, subject_key,
+//         predicate}: slots by key, maybe not created yet), slot_refs (list of {namespace,
+//         id}: slots by id, e.g. found by the vector index),
+//         claim_refs (list of {namespace, id}: claims an operation acts on; their slots are read
+//         too), revisions (list of {namespace, id}), claim_ids (list of {namespace, id})
 // Returns: held (the ids of the slots locked), slots (by key: a slot not held reads as not there
 // yet), by_id (slots by id, held ones), claims, replays, existing. A slot's state holds
 // its active and pending claims, and the windows of its earlier versions still believed for
@@ -18,21 +19,26 @@
 // locks were taken is not held: the caller takes it as not there yet (the apply step then
 // finds it and plans again).
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
-// does not depend on the statistics (docs/engine.md#plans).
+// does not depend on the statistics; and the lists come in one map, so no list's length
+// makes Neo4j plan it again (docs/engine.md#plans).
 CYPHER replan=skip
 CALL () {
   CALL () {
-    UNWIND $slots AS k
+    UNWIND $batch.slots AS k
     MATCH (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
+    USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
     RETURN s
     UNION
-    UNWIND $slot_refs AS ref
+    UNWIND $batch.slot_refs AS ref
     MATCH (s:Slot {id: ref.id, namespace: ref.namespace})
+    USING INDEX SEEK s:Slot(id)
     RETURN s
     UNION
-    UNWIND $claim_refs AS ref
+    UNWIND $batch.claim_refs AS ref
     MATCH (c:Claim {id: ref.id, namespace: ref.namespace})
+    USING INDEX SEEK c:Claim(id)
     MATCH (s:Slot {id: c.slot_id, namespace: c.namespace})
+    USING INDEX SEEK s:Slot(id)
     RETURN s
   }
   WITH s ORDER BY s.namespace, s.subject_key, s.predicate
@@ -42,8 +48,9 @@ CALL () {
 }
 //@include write/slot_states
 CALL () {
-  UNWIND $claim_refs AS ref
+  UNWIND $batch.claim_refs AS ref
   MATCH (c:Claim {id: ref.id, namespace: ref.namespace})
+  USING INDEX SEEK c:Claim(id)
   RETURN collect(c {.*, embedding: null,
     valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
     recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
@@ -51,10 +58,11 @@ CALL () {
     retracted_at: toString(c.retracted_at), erased_at: toString(c.erased_at)}) AS claims
 }
 CALL (claims, held) {
-  UNWIND $slot_refs + [c IN claims WHERE c.slot_id IS NOT NULL |
+  UNWIND $batch.slot_refs + [c IN claims WHERE c.slot_id IS NOT NULL |
                        {namespace: c.namespace, id: c.slot_id}] AS ref
   WITH DISTINCT ref WHERE ref.id IN held
   MATCH (s:Slot {id: ref.id, namespace: ref.namespace})
+  USING INDEX SEEK s:Slot(id)
   WITH s, s.seq AS seq
   WITH s, seq, s {.namespace, .subject_key, .predicate, .subject, .cardinality, slot_id: s.id,
                   .versions, .head, .last_revision,
@@ -74,13 +82,15 @@ CALL (claims, held) {
   RETURN collect(state {.*, seq: seq, claims: slot_claims, past: past}) AS by_id
 }
 CALL () {
-  UNWIND $revisions AS rv
+  UNWIND $batch.revisions AS rv
   MATCH (r:Revision {namespace: rv.namespace, id: rv.id})
+  USING INDEX SEEK r:Revision(namespace, id)
   RETURN collect({namespace: r.namespace, id: r.id, result: r.result}) AS replays
 }
 CALL () {
-  UNWIND $claim_ids AS ref
+  UNWIND $batch.claim_ids AS ref
   MATCH (c:Claim {id: ref.id})
+  USING INDEX SEEK c:Claim(id)
   RETURN collect({id: c.id, namespace: c.namespace}) AS existing
 }
 RETURN held, slots, by_id, claims, replays, existing

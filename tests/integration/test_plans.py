@@ -121,3 +121,51 @@ def test_statements_planned_once_find_each_node_by_its_key_on_an_empty_and_a_fil
         for n in once
     }
     assert {k: v for k, v in growing.items() if v} == {}
+
+
+def cached_plans(store: Store) -> int:
+    """How many plans the server held, emptying its plan cache."""
+    message = store.run_literal("CALL db.clearQueryCaches() YIELD value RETURN value")[0]["value"]
+    found = re.search(r"of (\d+) quer", message)
+    return int(found.group(1)) if found else 0
+
+
+def test_every_kind_of_write_uses_the_one_plan_init_schema_made(
+    bg: BeliefGraph, store: Store, monkeypatch: Any
+) -> None:
+    # The control: the server keys a plan by the length of a list parameter (tenfold steps).
+    cached_plans(store)
+    for n in (0, 1, 5, 50):
+        store.run_literal("UNWIND $xs AS x RETURN count(x) AS n", xs=list(range(n)))
+    assert cached_plans(store) == 4
+    sent: list[str] = []
+    original = cypher.load
+    monkeypatch.setattr(cypher, "load", lambda name: sent.append(name) or original(name))
+    cached_plans(store)
+    bg.init_schema()
+    assert {"write/state", "write/apply"} <= set(sent), "init_schema planned the write path"
+
+    def draft(subject: str, predicate: str, value: str) -> ClaimDraft:
+        day = START + timedelta(days=len(sent))
+        return ClaimDraft(
+            namespace="plans",
+            subject=subject,
+            predicate=predicate,
+            object=value,
+            text=f"{subject} {predicate} {value}.",
+            valid_from=day,
+        )
+
+    bg.remember(draft("ana", "lives_in", "Paris"))  # NEW
+    bg.remember(draft("ana", "lives_in", "Paris"))  # SAME: a reinforcement
+    bg.remember(draft("ana", "lives_in", "Rome"))  # UPDATE: a retirement and its edge
+    bg.remember(draft("ana", "likes", "tea"))
+    bg.remember(draft("ana", "likes", "jazz"))
+    rome = bg.current("plans", "ana", "lives_in")
+    assert rome is not None and not isinstance(rome, list)
+    bg.contract("plans", rome.id)  # a retraction
+    bg.ingest([draft(f"p{i}", "works_on", "Atlas") for i in range(5)], batch_size=5)
+    bg.ingest([draft(f"q{i}", "works_on", "Atlas") for i in range(50)], batch_size=50)
+    # One plan per statement sent, though the lists ranged from empty to 50 long: the writes
+    # used the plans init_schema made for the write path with an empty batch.
+    assert cached_plans(store) == len(set(sent))

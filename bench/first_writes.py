@@ -1,0 +1,116 @@
+"""What each kind of write costs the first time a server sees it, and the second time.
+
+Neo4j keys a cached plan by the statement's text and its parameters' types, a list's length
+among them in tenfold steps (docs/engine.md#plans): a statement that takes its lists as
+parameters of their own is planned again for every new mix of lengths, which for the write
+path's statements is seconds each time. On a private server started for the run (or on
+``NEO4J_URI``'s, empty), ``init_schema`` is timed, then each kind of write runs twice, each
+time on facts of its own: the first call pays whatever planning that kind needs, the second
+shows the write itself. Figures in ms. (The first statements also pay the server's warm-up.)
+
+    python bench/first_writes.py [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from _common import report
+
+from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph.server.provide import provide
+from belief_graph.store import Store
+
+NS = "first"
+START = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    info = provide(start=True, for_tests=True)
+    bg = BeliefGraph(Store(info.uri, info.auth, info.database))
+    start = time.perf_counter()
+    bg.init_schema()
+    rows: dict[str, Any] = {"init_schema": round((time.perf_counter() - start) * 1000, 1)}
+    made = iter(range(1_000_000))
+
+    def draft(subject: str, predicate: str, value: str) -> ClaimDraft:
+        return ClaimDraft(
+            namespace=NS,
+            subject=subject,
+            predicate=predicate,
+            object=value,
+            text=f"{subject} {predicate.replace('_', ' ')} {value}.",
+            valid_from=START + timedelta(days=next(made)),
+        )
+
+    def stored(subject: str) -> str:
+        bg.remember(draft(subject, "lives_in", "Paris"))
+        claim = bg.current(NS, subject, "lives_in")
+        assert claim is not None and not isinstance(claim, list)
+        return claim.id
+
+    def batch(n: int, tag: str) -> Callable[[], Any]:
+        return lambda: bg.ingest(
+            [draft(f"{tag}-{i}", "works_on", "Atlas") for i in range(n)], batch_size=n
+        )
+
+    # Each kind sets up what it needs (untimed) for the fact ``s`` and returns the timed call.
+    def new(s: str) -> Callable[[], Any]:
+        return lambda: bg.remember(draft(s, "lives_in", "Paris"))
+
+    def same(s: str) -> Callable[[], Any]:
+        stored(s)
+        return lambda: bg.remember(draft(s, "lives_in", "Paris"))
+
+    def update(s: str) -> Callable[[], Any]:
+        stored(s)
+        return lambda: bg.remember(draft(s, "lives_in", "Rome"))
+
+    def second_value(s: str) -> Callable[[], Any]:
+        bg.remember(draft(s, "likes", "tea"))
+        return lambda: bg.remember(draft(s, "likes", "jazz"))
+
+    def retraction(s: str) -> Callable[[], Any]:
+        claim = stored(s)
+        return lambda: bg.contract(NS, claim)
+
+    def ending(s: str) -> Callable[[], Any]:
+        claim, until = stored(s), START + timedelta(days=next(made))
+        return lambda: bg.contract(NS, claim, retract=False, valid_to=until)
+
+    kinds: dict[str, Callable[[str], Callable[[], Any]]] = {
+        "remember, a new fact": new,
+        "remember, the same fact again": same,
+        "remember, a changed fact (UPDATE)": update,
+        "remember, a second value of a multi-valued fact": second_value,
+        "contract, a retraction": retraction,
+        "contract, an ending": ending,
+        "ingest, 5 new facts": lambda s: batch(5, s),
+        "ingest, 50 new facts": lambda s: batch(50, s),
+        "ingest, 500 new facts": lambda s: batch(500, s),
+    }
+    firsts, seconds = [], []
+    for kind, setup in kinds.items():
+        times = []
+        for turn in ("a", "b"):
+            call = setup(f"{kind.split(',')[0]}-{len(firsts)}-{turn}")
+            start = time.perf_counter()
+            call()
+            times.append((time.perf_counter() - start) * 1000)
+        rows[kind] = {"first": round(times[0], 1), "second": round(times[1], 1)}
+        firsts.append(times[0])
+        seconds.append(times[1])
+    rows["all kinds, summed"] = {"first": round(sum(firsts)), "second": round(sum(seconds))}
+    report(f"the first writes of each kind, {bg.store.verify()['agent']}", rows, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

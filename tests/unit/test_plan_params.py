@@ -1,0 +1,40 @@
+"""A statement planned once takes its lists in one map (docs/engine.md#plans): Neo4j keys a
+cached plan by its parameters' list lengths too, so lists of their own would have the write
+path planned again, for seconds, at every new mix of lengths."""
+
+from __future__ import annotations
+
+import pytest
+
+from belief_graph import cypher
+from belief_graph.store import _query
+
+EMPTY_STATE = {"slots": [], "slot_refs": [], "claim_refs": [], "revisions": [], "claim_ids": []}
+
+
+def test_the_write_paths_statements_are_planned_once_and_read_their_lists_from_one_map() -> None:
+    for name in ("write/state", "write/apply", "write/changes", "write/flags", "write/finish"):
+        assert cypher.planned_once(name), name
+        assert cypher.batch_keys(name), name
+    # write/apply carries write/changes: it reads every list the changes read, and its own.
+    assert cypher.batch_keys("write/changes") < cypher.batch_keys("write/apply")
+    assert {"slots", "revisions", "retired", "carry"} <= cypher.batch_keys("write/apply")
+
+
+def test_a_list_of_its_own_is_refused_before_anything_is_sent() -> None:
+    with pytest.raises(TypeError, match=r"write/state: lists \['slots'\] must come inside"):
+        _query("write/state", {"slots": [], "batch": EMPTY_STATE})
+
+
+def test_a_key_the_statement_reads_and_the_map_lacks_is_named() -> None:
+    batch = {k: v for k, v in EMPTY_STATE.items() if k != "claim_refs"}
+    with pytest.raises(TypeError, match=r"write/state: \$batch lacks \['claim_refs'\]"):
+        _query("write/state", {"batch": batch})
+
+
+def test_the_whole_map_passes_and_statements_that_replan_keep_their_lists() -> None:
+    assert "UNWIND $batch.slots" in _query("write/state", {"batch": EMPTY_STATE})
+    assert not cypher.planned_once("write/lock")
+    assert _query("write/lock", {"slots": [], "revisions": []})
+    # EXPLAIN sends no parameters and is not checked.
+    assert _query("write/apply")
