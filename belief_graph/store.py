@@ -328,9 +328,10 @@ class Store:
         and writes nothing), rather than in the first write: seconds on a server that has not
         planned them since it started or since the schema changed. The plan made here is the
         one a real write uses, because the lists come in one map (docs/engine.md#plans)."""
-        self.read_leader("write/state", batch=dict.fromkeys(cypher.batch_keys("write/state"), []))
-        empty: dict[str, Any] = dict.fromkeys(cypher.batch_keys("write/apply"), [])
-        self.write_once("write/apply", batch={**empty, "carry": False})
+        nothing: dict[str, Any] = {key: [] for key in cypher.batch_keys("write/state")}
+        self.read_leader("write/state", batch=nothing)
+        nothing = {key: [] for key in cypher.batch_keys("write/apply")}
+        self.write_once("write/apply", batch={**nothing, "carry": False})
 
     # -- statements ----------------------------------------------------------------------------
 
