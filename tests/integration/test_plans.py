@@ -145,15 +145,16 @@ def test_every_kind_of_write_uses_the_one_plan_init_schema_made(
     bg.init_schema()
     assert {"write/state", "write/apply"} <= set(sent), "init_schema planned the write path"
 
+    days = iter(range(1000))
+
     def draft(subject: str, predicate: str, value: str) -> ClaimDraft:
-        day = START + timedelta(days=len(sent))
         return ClaimDraft(
             namespace="plans",
             subject=subject,
             predicate=predicate,
             object=value,
             text=f"{subject} {predicate} {value}.",
-            valid_from=day,
+            valid_from=START + timedelta(days=next(days)),
         )
 
     bg.remember(draft("ana", "lives_in", "Paris"))  # NEW
