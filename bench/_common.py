@@ -15,12 +15,13 @@ from belief_graph.server.provide import provide
 from belief_graph.store import Store
 
 
-def connect(**kwargs: Any) -> BeliefGraph:
+def connect(*, schema: bool = True, **kwargs: Any) -> BeliefGraph:
     """A BeliefGraph on ``NEO4J_URI``, else on a private Neo4j for this run (never the user's
-    own server), schema applied (models off by default)."""
+    own server), schema applied unless ``schema`` is False (models off by default)."""
     info = provide(start=True, for_tests=True)
     bg = BeliefGraph(Store(info.uri, info.auth, info.database), **kwargs)
-    bg.init_schema()
+    if schema:
+        bg.init_schema()
     return bg
 
 

@@ -19,11 +19,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from _common import report
+from _common import connect, report
 
-from belief_graph import BeliefGraph, ClaimDraft
-from belief_graph.server.provide import provide
-from belief_graph.store import Store
+from belief_graph import ClaimDraft
 
 NS = "first"
 START = datetime(2025, 1, 1, tzinfo=UTC)
@@ -33,8 +31,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    info = provide(start=True, for_tests=True)
-    bg = BeliefGraph(Store(info.uri, info.auth, info.database))
+    bg = connect(schema=False)
     start = time.perf_counter()
     bg.init_schema()
     rows: dict[str, Any] = {"init_schema": round((time.perf_counter() - start) * 1000, 1)}
@@ -51,10 +48,7 @@ def main() -> int:
         )
 
     def stored(subject: str) -> str:
-        bg.remember(draft(subject, "lives_in", "Paris"))
-        claim = bg.current(NS, subject, "lives_in")
-        assert claim is not None and not isinstance(claim, list)
-        return claim.id
+        return bg.remember(draft(subject, "lives_in", "Paris")).added[0]
 
     def batch(n: int, tag: str) -> Callable[[], Any]:
         return lambda: bg.ingest(

@@ -141,7 +141,6 @@ def test_every_kind_of_write_uses_the_one_plan_init_schema_made(
     sent: list[str] = []
     original = cypher.load
     monkeypatch.setattr(cypher, "load", lambda name: sent.append(name) or original(name))
-    cached_plans(store)
     bg.init_schema()
     assert {"write/state", "write/apply"} <= set(sent), "init_schema planned the write path"
 
