@@ -11,6 +11,7 @@ import hashlib
 import json
 import math
 import os
+import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from dataclasses import dataclass
@@ -87,11 +88,17 @@ _SCHEMA_INDEXES = (
 _AS_OF_STATUSES = ["active", "superseded", "retracted"]
 _HISTORY_STATUSES = ["active", "superseded", "retracted", "pending", "rejected"]
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# The ids' random bits: seeded from the OS (again in a forked child), then drawn without a
+# system call. ``os.urandom`` releases the GIL, and taking it back waits for whichever thread
+# holds it: a pipelined ingest's statement thread made each id cost 0.2 ms instead of 1 µs.
+# The ids need to be unique, not secret.
+_RANDOM = random.Random()
+os.register_at_fork(after_in_child=_RANDOM.seed)
 
 
 def new_id() -> str:
     """A ULID: 48 bits of milliseconds then 80 random bits, Crockford base32 (sorts by time)."""
-    value = (time.time_ns() // 1_000_000) << 80 | int.from_bytes(os.urandom(10), "big")
+    value = (time.time_ns() // 1_000_000) << 80 | _RANDOM.getrandbits(80)
     return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
 
 
