@@ -59,7 +59,12 @@ _PLAIN = frozenset((str, int, float, bool, type(None)))
 
 
 def _native(value: Any) -> Any:
-    if type(value) in _PLAIN:  # most values: nothing to convert
+    kind = type(value)
+    if kind is dict:  # a plain value is taken as it is without a call: most values are
+        return {k: v if type(v) in _PLAIN else _native(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _PLAIN else _native(v) for v in value]
+    if kind in _PLAIN:
         return value
     if isinstance(value, DateTime):
         # Always timezone.utc: a named zone sent back to the server would be stored as one.
