@@ -718,8 +718,8 @@ class BeliefGraph:
             namespace=namespace,
             subject_key=slot.subject_key,
             predicate=slot.predicate,
-            valid_at=now,
-            known_at=now,
+            valid_at=now.isoformat(),
+            known_at=now.isoformat(),
         )
         return self._shape(slot, rows)
 
@@ -745,14 +745,14 @@ class BeliefGraph:
             namespace=namespace,
             subject_key=slot.subject_key,
             predicate=slot.predicate,
-            valid_at=valid,
-            known_at=known,
+            valid_at=valid.isoformat(),
+            known_at=known.isoformat(),
         )
         return self._shape(slot, rows)
 
     @staticmethod
     def _shape(slot: _Slot, rows: list[Row]) -> Claim | list[Claim] | None:
-        claims = [Claim.model_validate(r["claim"]) for r in rows]
+        claims = [Claim.model_validate(moments(r["claim"])) for r in rows]
         if slot.cardinality == "multi":
             return claims
         return claims[0] if claims else None
@@ -764,9 +764,9 @@ class BeliefGraph:
             "read/beliefs_subject",
             namespace=namespace,
             subject_key=normalize_key(subject),
-            now=self.clock(),
+            now=self.clock().isoformat(),
         )
-        return [Claim.model_validate(r["claim"]) for r in rows]
+        return [Claim.model_validate(moments(r["claim"])) for r in rows]
 
     @checked
     def subjects(
@@ -786,7 +786,7 @@ class BeliefGraph:
             subject_key=slot.subject_key,
             predicate=slot.predicate,
         )
-        return [Claim.model_validate(r["claim"]) for r in rows]
+        return [Claim.model_validate(moments(r["claim"])) for r in rows]
 
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
@@ -794,7 +794,7 @@ class BeliefGraph:
         rows = self.store.on(namespace).read("read/claim_get", namespace=namespace, id=claim_id)
         if not rows:
             raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
-        return Claim.model_validate(rows[0]["claim"])
+        return Claim.model_validate(moments(rows[0]["claim"]))
 
     @checked
     def lineage(self, namespace: Identifier, claim_id: Identifier) -> Lineage:

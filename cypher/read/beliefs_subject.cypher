@@ -1,15 +1,21 @@
 // Every current belief about a subject: as_of(now, now) for each of its facts (valid now, as
 // known now; in a single-valued fact the claim accepted last wins, exactly as as_of decides).
-// Params: $namespace, $subject_key, $now   Returns: claim
+// Params: $namespace, $subject_key, $now (ISO-8601 text)
+// Returns: claim, its moments as ISO-8601 text (read/as_of_claims says why)
+WITH datetime($now) AS now
 MATCH (s:Slot {namespace: $namespace, subject_key: $subject_key})<-[:IN_SLOT]-(c:Claim)
 WHERE c.status IN ['active', 'superseded', 'retracted']
-  AND c.accepted_at <= $now
-  AND (c.retracted_at IS NULL OR c.retracted_at > $now)
-  AND c.valid_from <= $now
-  AND (c.valid_to IS NULL OR (c.superseded_at IS NOT NULL AND c.superseded_at > $now)
-       OR $now < c.valid_to)
+  AND c.accepted_at <= now
+  AND (c.retracted_at IS NULL OR c.retracted_at > now)
+  AND c.valid_from <= now
+  AND (c.valid_to IS NULL OR (c.superseded_at IS NOT NULL AND c.superseded_at > now)
+       OR now < c.valid_to)
 WITH s, c ORDER BY c.accepted_at DESC, c.version DESC
 WITH s, collect(c) AS held
 UNWIND CASE s.cardinality WHEN 'single' THEN held[..1] ELSE held END AS c
-RETURN c {.*, embedding: null} AS claim
+RETURN c {.*, embedding: null,
+          valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
+          recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
+          reinforced_at: toString(c.reinforced_at), superseded_at: toString(c.superseded_at),
+          retracted_at: toString(c.retracted_at), erased_at: toString(c.erased_at)} AS claim
 ORDER BY c.predicate, c.accepted_at

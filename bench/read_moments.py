@@ -1,0 +1,132 @@
+"""A read's moments as ISO-8601 text (what ``current`` and ``as_of`` send and take back) against
+native datetimes (what they did before: the driver packing the two moments of the question and
+hydrating every moment of each claim returned), taking turns round by round on one server.
+
+    python bench/read_moments.py [--claims 20000] [--rounds 6] [--calls 300] [--json]
+
+The native way runs the shipped ``read/as_of_claims`` rewritten back (no ``datetime()`` of the
+parameters, no ``toString`` of the claim's moments), as one auto-commit statement like the
+shipped one, under the same public calls; both ways are checked to return the same claims.
+Prints p50/p95/p99 of ``current`` and ``as_of`` each way, and of ``RETURN 1`` (a round trip
+with no work, below which no read can go).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import neo4j
+from _common import connect, percentile, report, summary
+
+from belief_graph import ClaimDraft, cypher
+from belief_graph.store import _native
+
+PREDICATES = ["lives_in", "works_at", "likes"]
+
+
+def native_text() -> str:
+    """``read/as_of_claims`` as it was before its moments travelled as text."""
+    text = cypher.load("read/as_of_claims")
+    text = text.replace(
+        "WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at\n", ""
+    )
+    head, where = text.split("WHERE", 1)
+    where = re.sub(r"(?<![$\w])(valid_at|known_at)\b", r"$\1", where)
+    where = re.sub(
+        r"RETURN c \{.*?\} AS claim", "RETURN c {.*, embedding: null} AS claim", where, flags=re.S
+    )
+    return head + "WHERE" + where
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--claims", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--calls", type=int, default=300)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    bg = connect()
+    store = bg.store
+    ns = f"bench:moments:{datetime.now(UTC):%Y%m%d%H%M%S}"
+    subjects = max(1, args.claims // 6)
+    base = datetime(2025, 1, 1, tzinfo=UTC)
+    bg.ingest(
+        (
+            ClaimDraft(
+                namespace=ns,
+                subject=f"p{i % subjects}",
+                predicate=PREDICATES[i % 3],
+                object=f"v{i % 7}",
+                text=f"p{i % subjects} {PREDICATES[i % 3]} v{i % 7}.",
+                valid_from=base + timedelta(seconds=i),
+                recorded_at=base + timedelta(seconds=i),
+            )
+            for i in range(args.claims)
+        ),
+        batch_size=1000,
+    )
+    shipped = store.read
+    old = native_text()
+
+    def native(name: str, **params: Any) -> list[dict[str, Any]]:
+        assert name == "read/as_of_claims", name
+        for moment in ("valid_at", "known_at"):
+            params[moment] = datetime.fromisoformat(params[moment])
+        with store._session(neo4j.READ_ACCESS) as session:
+            return [_native(r.data()) for r in session.run(old, params)]  # type: ignore[arg-type]
+
+    rng = random.Random(3)
+
+    def read_current() -> Any:
+        return bg.current(ns, f"p{rng.randrange(subjects)}", rng.choice(PREDICATES))
+
+    def read_as_of() -> Any:
+        at = base + timedelta(seconds=rng.randrange(args.claims))
+        return bg.as_of(ns, f"p{rng.randrange(subjects)}", rng.choice(PREDICATES), at, at)
+
+    def floor() -> None:
+        store.run_literal("RETURN 1")
+
+    for _ in range(50):  # the same answers both ways
+        state = rng.getstate()
+        store.read = native  # type: ignore[method-assign]
+        before = read_as_of(), read_current()
+        rng.setstate(state)
+        store.read = shipped  # type: ignore[method-assign]
+        assert (read_as_of(), read_current()) == before
+
+    samples: dict[str, list[float]] = {}
+    for _ in range(args.rounds):
+        for way, read in (("native datetimes (before)", native), ("ISO-8601 text", shipped)):
+            store.read = read  # type: ignore[method-assign]
+            for what, call in (
+                ("current", read_current),
+                ("as_of", read_as_of),
+                ("RETURN 1 (the floor: a round trip, no work)", floor),
+            ):
+                for _ in range(args.calls):
+                    began = time.perf_counter()
+                    call()
+                    samples.setdefault(f"{what}, {way}", []).append(
+                        (time.perf_counter() - began) * 1000
+                    )
+    store.read = shipped  # type: ignore[method-assign]
+    for key, values in samples.items():
+        row = summary(values)
+        row["p99_ms"] = round(percentile(values, 0.99), 3)
+        report(f"{key} at {args.claims} claims", row, args.json)
+    bg.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
