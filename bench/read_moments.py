@@ -17,20 +17,17 @@ import argparse
 import random
 import re
 import sys
-import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import neo4j
-from _common import connect, percentile, report, summary
+from _common import ReadLoad, connect
 
-from belief_graph import ClaimDraft, cypher
+from belief_graph import cypher
 from belief_graph.store import _native
-
-PREDICATES = ["lives_in", "works_at", "likes"]
 
 
 def native_text() -> str:
@@ -57,23 +54,7 @@ def main() -> int:
     bg = connect()
     store = bg.store
     ns = f"bench:moments:{datetime.now(UTC):%Y%m%d%H%M%S}"
-    subjects = max(1, args.claims // 6)
-    base = datetime(2025, 1, 1, tzinfo=UTC)
-    bg.ingest(
-        (
-            ClaimDraft(
-                namespace=ns,
-                subject=f"p{i % subjects}",
-                predicate=PREDICATES[i % 3],
-                object=f"v{i % 7}",
-                text=f"p{i % subjects} {PREDICATES[i % 3]} v{i % 7}.",
-                valid_from=base + timedelta(seconds=i),
-                recorded_at=base + timedelta(seconds=i),
-            )
-            for i in range(args.claims)
-        ),
-        batch_size=1000,
-    )
+    load = ReadLoad(bg, ns, args.claims)
     shipped = store.read
     old = native_text()
 
@@ -86,44 +67,21 @@ def main() -> int:
 
     rng = random.Random(3)
 
-    def read_current() -> Any:
-        return bg.current(ns, f"p{rng.randrange(subjects)}", rng.choice(PREDICATES))
-
-    def read_as_of() -> Any:
-        at = base + timedelta(seconds=rng.randrange(args.claims))
-        return bg.as_of(ns, f"p{rng.randrange(subjects)}", rng.choice(PREDICATES), at, at)
-
-    def floor() -> None:
-        store.run_literal("RETURN 1")
-
     for _ in range(50):  # the same answers both ways
         state = rng.getstate()
         store.read = native  # type: ignore[method-assign]
-        before = read_as_of(), read_current()
+        before = load.as_of(rng), load.current(rng)
         rng.setstate(state)
         store.read = shipped  # type: ignore[method-assign]
-        assert (read_as_of(), read_current()) == before
+        assert (load.as_of(rng), load.current(rng)) == before
 
-    samples: dict[str, list[float]] = {}
-    for _ in range(args.rounds):
-        for way, read in (("native datetimes (before)", native), ("ISO-8601 text", shipped)):
-            store.read = read  # type: ignore[method-assign]
-            for what, call in (
-                ("current", read_current),
-                ("as_of", read_as_of),
-                ("RETURN 1 (the floor: a round trip, no work)", floor),
-            ):
-                for _ in range(args.calls):
-                    began = time.perf_counter()
-                    call()
-                    samples.setdefault(f"{what}, {way}", []).append(
-                        (time.perf_counter() - began) * 1000
-                    )
-    store.read = shipped  # type: ignore[method-assign]
-    for key, values in samples.items():
-        row = summary(values)
-        row["p99_ms"] = round(percentile(values, 0.99), 3)
-        report(f"{key} at {args.claims} claims", row, args.json)
+    load.compare(
+        {"native datetimes (before)": native, "ISO-8601 text": shipped},
+        rng,
+        rounds=args.rounds,
+        calls=args.calls,
+        as_json=args.json,
+    )
     bg.close()
     return 0
 
