@@ -219,7 +219,7 @@ class Remember:
         # a few more than k cover the slots that hold several of them.
         statement = cypher.variant("write/neighbours", self.store.filters_in_vector_index())
         fetch = self.policy.neighbours * 4
-        for row in self.store.read_leader(statement, queries=queries, fetch=fetch):
+        for row in self.store.read_leader_split(statement, "queries", queries, fetch=fetch):
             namespace = self.requests[row["index"]].draft.namespace
             for slot_id in row["slot_ids"]:
                 near[(namespace, slot_id)] = None

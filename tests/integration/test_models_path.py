@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph import client as client_module
 from belief_graph.detect import Detector
 from belief_graph.semantic.contradiction import PairScore
@@ -206,3 +206,29 @@ def test_the_shortcut_leaves_the_same_graph_for_any_stream(
 ) -> None:
     embedder, _ = offline_models
     same_both_ways(store, monkeypatch, embedder, Hashed(), stream)
+
+
+def test_a_batchs_neighbours_read_in_two_halves_are_those_one_statement_finds(
+    store: Store, offline_models: tuple[Any, Any]
+) -> None:
+    embedder, _ = offline_models
+    wipe(store)
+    bg = BeliefGraph(store, detector=Detector(embedder))
+    people = ["Priya", "Ben", "Ana", "Omar"]
+    things = ["Lisbon", "Go", "jazz", "tea", "Berlin", "chess"]
+    bg.ingest(
+        [d(f"{p} likes {t}.", p.lower(), "likes", t) for p in people for t in things]
+        + [d(f"{p} lives in {t}.") for p in people for t in things[:2]],
+        batch_size=50,
+    )
+    texts = [f"{p} enjoys {t}." for p in people for t in things[::-1]]
+    queries = [
+        {"index": i, "namespace": NS, "embedding": store.query_vector(e), "fetch": 100, "k": 5}
+        for i, e in enumerate(embedder.embed(texts))
+    ]
+    statement = cypher.variant("write/neighbours", store.filters_in_vector_index())
+    whole = store.read_leader(statement, queries=queries, fetch=20)
+    halves = store.read_leader_split(statement, "queries", queries, fetch=20)
+    assert len(whole) == len(queries)
+    assert sorted(halves, key=lambda r: r["index"]) == sorted(whole, key=lambda r: r["index"])
+    assert all(r["slot_ids"] for r in whole)
