@@ -102,6 +102,11 @@ def new_id() -> str:
     return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
 
 
+def _claim(row: Row) -> Claim:
+    """A claim read back with its moments as ISO-8601 text (the claim reads return them so)."""
+    return Claim.model_validate(moments(row))
+
+
 def utcnow() -> datetime:
     """Now, timezone-aware, in UTC."""
     return datetime.now(UTC)
@@ -711,15 +716,15 @@ class BeliefGraph:
         ``None`` means unknown: the engine never guesses.
         """
         # Current is as_of(now, now), by definition: one statement answers both.
-        now = self.clock()
+        now = self.clock().isoformat()
         slot = self._slot(namespace, subject, predicate)
         rows = self.store.on(namespace).read(
             "read/as_of_claims",
             namespace=namespace,
             subject_key=slot.subject_key,
             predicate=slot.predicate,
-            valid_at=now.isoformat(),
-            known_at=now.isoformat(),
+            valid_at=now,
+            known_at=now,
         )
         return self._shape(slot, rows)
 
@@ -752,7 +757,7 @@ class BeliefGraph:
 
     @staticmethod
     def _shape(slot: _Slot, rows: list[Row]) -> Claim | list[Claim] | None:
-        claims = [Claim.model_validate(moments(r["claim"])) for r in rows]
+        claims = [_claim(r["claim"]) for r in rows]
         if slot.cardinality == "multi":
             return claims
         return claims[0] if claims else None
@@ -766,7 +771,7 @@ class BeliefGraph:
             subject_key=normalize_key(subject),
             now=self.clock().isoformat(),
         )
-        return [Claim.model_validate(moments(r["claim"])) for r in rows]
+        return [_claim(r["claim"]) for r in rows]
 
     @checked
     def subjects(
@@ -786,7 +791,7 @@ class BeliefGraph:
             subject_key=slot.subject_key,
             predicate=slot.predicate,
         )
-        return [Claim.model_validate(moments(r["claim"])) for r in rows]
+        return [_claim(r["claim"]) for r in rows]
 
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
@@ -794,7 +799,7 @@ class BeliefGraph:
         rows = self.store.on(namespace).read("read/claim_get", namespace=namespace, id=claim_id)
         if not rows:
             raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
-        return Claim.model_validate(moments(rows[0]["claim"]))
+        return _claim(rows[0]["claim"])
 
     @checked
     def lineage(self, namespace: Identifier, claim_id: Identifier) -> Lineage:
@@ -941,7 +946,7 @@ class BeliefGraph:
             rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}
             hits.append(
                 SearchHit(
-                    claim=Claim.model_validate(moments(row["claim"])),
+                    claim=_claim(row["claim"]),
                     score=row["score"],
                     rivals=list(rivals.values()),
                 )
