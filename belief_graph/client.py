@@ -198,7 +198,11 @@ class BeliefGraph:
                 SentenceTransformerEmbedder(
                     engine.embedding_model, threads=threads, runtime=engine.embedding_runtime
                 ),
-                make_scorer(engine.contradiction_model, threads=threads),
+                make_scorer(
+                    engine.contradiction_model,
+                    threads=threads,
+                    runtime=engine.contradiction_runtime,
+                ),
             )
         return cls(store, vocabulary=vocabulary, policy=chosen, detector=detector)
 

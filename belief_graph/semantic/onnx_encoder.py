@@ -22,11 +22,13 @@ import threading
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from belief_graph.errors import ModelError
 
-__all__ = ["OnnxSentenceEncoder", "session", "supported"]
+__all__ = ["OnnxSentenceEncoder", "cached", "fingerprint", "read_json", "session", "supported"]
+
+T = TypeVar("T")
 
 _FORMAT = "1"
 """Changes when the export changes: old copies in the cache are then not used."""
@@ -50,7 +52,7 @@ _TOLERANCE = 1e-4
 """Largest difference allowed between a coordinate of the two runtimes' unit vectors."""
 
 
-def _read_json(path: Path) -> Any:
+def read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text())
     except (OSError, ValueError):
@@ -76,13 +78,13 @@ def session(model: str | bytes, threads: int | None) -> Any:
 
 def supported(path: Path) -> str | None:
     """``None`` when the model directory ``path`` can run through onnxruntime, else why not."""
-    modules = _read_json(path / "modules.json")
+    modules = read_json(path / "modules.json")
     if not isinstance(modules, list) or not modules:
         return "it has no modules.json"
     kinds = [str(m.get("type", "")).rsplit(".", 1)[-1] for m in modules]
     if kinds[:2] != ["Transformer", "Pooling"] or kinds[2:] not in ([], ["Normalize"]):
         return f"its modules are {kinds}, not Transformer, Pooling (and Normalize)"
-    pooling = _read_json(path / modules[1].get("path", "") / "config.json") or {}
+    pooling = read_json(path / modules[1].get("path", "") / "config.json") or {}
     modes = sorted(k for k, v in pooling.items() if k.startswith("pooling_mode") and v)
     if modes != ["pooling_mode_mean_tokens"]:
         return f"it pools by {modes}, not by the mean of the tokens"
@@ -91,10 +93,10 @@ def supported(path: Path) -> str | None:
     return None
 
 
-def _fingerprint(path: Path) -> str:
+def fingerprint(path: Path) -> str:
     """A hash of the model's files: those at the top of its directory (weights, tokenizer,
     configuration) and those of its modules' folders, not whatever else a download holds."""
-    modules = _read_json(path / "modules.json") or []
+    modules = read_json(path / "modules.json") or []
     folders = [path / m["path"] for m in modules if m.get("path")]
     files = [p for p in path.iterdir() if p.is_file()]
     files += [p for folder in folders if folder.is_dir() for p in folder.rglob("*") if p.is_file()]
@@ -105,6 +107,32 @@ def _fingerprint(path: Path) -> str:
             while chunk := handle.read(1 << 20):
                 digest.update(chunk)
     return digest.hexdigest()[:20]
+
+
+def cached(target: Path, open_copy: Callable[[Path], T], made: Callable[[Path], T]) -> T:
+    """The export kept at ``target``, opened by ``open_copy``; else ``made(temporary)``, which
+    exports the model to that file and checks it (raising when the copy is wrong), and the file
+    is then kept at ``target``. A copy that no longer opens (a partial write, another
+    onnxruntime) is made again."""
+    with _EXPORTING:
+        if target.is_file():
+            try:
+                return open_copy(target)
+            except Exception:
+                pass
+        target.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, temporary = tempfile.mkstemp(
+            dir=target.parent, prefix=".export-", suffix=".onnx"
+        )
+        os.close(descriptor)
+        try:
+            loaded = made(Path(temporary))
+            # Another process may export the same model: whichever lands last is the same.
+            os.replace(temporary, target)
+        finally:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+    return loaded
 
 
 class OnnxSentenceEncoder:
@@ -126,40 +154,27 @@ class OnnxSentenceEncoder:
     ) -> OnnxSentenceEncoder:
         """The encoder of the model at ``path``: the cached export, or a new one exported from
         ``torch_model()`` (the loaded sentence-transformers model) and checked against it."""
-        target = cache_dir / "models" / f"embedding-{_fingerprint(path)}.onnx"
-        with _EXPORTING:
-            if target.is_file():
-                try:
-                    return cls._open(path, target, threads)
-                except Exception:
-                    pass  # a copy that no longer opens (a partial write, another onnxruntime)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            descriptor, temporary = tempfile.mkstemp(
-                dir=target.parent, prefix=".export-", suffix=".onnx"
-            )
-            os.close(descriptor)
-            try:
-                model = torch_model()
-                export(model, Path(temporary))
-                encoder = cls._open(path, Path(temporary), threads)
-                encoder.check(model)
-                # Another process may export the same model: whichever lands last is the same.
-                os.replace(temporary, target)
-            finally:
-                if os.path.exists(temporary):
-                    os.unlink(temporary)
-        return encoder
+
+        def made(temporary: Path) -> OnnxSentenceEncoder:
+            model = torch_model()
+            export(model, temporary)
+            encoder = cls._open(path, temporary, threads)
+            encoder.check(model)
+            return encoder
+
+        target = cache_dir / "models" / f"embedding-{fingerprint(path)}.onnx"
+        return cached(target, lambda copy: cls._open(path, copy, threads), made)
 
     @classmethod
     def _open(cls, path: Path, model: Path, threads: int | None) -> OnnxSentenceEncoder:
         from tokenizers import Tokenizer
 
         run = session(str(model), threads)
-        config = _read_json(path / "sentence_bert_config.json") or {}
+        config = read_json(path / "sentence_bert_config.json") or {}
         tokenizer = Tokenizer.from_file(str(path / "tokenizer.json"))
         tokenizer.no_padding()
         max_length = config.get("max_seq_length") or (
-            _read_json(path / "tokenizer_config.json") or {}
+            read_json(path / "tokenizer_config.json") or {}
         ).get("model_max_length", 512)
         tokenizer.enable_truncation(max_length=int(max_length))
         dim = int(run.get_outputs()[0].shape[-1])
@@ -235,7 +250,9 @@ def export(model: Any, target: Path) -> None:
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the tracer's notes on Python control flow
         torch.onnx.export(
-            States(),
+            # In eval mode: the exporter puts the module back in the mode it found it in, and a
+            # new module is in training mode, which would leave the model's dropout on.
+            States().eval(),
             tuple(sample[n] for n in names),
             str(target),
             input_names=names,

