@@ -1,8 +1,8 @@
 """A sentence-transformers cross-encoder (the contradiction model) run by onnxruntime: the
 same logits in a third to a quarter of the time.
 
-One pair of about 24 tokens through a DeBERTa-v3-xsmall classifier on one CPU thread took
-106 ms through torch and 29 ms through onnxruntime here (docs/models.md, "Contradiction model
+One pair through a classifier of DeBERTa-v3-xsmall's shape on one CPU thread took 90–138 ms
+through torch and 22–30 ms through onnxruntime here (docs/models.md, "Contradiction model
 runtime"). As for the embedding (``onnx_encoder``), the classifier is exported once from its
 torch weights into the cache directory, keyed by a hash of the model's files, and its logits
 are checked against torch's on probe pairs before the copy is kept. The copy holds its
@@ -41,8 +41,8 @@ _PROBES = (
     ("Mom likes gardening.", " ".join(["and a hypothesis far too long"] * 80)),
 )
 """Pairs the export is checked on: short and long (truncated on either side), not ASCII; run
-two per batch, so padding too. (No text padded with spaces: sentence-transformers 4 stripped
-a pair's texts and 6 does not; the texts go to the tokenizer as given, as in 6.)"""
+two per batch, so padding too. (No text padded with spaces: older sentence-transformers
+stripped a pair's texts and 6 does not; the texts go to the tokenizer as given, as in 6.)"""
 
 _TOLERANCE = 1e-3
 """Largest difference allowed between the two runtimes' logits, relative to the largest
