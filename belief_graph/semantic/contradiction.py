@@ -152,30 +152,22 @@ class CrossEncoderScorer:
 
     def _onnx(self, path: str, local: bool) -> Any:
         """The classifier run by onnxruntime, or ``None`` where ``auto`` falls back to torch."""
-        if self._wanted == "torch" or self._device not in (None, "cpu"):
-            return None
         from .onnx_cross_encoder import OnnxCrossEncoder
+        from .onnx_encoder import onnx_or_why
 
-        why = "it is not on this machine yet" if not local else None
-        if why is None:
-            cache_dir = self._cache_dir
-            if cache_dir is None:
-                from belief_graph.settings import ServerSettings
-
-                cache_dir = ServerSettings().cache_dir.expanduser()
-            try:
-                return OnnxCrossEncoder.load(
-                    Path(path), cache_dir, self._threads, lambda: self._torch(path, local)
-                )
-            except Exception as exc:
-                why = f"{type(exc).__name__}: {exc}"
-        if self._wanted == "onnx":
-            raise ModelError(
-                f"contradiction_runtime: onnx, but model {self.model!r} cannot run through "
-                f"onnxruntime ({why}); set BELIEF_GRAPH_CONTRADICTION_RUNTIME=torch or auto"
-            )
-        self.not_onnx = why
-        return None
+        encoder, self.not_onnx = onnx_or_why(
+            self._wanted,
+            self._device,
+            self._cache_dir,
+            local,
+            None,
+            lambda cache_dir: OnnxCrossEncoder.load(
+                Path(path), cache_dir, self._threads, lambda: self._torch(path, local)
+            ),
+            "contradiction_runtime",
+            self.model,
+        )
+        return encoder
 
     def _load(self) -> Any:
         encoder = self._encoder

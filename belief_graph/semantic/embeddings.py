@@ -253,30 +253,21 @@ class SentenceTransformerEmbedder:
 
     def _onnx(self, path: str, local: bool) -> Any:
         """The model run by onnxruntime, or ``None`` where ``auto`` falls back to torch."""
-        if self._wanted == "torch" or self._device not in (None, "cpu"):
-            return None
-        from .onnx_encoder import OnnxSentenceEncoder, supported
+        from .onnx_encoder import OnnxSentenceEncoder, onnx_or_why, supported
 
-        why = "it is not on this machine yet" if not local else supported(Path(path))
-        if why is None:
-            cache_dir = self._cache_dir
-            if cache_dir is None:
-                from belief_graph.settings import ServerSettings
-
-                cache_dir = ServerSettings().cache_dir.expanduser()
-            try:
-                return OnnxSentenceEncoder.load(
-                    Path(path), cache_dir, self._threads, lambda: self._torch(path, local)
-                )
-            except Exception as exc:
-                why = f"{type(exc).__name__}: {exc}"
-        if self._wanted == "onnx":
-            raise ModelError(
-                f"embedding_runtime: onnx, but model {self.model_name_or_path!r} cannot run "
-                f"through onnxruntime ({why}); set BELIEF_GRAPH_EMBEDDING_RUNTIME=torch or auto"
-            )
-        self.not_onnx = why
-        return None
+        encoder, self.not_onnx = onnx_or_why(
+            self._wanted,
+            self._device,
+            self._cache_dir,
+            local,
+            supported(Path(path)) if local else None,
+            lambda cache_dir: OnnxSentenceEncoder.load(
+                Path(path), cache_dir, self._threads, lambda: self._torch(path, local)
+            ),
+            "embedding_runtime",
+            self.model_name_or_path,
+        )
+        return encoder
 
     def _torch(self, path: str, local: bool) -> Any:
         limit_threads(self._threads)

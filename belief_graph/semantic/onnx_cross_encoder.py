@@ -16,21 +16,18 @@ the export; the scorer then runs it through torch (``auto``).
 from __future__ import annotations
 
 import threading
-import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from belief_graph.errors import ModelError
 
-from .onnx_encoder import cached, fingerprint, session
+from .onnx_encoder import cached, fingerprint, session, trace
 
 __all__ = ["OnnxCrossEncoder", "export"]
 
 _FORMAT = "1"
 """Changes when the export changes: old copies in the cache are then not used."""
-
-_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 _PROBES = (
     ("Priya lives in Lisbon.", "Priya lives in Berlin."),
@@ -153,7 +150,6 @@ def export(model: Any, target: Path) -> None:
     ``target`` as ONNX, dynamic in batch and length, with its tokenizer and maximum length in
     the file's metadata (``OnnxCrossEncoder.check`` then compares the two runtimes)."""
     import onnx
-    import torch
     from tokenizers import Tokenizer
 
     backend = getattr(model.tokenizer, "backend_tokenizer", None)
@@ -162,41 +158,11 @@ def export(model: Any, target: Path) -> None:
     tokenizer = Tokenizer.from_str(backend.to_str())
     tokenizer.no_padding()
     tokenizer.no_truncation()
-    classifier = model.model  # the transformers classifier (sentence-transformers 4 to 6)
-    classifier.eval()
-    if hasattr(classifier, "set_attn_implementation"):
-        # The fused attention kernels do not trace with a dynamic length.
-        classifier.set_attn_implementation("eager")
-    else:  # pragma: no cover - older transformers
-        classifier.config._attn_implementation = "eager"
-
-    class Logits(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.classifier = classifier
-
-        def forward(self, *inputs: Any) -> Any:
-            return self.classifier(**dict(zip(names, inputs, strict=True))).logits
-
     sample = model.tokenizer(
         ["A premise to trace with."], ["And a hypothesis."], return_tensors="pt"
     )
-    names = [n for n in _INPUTS if n in sample]
-    dynamic = {n: {0: "batch", 1: "tokens"} for n in names} | {"logits": {0: "batch"}}
-    with torch.no_grad(), warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # the tracer's notes on Python control flow
-        torch.onnx.export(
-            # In eval mode: the exporter puts the module back in the mode it found it in, and a
-            # new module is in training mode, which would leave the model's dropout on.
-            Logits().eval(),
-            tuple(sample[n] for n in names),
-            str(target),
-            input_names=names,
-            output_names=["logits"],
-            dynamic_axes=dynamic,
-            opset_version=17,
-            dynamo=False,
-        )
+    # model.model: the transformers classifier (sentence-transformers 4 to 6).
+    trace(model.model, "logits", sample, target, {0: "batch"})
     graph = onnx.load(str(target))
     onnx.helper.set_model_props(
         graph, {"tokenizer": tokenizer.to_str(), "max_length": str(_max_length(model))}

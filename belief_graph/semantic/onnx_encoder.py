@@ -26,7 +26,16 @@ from typing import Any, TypeVar
 
 from belief_graph.errors import ModelError
 
-__all__ = ["OnnxSentenceEncoder", "cached", "fingerprint", "read_json", "session", "supported"]
+__all__ = [
+    "OnnxSentenceEncoder",
+    "cached",
+    "fingerprint",
+    "onnx_or_why",
+    "read_json",
+    "session",
+    "supported",
+    "trace",
+]
 
 T = TypeVar("T")
 
@@ -225,39 +234,82 @@ class OnnxSentenceEncoder:
 def export(model: Any, target: Path) -> None:
     """Write the transformer of the loaded sentence-transformers ``model`` to ``target`` as
     ONNX, dynamic in batch and length (``OnnxSentenceEncoder.check`` then compares the two)."""
-    import torch
-
-    transformer = model[0].auto_model
-    transformer.eval()
-    if hasattr(transformer, "set_attn_implementation"):
-        # The fused attention kernels do not trace with a dynamic length.
-        transformer.set_attn_implementation("eager")
-    else:  # pragma: no cover - older transformers
-        transformer.config._attn_implementation = "eager"
-
-    class States(torch.nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.transformer = transformer
-
-        def forward(self, *inputs: Any) -> Any:
-            return self.transformer(**dict(zip(names, inputs, strict=True))).last_hidden_state
-
     prepare = getattr(model, "preprocess", None) or model.tokenize  # renamed in newer releases
     sample = prepare(["A sentence to trace the model with."])
+    trace(model[0].auto_model, "last_hidden_state", sample, target, {0: "batch", 1: "tokens"})
+
+
+def trace(
+    network: Any, output: str, sample: Any, target: Path, output_axes: dict[int, str]
+) -> None:
+    """Write the transformers model ``network`` to ``target`` as ONNX: its inputs those of
+    ``_INPUTS`` that ``sample`` (tokenized text, torch tensors) holds, dynamic in batch and
+    length; its one output the attribute ``output`` of what it returns, dynamic in
+    ``output_axes``."""
+    import torch
+
+    network.eval()
+    if hasattr(network, "set_attn_implementation"):
+        # The fused attention kernels do not trace with a dynamic length.
+        network.set_attn_implementation("eager")
+    else:  # pragma: no cover - older transformers
+        network.config._attn_implementation = "eager"
     names = [n for n in _INPUTS if n in sample]
-    dynamic = {n: {0: "batch", 1: "tokens"} for n in [*names, "states"]}
+
+    class Output(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.network = network
+
+        def forward(self, *inputs: Any) -> Any:
+            return getattr(self.network(**dict(zip(names, inputs, strict=True))), output)
+
+    dynamic = {n: {0: "batch", 1: "tokens"} for n in names} | {output: output_axes}
     with torch.no_grad(), warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the tracer's notes on Python control flow
         torch.onnx.export(
             # In eval mode: the exporter puts the module back in the mode it found it in, and a
             # new module is in training mode, which would leave the model's dropout on.
-            States().eval(),
+            Output().eval(),
             tuple(sample[n] for n in names),
             str(target),
             input_names=names,
-            output_names=["states"],
+            output_names=[output],
             dynamic_axes=dynamic,
             opset_version=17,
             dynamo=False,
         )
+
+
+def onnx_or_why(
+    wanted: str,
+    device: str | None,
+    cache_dir: Path | None,
+    local: bool,
+    why_not: str | None,
+    load: Callable[[Path], T],
+    setting: str,
+    model: str,
+) -> tuple[T | None, str | None]:
+    """A model's ONNX runner, ``load(cache_dir)``, or why it runs on torch: ``(runner, None)``
+    or ``(None, why)``; ``(None, None)`` when torch was asked for or the model runs on a GPU.
+    ``why_not`` is a reason known before loading. Under ``wanted == "onnx"`` a model that
+    cannot run is a ``ModelError`` naming ``setting``."""
+    if wanted == "torch" or device not in (None, "cpu"):
+        return None, None
+    why = "it is not on this machine yet" if not local else why_not
+    if why is None:
+        if cache_dir is None:
+            from belief_graph.settings import ServerSettings
+
+            cache_dir = ServerSettings().cache_dir.expanduser()
+        try:
+            return load(cache_dir), None
+        except Exception as exc:
+            why = f"{type(exc).__name__}: {exc}"
+    if wanted == "onnx":
+        raise ModelError(
+            f"{setting}: onnx, but model {model!r} cannot run through onnxruntime ({why}); "
+            f"set BELIEF_GRAPH_{setting.upper()}=torch or auto"
+        )
+    return None, why
