@@ -272,7 +272,9 @@ class BeliefGraph:
 
         A replayed ``revision_id`` changes nothing and returns the original result.
         """
-        return self._remember([Request(draft, revision_id or new_id(), actor)])[0]
+        if revision_id is None:
+            return self._remember([Request(draft, self._writer.new_id(), actor, fresh=True)])[0]
+        return self._remember([Request(draft, revision_id, actor)])[0]
 
     @checked
     def ingest(
@@ -293,7 +295,7 @@ class BeliefGraph:
         claim id or revision id given twice, or a revision id missing, is refused by name; for a
         list of drafts before anything is written, for a stream before its batch is.
         """
-        requests = self._requests(drafts, revision_ids, actor)
+        requests = self._requests(drafts, revision_ids, actor, self._writer.new_id)
         if isinstance(drafts, Sized):
             requests = iter(list(requests))
         results: list[RevisionResult] = []
@@ -420,10 +422,14 @@ class BeliefGraph:
 
     @staticmethod
     def _requests(
-        drafts: Iterable[ClaimDraft], revision_ids: Iterable[str] | None, actor: str | None
+        drafts: Iterable[ClaimDraft],
+        revision_ids: Iterable[str] | None,
+        actor: str | None,
+        new_id: Callable[[], str],
     ) -> Iterator[Request]:
         """One request per draft, refusing repeated ids and a missing revision id by name (the
-        database would refuse them too, but mid-batch and in its own words)."""
+        database would refuse them too, but mid-batch and in its own words); without
+        ``revision_ids``, each draft's drawn by ``new_id``."""
         ids = iter(revision_ids) if revision_ids is not None else None
         claims: dict[str, int] = {}
         revisions: dict[str, int] = {}
@@ -436,7 +442,7 @@ class BeliefGraph:
                     f"{draft.id!r}; a claim id names one claim"
                 )
             if ids is None:
-                yield Request(draft, new_id(), actor)
+                yield Request(draft, new_id(), actor, fresh=True)
                 continue
             rid = next(ids, None)
             if rid is None:

@@ -58,11 +58,19 @@ UNSUPPORTED_BY_SOURCE = "its source (episode_content) does not support it: waits
 
 @dataclass
 class Request:
-    """One draft to remember, with its revision id (the idempotency key) and actor."""
+    """One draft to remember, with its revision id (the idempotency key) and actor. ``fresh``:
+    the engine drew the revision id for this call, so it cannot name a revision that ran."""
 
     draft: ClaimDraft
     revision_id: str
     actor: str | None = None
+    fresh: bool = False
+
+
+def _seqs(state: State) -> dict[SlotKey, tuple[str, int]]:
+    """Each slot's id and write counter: equal in two states of the same slots when nothing was
+    written to them between the two."""
+    return {key: (s.slot_id, s.seq) for key, s in state.slots.items() if not s.new}
 
 
 def after_apply(state: State) -> dict[SlotKey, SlotState]:
@@ -125,6 +133,8 @@ class Remember:
         self.known = known
         self.after = after or {}
         self._carried = False  # the last read was the carried state (no statement)
+        # A refusal decided on a carried state, and the slots (id, seq) it was decided on.
+        self._refused: tuple[Exception, dict[SlotKey, tuple[str, int]]] | None = None
         self.vocabulary = vocabulary
         self.policy = policy
         self.detector = detector
@@ -247,14 +257,20 @@ class Remember:
     # -- decide --------------------------------------------------------------------------------
 
     def plan(self, state: State) -> list[ChangeSet | RevisionResult]:
+        refused, self._refused = self._refused, None
+        if refused is not None and not state.replays and _seqs(state) == refused[1]:
+            # The read found the slots as carried: the refusal stands, decided once (its
+            # clock and ids drawn once, as on a read).
+            raise refused[0]
         if not self._carried:
             return self._plan(state)
+        seqs = _seqs(state)
         try:
             return self._plan(state)
         except (ValueError, BeliefGraphError) as exc:
-            # Decided on a carried state, which holds no replays: a refusal (or a revision id
-            # that ran already, whose stored result comes before any check) is decided again
-            # on a read.
+            # Decided on a carried state: the refusal is the answer only if a read finds the
+            # same state (another writer may have come in between).
+            self._refused = (exc, seqs)
             raise StaleSlot() from exc
 
     def _plan(self, state: State) -> list[ChangeSet | RevisionResult]:

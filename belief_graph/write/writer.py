@@ -88,24 +88,31 @@ class Writer:
         # says whether another writer came in between; then it reads). A write of another fact
         # may still change a claim here without moving this slot's seq (a review flag on a
         # dependent, a disputed mark on a rival): remember decides on neither, and writes
-        # neither from the state. Off by default: a draft refused on a carried state (or a
-        # revision id replayed on one) is decided again on a read, which reads the clock and
-        # draws ids a second time, so the answers are right but not the ones the general path
-        # gives to the letter (docs/engine.md).
-        self.carry = False
+        # neither from the state. Used only for revision ids the engine drew (``fresh``: no
+        # replay to find); a refusal decided on it stands only if a read finds the same slots.
+        # Every other write empties it (it would only go stale), an erase before and after.
+        self.carry = True
         self._carried: dict[SlotKey, dict[str, Any]] = {}
         self._carried_lock = threading.Lock()
 
     def remember(self, requests: Sequence[Request]) -> list[RevisionResult]:
         """Remember every request in order, in one transaction; results in the same order."""
-        carry = self.carry and self.one_trip and len(requests) <= CARRIED_BATCH
-        batch = self._batch(requests, known=self._known if carry else None)
+        keep = (
+            self.carry
+            and self.one_trip
+            and self.detector.scorer is None
+            and len(requests) <= CARRIED_BATCH
+        )
+        if not keep:
+            self._forget()
+        use = keep and all(r.fresh for r in requests)
+        batch = self._batch(requests, known=self._known if use else None)
         return run(
             self.store,
             batch.read,
             batch.plan,
             one_trip=self.one_trip,
-            carry=self._keep if carry else None,
+            carry=self._keep if keep else None,
         )
 
     def ingest(self, batches: Iterable[Sequence[Request]]) -> Iterator[list[RevisionResult]]:
@@ -118,6 +125,7 @@ class Writer:
         way and so does the next, planned on a state that never was; a refusal while planning
         the next batch (or an error taking it from ``batches``) is raised once the batch in
         flight has committed and its results are out."""
+        self._forget()
         source = iter(batches)
         flight: _Flight | None = None
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest") as pool:
@@ -206,6 +214,10 @@ class Writer:
             while len(self._carried) > CARRIED_SLOTS:
                 self._carried.pop(next(iter(self._carried)))
 
+    def _forget(self) -> None:
+        with self._carried_lock:
+            self._carried.clear()
+
     def _one(
         self,
         namespace: str,
@@ -215,6 +227,7 @@ class Writer:
     ) -> RevisionResult:
         """One operation under revision id ``revision_id`` (a replay returns its stored result
         before any precondition is checked)."""
+        self._forget()
         rid = revision_id or self.new_id()
         plan = _planner(namespace, rid, decide)
         return run(self.store, lambda: read(rid), plan, one_trip=self.one_trip)[0]
@@ -497,25 +510,29 @@ class Writer:
                 revisions=[(namespace, rid)],
             )
 
-        return run_locked(
-            self.store,
-            read,
-            _planner(
-                namespace,
-                rid,
-                lambda state, rid: operations.erase(
-                    state,
+        self._forget()  # what it held of the erased facts goes with them, now and after
+        try:
+            return run_locked(
+                self.store,
+                read,
+                _planner(
                     namespace,
-                    targets["claims"],
-                    scope=scope,
-                    rid=rid,
-                    actor=actor,
-                    now=self.clock(),
-                    tombstones=targets["slots"],
-                    check=params,
+                    rid,
+                    lambda state, rid: operations.erase(
+                        state,
+                        namespace,
+                        targets["claims"],
+                        scope=scope,
+                        rid=rid,
+                        actor=actor,
+                        now=self.clock(),
+                        tombstones=targets["slots"],
+                        check=params,
+                    ),
                 ),
-            ),
-        )[0]
+            )[0]
+        finally:
+            self._forget()
 
     def consolidate(
         self,
@@ -553,6 +570,7 @@ class Writer:
             found["plan"] = plan
             return [] if dry_run or plan.change is None else [plan.change]
 
+        self._forget()
         results = run(self.store, read, decide, one_trip=self.one_trip)
         survey: consolidation.Survey = found["survey"]
         plan: consolidation.Plan = found["plan"]
