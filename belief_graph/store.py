@@ -378,7 +378,7 @@ class Store:
         nothing: dict[str, Any] = {key: [] for key in cypher.batch_keys("write/state")}
         self.read_leader("write/state", batch=nothing)
         nothing = {key: [] for key in cypher.batch_keys("write/apply")}
-        self.write_once("write/apply", batch={**nothing, "carry": False})
+        self.write_once("write/apply", batch=nothing)
 
     # -- statements ----------------------------------------------------------------------------
 

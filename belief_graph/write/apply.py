@@ -40,13 +40,13 @@ def run(
     decide: Callable[[State], Planned],
     *,
     one_trip: bool = True,
-    carry: Callable[[list[dict[str, Any]]], None] | None = None,
+    carry: Callable[[State], None] | None = None,
 ) -> list[RevisionResult]:
     """Read, decide and apply until the transaction commits on the state it was decided on;
     the results in the order ``decide`` planned them. ``one_trip``: apply a batch without an
     erasure as one statement (``write/apply``); else, and for an erasure, statement by
-    statement (lock, changes, flags, finish). ``carry``: given the touched slots' state as the
-    one statement left them (``write/slot_states`` rows)."""
+    statement (lock, changes, flags, finish). ``carry``: given the state as planned, once its
+    changes are committed."""
     for _ in range(MAX_ATTEMPTS):
         state = read()
         try:
@@ -58,11 +58,13 @@ def run(
             return in_order(planned, [])
         try:
             if one_trip and all(c.erasure is None for c in changes):
-                applied = apply_at_once(store, state, changes, carry)
+                applied = apply_at_once(store, state, changes)
             else:
                 applied = store.transaction(partial(_apply, state=state, changes=changes))
         except (StaleSlot, _Replayed):
             continue
+        if carry is not None:
+            carry(state)
         return in_order(planned, applied)
     raise ConflictError(f"the facts kept changing under {MAX_ATTEMPTS} attempts; try again")
 
@@ -197,7 +199,6 @@ def apply_at_once(
     store: Store,
     state: State,
     changes: list[ChangeSet],
-    carry: Callable[[list[dict[str, Any]]], None] | None = None,
 ) -> list[RevisionResult]:
     """``_apply`` as one statement, its own auto-commit transaction (``write/apply``): one round
     trip. The slot locks and their seq check gate the changes in the statement itself, which
@@ -227,14 +228,11 @@ def apply_at_once(
         ],
         "revisions": revisions,
         "retired": _retired(changes),
-        "carry": carry is not None,
     }
 
     rows = store.write_once("write/apply", batch=params)
     if not rows:
         raise StaleSlot()
-    if carry is not None and rows[0]["slots"] is not None:
-        carry(rows[0]["slots"])
     flagged_by = {d["revision_id"]: d["flagged"] for d in rows[0]["dependents"] if d["flagged"]}
     return [
         r.model_copy(update={"flagged": [*r.flagged, *flagged_by[r.revision_id]]})

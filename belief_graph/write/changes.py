@@ -7,7 +7,7 @@ single transaction. A ``ChangeSet`` is one Revision: its ``result`` is what the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -41,6 +41,16 @@ class SlotState:
     # Earlier versions still believed for their windows (superseded, not retracted): the
     # windows a late draft about the past is placed among.
     past: list[dict[str, Any]] = field(default_factory=list)
+
+    def copy(self, **changes: Any) -> SlotState:
+        """A copy that a plan may change without changing this one (each claim's row copied),
+        with ``changes``."""
+        return replace(
+            self,
+            claims=[dict(c) for c in self.claims],
+            past=[dict(c) for c in self.past],
+            **changes,
+        )
 
     @property
     def active(self) -> list[dict[str, Any]]:

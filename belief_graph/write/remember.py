@@ -8,7 +8,7 @@ earlier ones because each plan also updates the in-memory slot state.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -49,7 +49,7 @@ from .changes import (
     Supersedes,
     claim_properties,
 )
-from .state import State, known_state, new_slot, read_state
+from .state import State, new_slot, read_state
 from .timeline import Correction, correction, place
 
 REFUSED_BY_SOURCE = "refused: the source it came with (episode_content) contradicts it"
@@ -79,15 +79,7 @@ def after_apply(state: State) -> dict[SlotKey, SlotState]:
     apply would find, for a structural batch, whose plan changes nothing outside its slots but
     review flags and disputed marks, which ``remember`` decides on neither."""
     return {
-        key: replace(
-            s,
-            seq=s.seq + 1,
-            new=False,
-            last_revision=s.touched_by,
-            touched_by=None,
-            claims=[dict(c) for c in s.claims],
-            past=[dict(c) for c in s.past],
-        )
+        key: s.copy(seq=s.seq + 1, new=False, last_revision=s.touched_by, touched_by=None)
         for key, s in state.slots.items()
         if s.touched_by is not None
     }
@@ -122,13 +114,13 @@ class Remember:
         clock: Callable[[], datetime],
         new_id: Callable[[], str],
         requests: Sequence[Request],
-        known: Callable[[list[SlotKey]], list[dict[str, Any]] | None] | None = None,
+        known: Callable[[list[SlotKey]], dict[SlotKey, SlotState] | None] | None = None,
         after: dict[SlotKey, SlotState] | None = None,
     ) -> None:
-        """``known``: the slots' state as this client's last write of them left it
-        (``write/slot_states`` rows, or None when it does not hold them all). ``after``: the
-        slots a batch still being applied touched, as its plan leaves them (``after_apply``):
-        those are not read but taken from there, the rest is read (a pipelined ingest)."""
+        """``known``: the slots' state as this client's last write of them left it (None when it
+        does not hold them all). ``after``: the slots a batch still being applied touched, as
+        its plan leaves them (``after_apply``): those are not read but taken from there, the
+        rest is read (a pipelined ingest)."""
         self.store = store
         self.known = known
         self.after = after or {}
@@ -169,10 +161,11 @@ class Remember:
         known, self.known = self.known, None  # only the first attempt: a retry reads
         self._carried = False
         if known is not None and self.structural():
-            rows = known(list(keys))
-            if rows is not None:
+            slots = known(list(keys))
+            if slots is not None:
                 self._carried = True
-                return known_state(keys, rows, self.new_id)
+                # Each slot named as this draft names its subject, as a read would.
+                return State(slots={key: s.copy(subject=keys[key][0]) for key, s in slots.items()})
         state = read_state(
             self.store,
             self.new_id,

@@ -96,19 +96,6 @@ def _not_there(row: dict[str, Any]) -> dict[str, Any]:
     return {**key, **dict.fromkeys(stored), "claims": [], "past": []}
 
 
-def known_state(
-    keys: Mapping[SlotKey, tuple[str | None, Cardinality]],
-    rows: Iterable[dict[str, Any]],
-    new_id: Callable[[], str],
-) -> State:
-    """The state of the slots ``keys`` from rows read before (``write/slot_states``: what the
-    last write of them returned), without a statement; the apply step's seq check says whether
-    they are still current."""
-    state = State()
-    _by_key(state, keys, rows, new_id)
-    return state
-
-
 def _by_key(
     state: State,
     keys: Mapping[SlotKey, tuple[str | None, Cardinality]],

@@ -4,7 +4,6 @@ changed meanwhile)."""
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import threading
@@ -92,7 +91,7 @@ class Writer:
         # replay to find); a refusal decided on it stands only if a read finds the same slots.
         # Every other write empties it (it would only go stale), an erase before and after.
         self.carry = True
-        self._carried: dict[SlotKey, dict[str, Any]] = {}
+        self._carried: dict[SlotKey, SlotState] = {}
         self._carried_lock = threading.Lock()
 
     def remember(self, requests: Sequence[Request]) -> list[RevisionResult]:
@@ -196,21 +195,21 @@ class Writer:
         changes = [p for p in planned if isinstance(p, ChangeSet)]
         return _Flight(requests, state, planned, changes, after_apply(state))
 
-    def _known(self, keys: list[SlotKey]) -> list[dict[str, Any]] | None:
-        """Copies of the carried state of every slot in ``keys`` (planning changes them), or
-        None when one is missing."""
+    def _known(self, keys: list[SlotKey]) -> dict[SlotKey, SlotState] | None:
+        """The carried state of every slot in ``keys`` (to be copied before planning on it),
+        or None when one is missing."""
         with self._carried_lock:
-            rows = [self._carried[key] for key in keys if key in self._carried]
-        if not rows or len(rows) != len(keys):
+            slots = {key: self._carried[key] for key in keys if key in self._carried}
+        if not slots or len(slots) != len(keys):
             return None
-        return copy.deepcopy(rows)
+        return slots
 
-    def _keep(self, rows: list[dict[str, Any]]) -> None:
+    def _keep(self, state: State) -> None:
+        """Carry the slots a statement just wrote, as its plan left them (``after_apply``)."""
         with self._carried_lock:
-            for row in rows:
-                key = (row["namespace"], row["subject_key"], row["predicate"])
+            for key, slot in after_apply(state).items():
                 self._carried.pop(key, None)
-                self._carried[key] = row
+                self._carried[key] = slot
             while len(self._carried) > CARRIED_SLOTS:
                 self._carried.pop(next(iter(self._carried)))
 

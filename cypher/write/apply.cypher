@@ -12,10 +12,8 @@
 //         revisions (list of {props, at, added, retired, reinforced, flagged, restored, result_head,
 //         result_sep, result_tail}: as write/finish, the stored result without the dependents
 //         this statement flags, which go between result_head and result_tail),
-//         retired (as write/flags), carry (whether to read the slots back), and every list of
-//         write/changes
-// Returns: one row when applied: dependents (list of {revision_id, flagged}), slots (as
-//          write/slot_states returns them after the write; null without carry)
+//         retired (as write/flags), and every list of write/changes
+// Returns: one row when applied: dependents (list of {revision_id, flagged})
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
 // does not depend on the statistics; and the lists come in one map, so no list's length
 // makes Neo4j plan it again (docs/engine.md#plans).
@@ -139,10 +137,4 @@ CALL (dependents) {
     CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
   }
 }
-// carry: the slots as they are now (write/slot_states), for this client's next write of them
-OPTIONAL CALL () {
-  WITH $batch.carry AS carry WHERE carry
-//@include write/slot_states
-  RETURN slots
-}
-RETURN dependents, slots
+RETURN dependents

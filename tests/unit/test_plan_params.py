@@ -18,7 +18,7 @@ def test_the_write_paths_statements_are_planned_once_and_read_their_lists_from_o
         assert cypher.batch_keys(name), name
     # write/apply carries write/changes: it reads every list the changes read, and its own.
     assert cypher.batch_keys("write/changes") < cypher.batch_keys("write/apply")
-    assert {"slots", "revisions", "retired", "carry"} <= cypher.batch_keys("write/apply")
+    assert {"slots", "revisions", "retired"} <= cypher.batch_keys("write/apply")
 
 
 def test_a_list_of_its_own_is_refused_before_anything_is_sent() -> None:
