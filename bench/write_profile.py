@@ -27,7 +27,7 @@ from typing import Any
 from _common import connect, report
 from engine import BASE, PREDICATES, drafts
 
-from belief_graph import ClaimDraft, cypher
+from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph import store as store_module
 
 
@@ -181,14 +181,18 @@ def main() -> int:
         "statement by statement, a random fact": (False, False),
     }
     names = list(paths)
-    bg._writer.carry = True  # off by default (docs/engine.md); the random paths pay its read-back
     known = bg._writer._known
+    # The general path in a client of its own: a write that does not carry its state empties
+    # what its client carries, which would leave the carried path nothing to decide on.
+    general = BeliefGraph(bg.store)
+    general._writer.one_trip = False
     steps = {name: Steps() for name in paths}
     totals: dict[str, list[float]] = {name: [] for name in paths}
     clock = BASE + timedelta(seconds=args.claims + 10)
     for i in range(len(paths) * args.samples):
         path = names[i % len(paths)]
-        bg._writer.one_trip, carried = paths[path]
+        one_trip, carried = paths[path]
+        client = bg if one_trip else general
         bg._writer._known = known if carried else (lambda keys: None)  # type: ignore[method-assign]
         clock += timedelta(seconds=1)
         if "random" in path:
@@ -208,7 +212,7 @@ def main() -> int:
         with steps[path].patched():
             steps[path].on = i >= 20 * len(paths)  # the first calls warm the plans up
             started = time.perf_counter()
-            bg.remember(draft)
+            client.remember(draft)
             if steps[path].on:
                 totals[path].append((time.perf_counter() - started) * 1000)
     supersede = ClaimDraft(
