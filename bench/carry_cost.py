@@ -18,9 +18,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from _common import connect, report, summary
-from engine import BASE, PREDICATES, drafts
-
-from belief_graph import ClaimDraft
+from engine import BASE, drafts, random_fact
 
 WARM_UP = 100
 
@@ -42,17 +40,7 @@ def main() -> int:
         carry = i % 2 == 0
         bg._writer.carry = carry
         clock += timedelta(seconds=1)
-        subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
-        value = f"value-{rng.randrange(4)}"
-        draft = ClaimDraft(
-            namespace=ns,
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate} {value} ({i}).",
-            valid_from=clock,
-            recorded_at=clock,
-        )
+        draft = random_fact(ns, subjects, rng, clock, i)
         started = time.perf_counter()
         bg.remember(draft)
         if i >= 2 * WARM_UP:

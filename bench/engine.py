@@ -46,6 +46,22 @@ def drafts(ns: str, n: int, subjects: int, rng: random.Random):  # type: ignore[
         )
 
 
+def random_fact(ns: str, subjects: int, rng: random.Random, at: datetime, label: int) -> ClaimDraft:
+    """A draft of a random one of the facts of ``subjects`` people, valid and recorded at
+    ``at``; ``label`` makes its sentence its own."""
+    subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
+    value = f"value-{rng.randrange(4)}"
+    return ClaimDraft(
+        namespace=ns,
+        subject=subject,
+        predicate=predicate,
+        object=value,
+        text=f"{subject} {predicate} {value} ({label}).",
+        valid_from=at,
+        recorded_at=at,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--claims", type=int, default=100_000)
@@ -95,19 +111,8 @@ def main() -> int:
     import time
 
     for i in range(args.samples):
-        subject = f"person-{rng.randrange(subjects)}"
-        predicate = rng.choice(PREDICATES)
-        value = f"value-{rng.randrange(4)}"
         clock[0] += timedelta(seconds=1)
-        draft = ClaimDraft(
-            namespace=ns,
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate} {value} ({i}).",
-            valid_from=clock[0],
-            recorded_at=clock[0],
-        )
+        draft = random_fact(ns, subjects, rng, clock[0], i)
         start = time.perf_counter()
         bg.remember(draft)
         samples.append((time.perf_counter() - start) * 1000)
