@@ -29,19 +29,33 @@ def cypher_dir() -> Path:
 @cache
 def load(name: str) -> str:
     """The statement ``name`` (``"read/current_claims"``, ``"schema/01_claim_id_unique"``), its
-    ``//@include`` lines expanded."""
-    path = cypher_dir() / f"{name}.cypher"
+    ``//@include`` lines expanded. ``cypher25/<name>`` without a file of its own is ``<name>``
+    carrying the Cypher 25 statements it includes, in Cypher 25 (see ``variant``)."""
+    if name.startswith(f"{CYPHER25}/") and not _path(name).is_file():
+        base = name.removeprefix(f"{CYPHER25}/")
+        text = _INCLUDE.sub(lambda m: _body(load(variant(m.group(1), True))), _read(base))
+        return _in_cypher25(text)
+    return _INCLUDE.sub(lambda m: _body(load(m.group(1))), _read(name))
+
+
+def _path(name: str) -> Path:
+    return cypher_dir() / f"{name}.cypher"
+
+
+def _read(name: str) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return _path(name).read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise ConfigError(f"no Cypher statement named {name!r}") from exc
-    return _INCLUDE.sub(lambda m: _body(load(m.group(1))), text)
 
 
 # ``//@include write/changes`` on a line of its own: that statement's text without its final
 # RETURN, so one statement can carry another's unit subqueries (write/apply runs the changes of
 # write/changes after its lock, in one round trip) while the text lives in one file.
 _INCLUDE = re.compile(r"^//@include ([\w/]+)$", re.M)
+# A statement's query options (its Cypher version, ``replan=skip``): a line of its own, before
+# any clause.
+_OPTIONS = re.compile(r"^CYPHER\b.*$", re.M)
 
 
 def _body(text: str) -> str:
@@ -49,7 +63,18 @@ def _body(text: str) -> str:
     if not last.startswith("RETURN "):
         raise ConfigError("an included statement must end with a RETURN line")
     # Query options belong to the statement that is sent, never to the middle of another.
-    return "\n".join(line for line in head.split("\n") if line != PLANNED_ONCE)
+    return _OPTIONS.sub("", head)
+
+
+def _in_cypher25(text: str) -> str:
+    """``text`` with its options line asking for Cypher 25 (one added if it has none)."""
+    options = _OPTIONS.search(text)
+    if options is None:
+        return f"CYPHER 25\n{text}"
+    words = options.group().split()
+    if words[1:2] != ["25"]:
+        words.insert(1, "25")
+    return f"{text[: options.start()]}{' '.join(words)}{text[options.end() :]}"
 
 
 # A statement whose plan does not depend on the database's statistics carries this line: Neo4j
@@ -61,8 +86,9 @@ PLANNED_ONCE = "CYPHER replan=skip"
 
 @cache
 def planned_once(name: str) -> bool:
-    """Whether the statement ``name`` keeps its first plan (carries ``PLANNED_ONCE``)."""
-    return PLANNED_ONCE in load(name).split("\n")
+    """Whether the statement ``name`` keeps its first plan (carries ``PLANNED_ONCE``, maybe
+    with its Cypher version: ``CYPHER 25 replan=skip``)."""
+    return any("replan=skip" in line.split() for line in _OPTIONS.findall(load(name)))
 
 
 @cache
@@ -120,10 +146,19 @@ CYPHER25 = "cypher25"
 
 
 def variant(name: str, cypher25: bool) -> str:
-    """``name``, or its ``cypher25/`` replacement when the server speaks it and one exists."""
-    if cypher25 and (cypher_dir() / CYPHER25 / f"{name}.cypher").is_file():
+    """``name``, or its ``cypher25/`` replacement when the server speaks it and one exists: a
+    file of its own, or made by ``load`` when ``name`` includes a statement that has one
+    (write/state carries write/neighbours' vector look-up)."""
+    if cypher25 and _has_cypher25(name):
         return f"{CYPHER25}/{name}"
     return name
+
+
+@cache
+def _has_cypher25(name: str) -> bool:
+    if _path(f"{CYPHER25}/{name}").is_file():
+        return True
+    return any(_has_cypher25(included) for included in _INCLUDE.findall(_read(name)))
 
 
 def schema_for(cypher25: bool) -> list[str]:

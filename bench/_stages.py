@@ -144,8 +144,9 @@ def instrument(detector: Detector) -> tuple[Detector, Stages]:
     plan = Remember.plan
     transaction = Store.transaction
 
-    def timed_near(self: Remember) -> Any:
-        return _timed(active, "neighbours", near)(self)
+    def timed_near(self: Remember, lookups: Any) -> Any:
+        # A batch's look-ups on their own; a single draft's ride with its read (the read stage).
+        return _timed(active, "neighbours", near)(self, lookups)
 
     def timed_read(self: Remember) -> Any:
         start = time.perf_counter()

@@ -34,7 +34,7 @@ from ..policy import (
     match_text,
     verification,
 )
-from ..store import StaleSlot, Store
+from ..store import SPLIT_AT, StaleSlot, Store
 from ..vocabulary import Vocabulary, normalize_key
 from .changes import (
     TEXT_PREDICATE,
@@ -166,11 +166,19 @@ class Remember:
                 self._carried = True
                 # Each slot named as this draft names its subject, as a read would.
                 return State(slots={key: s.copy(subject=keys[key][0]) for key, s in slots.items()})
+        near = self._lookups()
+        slot_refs: list[tuple[str, str]] = []
+        if len(near) >= SPLIT_AT:
+            # A batch's look-ups run on their own, in halves side by side; a single draft's
+            # rides with the state read (one round trip fewer).
+            slot_refs, near = self._near(near), []
         state = read_state(
             self.store,
             self.new_id,
             keys={k: v for k, v in keys.items() if k not in self.after},
-            slot_refs=self._near(),
+            slot_refs=slot_refs,
+            near=near,
+            fetch=self._fetch,
             revisions=[(r.draft.namespace, r.revision_id) for r in self.requests],
             claim_ids=[
                 (r.draft.namespace, i)
@@ -200,33 +208,33 @@ class Remember:
             for r in self.requests
         )
 
-    def _near(self) -> list[tuple[str, str]]:
-        """Slots of the nearest active claims, for drafts that need them: text-only drafts (to
-        find the fact they are about) and, with a contradiction model, every draft (to find
-        implicit conflicts in other slots)."""
-        queries = [
+    def _lookups(self) -> list[dict[str, Any]]:
+        """The vector look-ups of the drafts that need the slots of their nearest active claims
+        (write/neighbours): text-only drafts (to find the fact they are about) and, with a
+        contradiction model, every draft (to find implicit conflicts in other slots)."""
+        return [
             {
-                "index": i,
                 "namespace": r.draft.namespace,
                 "embedding": self.store.query_vector(e),
                 "fetch": self.policy.neighbours * 20,
                 "k": self.policy.neighbours,
             }
-            for i, (r, e) in enumerate(zip(self.requests, self.embeddings, strict=True))
+            for r, e in zip(self.requests, self.embeddings, strict=True)
             if e is not None and (r.draft.text_only or self.detector.scorer is not None)
         ]
-        if not queries:
-            return []
-        near: dict[tuple[str, str], None] = {}
+
+    @property
+    def _fetch(self) -> int:
         # Filtered inside the index (Neo4j 2026), every hit is an active claim of the namespace:
         # a few more than k cover the slots that hold several of them.
+        return self.policy.neighbours * 4
+
+    def _near(self, lookups: list[dict[str, Any]]) -> list[tuple[str, str]]:
+        """The slots ``lookups`` find, read on their own (in halves side by side)."""
         statement = cypher.variant("write/neighbours", self.store.filters_in_vector_index())
-        fetch = self.policy.neighbours * 4
-        for row in self.store.read_leader_split(statement, "queries", queries, fetch=fetch):
-            namespace = self.requests[row["index"]].draft.namespace
-            for slot_id in row["slot_ids"]:
-                near[(namespace, slot_id)] = None
-        return list(near)
+        rows = self.store.read_leader_split(statement, "near", lookups, fetch=self._fetch)
+        refs = (ref for row in rows for ref in row["near"])
+        return list(dict.fromkeys((ref["namespace"], ref["id"]) for ref in refs))
 
     def _framed(self, draft: ClaimDraft) -> tuple[SlotKey, Cardinality, Statement] | None:
         """The slot of a text-only draft whose sentence ``identity.parse`` reads: (namespace,

@@ -3,11 +3,12 @@ the transaction (the apply step re-checks each slot's ``seq`` under its lock).""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .. import cypher
 from ..models import Cardinality
 from ..store import Store, Tx
 from .changes import SlotKey, SlotState
@@ -58,16 +59,26 @@ def read_state(
     claim_refs: Iterable[Ref] = (),
     revisions: Iterable[Ref] = (),
     claim_ids: Iterable[Ref] = (),
+    near: Sequence[Mapping[str, Any]] = (),
+    fetch: int = 0,
 ) -> State:
     """Read the slots by key (``keys``: subject and cardinality for a slot not created yet) and
-    by id, the claims ``claim_refs`` (and their slots), stored ``revisions`` and which of
-    ``claim_ids`` exist. Given a transaction, read inside it (an erase reads under its locks)."""
-    read = store.run if isinstance(store, Tx) else store.read_leader
+    by id, those of the claims nearest to ``near``'s embeddings (write/neighbours' look-ups;
+    ``fetch``: how many each asks of an index that filters inside), the claims ``claim_refs``
+    (and their slots), stored ``revisions`` and which of ``claim_ids`` exist. Given a
+    transaction, read inside it (an erase reads under its locks)."""
+    if isinstance(store, Tx):
+        read, name = store.run, "write/state"
+    else:
+        read = store.read_leader
+        name = cypher.variant("write/state", bool(near) and store.filters_in_vector_index())
     row = read(
-        "write/state",
+        name,
+        fetch=fetch,
         batch={
             "slots": [{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys],
             "slot_refs": [{"namespace": ns, "id": i} for ns, i in slot_refs],
+            "near": list(near),
             "claim_refs": [{"namespace": ns, "id": i} for ns, i in claim_refs],
             "revisions": [{"namespace": ns, "id": i} for ns, i in revisions],
             "claim_ids": [{"namespace": ns, "id": i} for ns, i in claim_ids],

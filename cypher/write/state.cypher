@@ -2,9 +2,11 @@
 // already ran (replays), claims it names, and which referenced claim ids exist.
 // Params: $batch, one map (docs/engine.md#plans) of: slots (list of {namespace, subject_key,
 //         predicate}: slots by key, maybe not created yet), slot_refs (list of {namespace,
-//         id}: slots by id, e.g. found by the vector index),
-//         claim_refs (list of {namespace, id}: claims an operation acts on; their slots are read
-//         too), revisions (list of {namespace, id}), claim_ids (list of {namespace, id})
+//         id}: slots by id), near (list of {namespace, embedding, fetch, k}: the slots of
+//         the claims nearest to these embeddings, as write/neighbours finds them: a single
+//         draft's look-up rides with its read), claim_refs (list of {namespace, id}: claims an
+//         operation acts on; their slots are read too), revisions (list of {namespace, id}),
+//         claim_ids (list of {namespace, id}); $fetch (write/neighbours')
 // Returns: held (the ids of the slots locked), slots (by key: a slot not held reads as not there
 // yet), by_id (slots by id, held ones), claims, replays, existing. A slot's state holds
 // its active and pending claims, and the windows of its earlier versions still believed for
@@ -21,15 +23,18 @@
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
 // does not depend on the statistics; and the lists come in one map, so no list's length
 // makes Neo4j plan it again (docs/engine.md#plans).
+// On a server that filters inside the vector index it runs as cypher25/write/state
+// (cypher.variant), carrying cypher25/write/neighbours.
 CYPHER replan=skip
-CALL () {
-  CALL () {
+//@include write/neighbours
+CALL (near) {
+  CALL (near) {
     UNWIND $batch.slots AS k
     MATCH (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
     USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
     RETURN s
     UNION
-    UNWIND $batch.slot_refs AS ref
+    UNWIND $batch.slot_refs + near AS ref
     MATCH (s:Slot {id: ref.id, namespace: ref.namespace})
     USING INDEX SEEK s:Slot(id)
     RETURN s
@@ -57,8 +62,8 @@ CALL () {
     reinforced_at: toString(c.reinforced_at), superseded_at: toString(c.superseded_at),
     retracted_at: toString(c.retracted_at), erased_at: toString(c.erased_at)}) AS claims
 }
-CALL (claims, held) {
-  UNWIND $batch.slot_refs + [c IN claims WHERE c.slot_id IS NOT NULL |
+CALL (claims, held, near) {
+  UNWIND $batch.slot_refs + near + [c IN claims WHERE c.slot_id IS NOT NULL |
                        {namespace: c.namespace, id: c.slot_id}] AS ref
   WITH DISTINCT ref WHERE ref.id IN held
   MATCH (s:Slot {id: ref.id, namespace: ref.namespace})

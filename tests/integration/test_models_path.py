@@ -24,6 +24,7 @@ from belief_graph.detect import Detector
 from belief_graph.semantic.contradiction import PairScore
 from belief_graph.store import Store
 from belief_graph.testing.graph import namespace_snapshot, wipe
+from belief_graph.write import remember as remember_module
 
 NS = "models-path"
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -222,13 +223,41 @@ def test_a_batchs_neighbours_read_in_two_halves_are_those_one_statement_finds(
         batch_size=50,
     )
     texts = [f"{p} enjoys {t}." for p in people for t in things[::-1]]
-    queries = [
-        {"index": i, "namespace": NS, "embedding": store.query_vector(e), "fetch": 100, "k": 5}
-        for i, e in enumerate(embedder.embed(texts))
+    lookups = [
+        {"namespace": NS, "embedding": store.query_vector(e), "fetch": 100, "k": 5}
+        for e in embedder.embed(texts)
     ]
     statement = cypher.variant("write/neighbours", store.filters_in_vector_index())
-    whole = store.read_leader(statement, queries=queries, fetch=20)
-    halves = store.read_leader_split(statement, "queries", queries, fetch=20)
-    assert len(whole) == len(queries)
-    assert sorted(halves, key=lambda r: r["index"]) == sorted(whole, key=lambda r: r["index"])
-    assert all(r["slot_ids"] for r in whole)
+    whole = store.read_leader(statement, batch={"near": lookups}, fetch=20)
+    halves = store.read_leader_split(statement, "near", lookups, fetch=20)
+    assert len(whole) == 1 and len(halves) == 2
+    found = {(r["namespace"], r["id"]) for r in whole[0]["near"]}
+    assert {(r["namespace"], r["id"]) for row in halves for r in row["near"]} == found
+    # Every person's "likes" slot is among the nearest of "<person> enjoys <thing>".
+    assert len(found) >= len(people)
+
+
+def test_a_single_drafts_look_up_rides_with_its_state_read_and_decides_the_same(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    embedder, _ = offline_models
+    names: list[str] = []
+    read_leader = Store.read_leader
+
+    def counted(self: Store, name: str, **params: Any) -> Any:
+        names.append(name)
+        return read_leader(self, name, **params)
+
+    monkeypatch.setattr(Store, "read_leader", counted)
+    folded = run(store, monkeypatch, embedder, Hashed(), True, TABLE)
+    reads_folded, names[:] = list(names), []
+    # Every look-up on its own, as a batch's are: a statement of its own before the state read.
+    monkeypatch.setattr(remember_module, "SPLIT_AT", 1)
+    alone = run(store, monkeypatch, embedder, Hashed(), True, TABLE)
+    assert folded[0] == alone[0]
+    assert folded[1] == alone[1]
+    neighbours = cypher.variant("write/neighbours", store.filters_in_vector_index())
+    assert names.count(neighbours) == len(TABLE)
+    # Folded: the state read is the one read of each draft before its write.
+    assert neighbours not in reads_folded
+    assert len(reads_folded) == len(TABLE)

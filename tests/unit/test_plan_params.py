@@ -9,7 +9,14 @@ import pytest
 from belief_graph import cypher
 from belief_graph.store import _query
 
-EMPTY_STATE = {"slots": [], "slot_refs": [], "claim_refs": [], "revisions": [], "claim_ids": []}
+EMPTY_STATE = {
+    "slots": [],
+    "slot_refs": [],
+    "near": [],
+    "claim_refs": [],
+    "revisions": [],
+    "claim_ids": [],
+}
 
 
 def test_the_write_paths_statements_are_planned_once_and_read_their_lists_from_one_map() -> None:
@@ -38,3 +45,17 @@ def test_the_whole_map_passes_and_statements_that_replan_keep_their_lists() -> N
     assert _query("write/lock", {"slots": [], "revisions": []})
     # EXPLAIN sends no parameters and is not checked.
     assert _query("write/apply")
+
+
+def test_a_statement_carrying_a_cypher25_one_has_a_cypher25_variant_planned_once_too() -> None:
+    # write/state carries write/neighbours, which has a Cypher 25 statement of its own.
+    assert cypher.variant("write/state", True) == "cypher25/write/state"
+    assert cypher.variant("write/state", False) == "write/state"
+    assert cypher.variant("write/apply", True) == "write/apply"  # carries none
+    text = cypher.load("cypher25/write/state")
+    options = [line for line in text.split("\n") if line.startswith("CYPHER")]
+    assert options == ["CYPHER 25 replan=skip"]  # the included statement's own line is gone
+    assert "SEARCH node IN (" in text and "queryNodes" not in text
+    assert "queryNodes" in cypher.load("write/state")
+    assert cypher.planned_once("cypher25/write/state")
+    assert cypher.batch_keys("cypher25/write/state") == cypher.batch_keys("write/state")
