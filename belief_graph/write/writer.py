@@ -25,8 +25,9 @@ from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
 from .remember import Remember, Request, after_apply, replayed
 from .state import State, read_namespace, read_state
 
-# A batch of up to CARRIED_BATCH drafts reads its slots back in its own statement, and the
-# writer keeps the last CARRIED_SLOTS of them (an agent keeps writing the same few facts).
+# After a structural batch of up to CARRIED_BATCH drafts commits, the writer keeps the state its
+# plan left the slots in, the last CARRIED_SLOTS of them (an agent keeps writing the same few
+# facts); a larger batch is an import, whose facts are unlikely to come again soon.
 CARRIED_BATCH = 16
 CARRIED_SLOTS = 1024
 
