@@ -21,6 +21,7 @@ import argparse
 import random
 import sys
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from _common import connect, report, stopwatch, summary, timed
 
@@ -60,6 +61,17 @@ def random_fact(ns: str, subjects: int, rng: random.Random, at: datetime, label:
         valid_from=at,
         recorded_at=at,
     )
+
+
+def offline_models() -> tuple[Any, Any]:
+    """The offline embedder and contradiction classifier the tests use, each run once (their
+    first call loads what the next ones reuse)."""
+    from belief_graph.testing.offline import offline_embedder, offline_scorer
+
+    embedder, scorer = offline_embedder(), offline_scorer(dynamic_length=True)
+    embedder.embed(["warm up"])
+    scorer.score([("warm up", "warm down")])
+    return embedder, scorer
 
 
 def main() -> int:
@@ -173,12 +185,9 @@ def with_models(args: argparse.Namespace) -> int:
     from _stages import OnePairPerCall, instrument
 
     from belief_graph.detect import Detector
-    from belief_graph.testing.offline import offline_embedder, offline_scorer
 
     rng = random.Random(7)
-    embedder, scorer = offline_embedder(), offline_scorer(dynamic_length=True)
-    embedder.embed(["warm up"])
-    scorer.score([("warm up", "warm down")])
+    embedder, scorer = offline_models()
     fill = connect(detector=Detector(embedder))
     ns = f"bench:engine-models:{datetime.now(UTC):%Y%m%d%H%M%S}"
     subjects = max(1, args.claims // 4)

@@ -20,10 +20,9 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from _common import connect, report, summary
-from engine import BASE, drafts, random_fact
+from engine import BASE, drafts, offline_models, random_fact
 
 from belief_graph.detect import Detector
-from belief_graph.testing.offline import offline_embedder, offline_scorer
 from belief_graph.write import remember
 
 WARM_UP = 50
@@ -36,9 +35,7 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     rng = random.Random(7)
-    embedder, scorer = offline_embedder(), offline_scorer(dynamic_length=True)
-    embedder.embed(["warm up"])
-    scorer.score([("warm up", "warm down")])
+    embedder, scorer = offline_models()
     fill = connect(detector=Detector(embedder))
     ns = f"bench:near:{datetime.now(UTC):%Y%m%d%H%M%S}"
     subjects = max(1, args.claims // 4)

@@ -20,11 +20,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from _common import connect, report
-from engine import BASE, drafts
+from engine import BASE, drafts, offline_models
 
 from belief_graph import store as store_module
 from belief_graph.detect import Detector
-from belief_graph.testing.offline import offline_embedder, offline_scorer
 from belief_graph.write import remember
 
 
@@ -35,7 +34,7 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=50)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    embedder, scorer = offline_embedder(), offline_scorer(dynamic_length=True)
+    embedder, scorer = offline_models()
     rng = random.Random(7)
     ns = f"bench:split:{datetime.now(UTC):%Y%m%d%H%M%S}"
     subjects = max(1, args.claims // 4)
