@@ -47,11 +47,9 @@ def drafts(ns: str, n: int, subjects: int, rng: random.Random):  # type: ignore[
         )
 
 
-def random_fact(ns: str, subjects: int, rng: random.Random, at: datetime, label: int) -> ClaimDraft:
-    """A draft of a random one of the facts of ``subjects`` people, valid and recorded at
-    ``at``; ``label`` makes its sentence its own."""
-    subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
-    value = f"value-{rng.randrange(4)}"
+def fact(ns: str, subject: str, predicate: str, value: str, at: datetime, label: int) -> ClaimDraft:
+    """A draft of ``subject``'s ``predicate`` being ``value``, valid and recorded at ``at``;
+    ``label`` makes its sentence its own."""
     return ClaimDraft(
         namespace=ns,
         subject=subject,
@@ -61,6 +59,12 @@ def random_fact(ns: str, subjects: int, rng: random.Random, at: datetime, label:
         valid_from=at,
         recorded_at=at,
     )
+
+
+def random_fact(ns: str, subjects: int, rng: random.Random, at: datetime, label: int) -> ClaimDraft:
+    """A draft of a random one of the facts of ``subjects`` people (``fact``)."""
+    subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
+    return fact(ns, subject, predicate, f"value-{rng.randrange(4)}", at, label)
 
 
 def offline_models() -> tuple[Any, Any]:
@@ -137,16 +141,8 @@ def main() -> int:
     hot: list[float] = []
     for i in range(args.samples + 20):
         clock[0] += timedelta(seconds=1)
-        subject, value = f"agent-fact-{i % 20}", f"value-{rng.randrange(3)}"
-        draft = ClaimDraft(
-            namespace=ns,
-            subject=subject,
-            predicate=PREDICATES[0],
-            object=value,
-            text=f"{subject} lives in {value} ({i}).",
-            valid_from=clock[0],
-            recorded_at=clock[0],
-        )
+        value = f"value-{rng.randrange(3)}"
+        draft = fact(ns, f"agent-fact-{i % 20}", PREDICATES[0], value, clock[0], i)
         start = time.perf_counter()
         bg.remember(draft)
         if i >= 20:

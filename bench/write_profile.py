@@ -25,7 +25,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from _common import connect, report
-from engine import BASE, PREDICATES, drafts
+from engine import BASE, PREDICATES, drafts, fact
 
 from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph import store as store_module
@@ -199,16 +199,7 @@ def main() -> int:
             subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
         else:
             subject, predicate = f"{path[-5:]}-{(i // len(paths)) % 20}", PREDICATES[0]
-        value = f"value-{rng.randrange(4)}"
-        draft = ClaimDraft(
-            namespace=ns,
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate} {value} ({i}).",
-            valid_from=clock,
-            recorded_at=clock,
-        )
+        draft = fact(ns, subject, predicate, f"value-{rng.randrange(4)}", clock, i)
         with steps[path].patched():
             steps[path].on = i >= 20 * len(paths)  # the first calls warm the plans up
             started = time.perf_counter()
