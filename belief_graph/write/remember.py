@@ -116,14 +116,21 @@ class Remember:
         requests: Sequence[Request],
         known: Callable[[list[SlotKey]], dict[SlotKey, SlotState] | None] | None = None,
         after: dict[SlotKey, SlotState] | None = None,
+        ahead: bool = False,
     ) -> None:
         """``known``: the slots' state as this client's last write of them left it (None when it
         does not hold them all). ``after``: the slots a batch still being applied touched, as
         its plan leaves them (``after_apply``): those are not read but taken from there, the
-        rest is read (a pipelined ingest)."""
+        rest is read (a pipelined ingest). ``ahead``: read before the batches before it are
+        written (a pipelined ingest with the models on): each look-up asks for twice the
+        neighbours, so that ``adopt`` can tell whether what those batches change could have
+        moved a draft's nearest slots."""
         self.store = store
         self.known = known
         self.after = after or {}
+        self.ahead = ahead
+        # Each look-up's slots, nearest first, as the last read found them (``adopt``).
+        self._ranked: list[dict[str, Any]] = []
         self._carried = False  # the last read was the carried state (no statement)
         # A refusal decided on a carried state, and the slots (id, seq) it was decided on.
         self._refused: tuple[Exception, dict[SlotKey, tuple[str, int]]] | None = None
@@ -168,7 +175,7 @@ class Remember:
                 return State(slots={key: s.copy(subject=keys[key][0]) for key, s in slots.items()})
         near = self._lookups()
         slot_refs: list[tuple[str, str]] = []
-        if len(near) >= SPLIT_AT:
+        if len(near) >= SPLIT_AT or (near and self.ahead):
             # A batch's look-ups run on their own, in halves side by side; a single draft's
             # rides with the state read (one round trip fewer).
             slot_refs, near = self._near(near), []
@@ -217,24 +224,71 @@ class Remember:
                 "namespace": r.draft.namespace,
                 "embedding": self.store.query_vector(e),
                 "fetch": self.policy.neighbours * 20,
-                "k": self.policy.neighbours,
+                "k": self._cover,
+                "rank": self._ranks,
             }
             for r, e in zip(self.requests, self.embeddings, strict=True)
             if e is not None and (r.draft.text_only or self.detector.scorer is not None)
         ]
 
     @property
+    def _cover(self) -> int:
+        """How many of its nearest slots each look-up reads: a draft's candidates are the
+        ``neighbours`` nearest claims outside its own slot, and its own slot is often the
+        nearest. Read with one more, they do not depend on which other slots the read holds
+        (a batch's read holds those of every draft's look-up, a read ahead more)."""
+        return self.policy.neighbours + 1
+
+    @property
+    def _ranks(self) -> int:
+        """How many of its nearest slots each look-up ranks (it reads the first ``_cover``)."""
+        return self._cover * (2 if self.ahead else 1)
+
+    @property
     def _fetch(self) -> int:
         # Filtered inside the index (Neo4j 2026), every hit is an active claim of the namespace:
-        # a few more than k cover the slots that hold several of them.
-        return self.policy.neighbours * 4
+        # a few more than the slots ranked cover those that hold several of them.
+        return self._ranks * 4
 
     def _near(self, lookups: list[dict[str, Any]]) -> list[tuple[str, str]]:
         """The slots ``lookups`` find, read on their own (in halves side by side)."""
         statement = cypher.variant("write/neighbours", self.store.filters_in_vector_index())
         rows = self.store.read_leader_split(statement, "near", lookups, fetch=self._fetch)
+        self._ranked = [r for row in rows for r in row["ranked"]]
         refs = (ref for row in rows for ref in row["near"])
         return list(dict.fromkeys((ref["namespace"], ref["id"]) for ref in refs))
+
+    def adopt(self, state: State, written: dict[SlotKey, SlotState]) -> bool:
+        """Bring a state read ``ahead`` up to the batches written since the read began: every
+        slot they touched (``written``: as their plans left them, ``after_apply``) is taken from
+        there, and joins the slots a draft's nearest claims are looked for in. False when that
+        is not enough, and the batch must be read again once those batches are written.
+
+        Those batches changed only the slots they touched: an untouched slot ranks as it did
+        for each look-up, so the untouched ones a look-up ranked are the nearest untouched
+        slots there are. A draft's nearest claims after the write lie in touched slots (all
+        taken here) or in its nearest untouched ones (``_cover`` of them): read now when the
+        read ahead did not (it read each look-up's first ones, some of them touched since). A
+        look-up ranks twice as many, so it holds enough untouched ones unless the touched slots
+        took more than that margin (retired claims still ranked by the read, which may have
+        pushed a slot out), or it found every slot there was (``complete``)."""
+        touched = {s.slot_id for s in written.values()}
+        k = self._cover
+        wanted: list[tuple[str, str]] = []
+        for found in self._ranked:
+            untouched = [i for i in found["ids"] if i not in touched]
+            if len(untouched) < min(k, len(found["ids"])) and not found["complete"]:
+                return False
+            wanted += [(found["namespace"], i) for i in untouched[:k]]
+        held = {s.slot_id for s in state.slots.values()}
+        missing = [ref for ref in dict.fromkeys(wanted) if ref[1] not in held]
+        if missing:
+            more = read_state(self.store, self.new_id, slot_refs=missing)
+            for key, slot in more.slots.items():
+                state.slots.setdefault(key, slot)
+        for key, slot in written.items():
+            state.slots[key] = slot.copy()
+        return True
 
     def _framed(self, draft: ClaimDraft) -> tuple[SlotKey, Cardinality, Statement] | None:
         """The slot of a text-only draft whose sentence ``identity.parse`` reads: (namespace,

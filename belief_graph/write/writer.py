@@ -44,6 +44,16 @@ class _Flight:
     future: Future[list[RevisionResult]] | None = None
 
 
+@dataclass
+class _Upcoming:
+    """The batch after the one being planned, its read begun (``read``: None when it cannot be
+    read ahead) while ``unwritten`` was still in flight."""
+
+    requests: Sequence[Request]
+    read: Future[tuple[Remember, State]] | None
+    unwritten: _Flight | None
+
+
 def _land(flight: _Flight) -> list[RevisionResult] | None:
     """The results of a batch in flight once its statement committed; None when it was refused
     (a slot changed, or a revision of it ran, since it was planned)."""
@@ -117,33 +127,45 @@ class Writer:
 
     def ingest(self, batches: Iterable[Sequence[Request]]) -> Iterator[list[RevisionResult]]:
         """Remember batch after batch, each as ``remember`` would, the results of each batch in
-        order; pipelined: while a structural batch's statement runs on the server, the next one
-        is read and planned here, its slots shared with the batch in flight taken from that
-        batch's plan (``after_apply``) instead of read. The next statement is sent only when the
-        one in flight has committed, so the seq check sees the state it was planned on. When the
-        one in flight is refused (another writer came in between), it runs again the general
-        way and so does the next, planned on a state that never was; a refusal while planning
-        the next batch (or an error taking it from ``batches``) is raised once the batch in
-        flight has committed and its results are out."""
+        order; pipelined: while a batch's statement runs on the server, the next one is read
+        and planned here, its slots shared with the batch in flight taken from that batch's
+        plan (``after_apply``) instead of read. With the models on, the batch after that is
+        read meanwhile too (its embeddings, its neighbours' look-ups and its slots, on a thread
+        of its own), and brought up to the two batches written since by ``Remember.adopt``. The
+        next statement is sent only when the one in flight has committed, so the seq check sees
+        the state it was planned on. When the one in flight is refused (another writer came in
+        between), it runs again the general way and so does the next, planned on a state that
+        never was; so does a batch read ahead that ``adopt`` cannot bring up to date. A refusal
+        while planning the next batch (or an error taking it from ``batches``) is raised once
+        the batch in flight has committed and its results are out."""
         self._forget()
         source = iter(batches)
-        flight: _Flight | None = None
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest") as pool:
+        flight: _Flight | None = None  # the batch whose statement is on the server
+        last: _Flight | None = None  # the batch planned before this one (None: not ahead)
+        upcoming: _Upcoming | None = None
+        with (
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest") as pool,
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-read") as reader,
+        ):
             while True:
                 ahead: _Flight | None = None
                 error: BaseException | None = None
                 requests: Sequence[Request] | None = None
                 try:
-                    requests = next(source, None)
+                    coming, upcoming = upcoming, None
+                    requests = coming.requests if coming else next(source, None)
                     if requests is not None and self._pipelined(requests):
-                        ahead = self._plan_ahead(requests, flight)
+                        if self.detector.scorer is not None:
+                            upcoming = self._read_next(source, reader, flight)
+                        ahead = self._plan_ahead(requests, flight, last, coming)
                 except Exception as exc:  # raised once the batch in flight is out
                     error = exc
+                last = ahead
                 if flight is not None:
                     landed = _land(flight)
                     if landed is None:
                         landed = self.remember(flight.requests)
-                        ahead, error = None, None
+                        ahead, last, error = None, None, None
                     yield landed
                     flight = None
                 if error is not None:
@@ -175,23 +197,57 @@ class Writer:
         )
 
     def _pipelined(self, requests: Sequence[Request]) -> bool:
-        return (
-            self.one_trip
-            and self.detector.scorer is None
-            and all(
-                r.draft.subject is not None
-                and r.draft.predicate is not None
-                and not r.draft.depends_on
-                and not r.draft.supports
-                and r.draft.id is None
-                for r in requests
-            )
+        return self.one_trip and all(
+            r.draft.subject is not None
+            and r.draft.predicate is not None
+            and not r.draft.depends_on
+            and not r.draft.supports
+            and r.draft.id is None
+            for r in requests
         )
 
-    def _plan_ahead(self, requests: Sequence[Request], flight: _Flight | None) -> _Flight:
-        """Read and plan a structural batch on the state the batch in flight leaves."""
-        batch = self._batch(requests, after=flight.after if flight is not None else None)
-        state = batch.read()
+    def _read_next(
+        self,
+        source: Iterator[Sequence[Request]],
+        reader: ThreadPoolExecutor,
+        flight: _Flight | None,
+    ) -> _Upcoming | None:
+        """The next batch from ``source``, its read begun on ``reader`` when it can be read
+        ahead (``flight``: the batch on the server meanwhile)."""
+        requests = next(source, None)
+        if requests is None:
+            return None
+        read = reader.submit(self._read_ahead, requests) if self._pipelined(requests) else None
+        return _Upcoming(requests, read, flight)
+
+    def _read_ahead(self, requests: Sequence[Request]) -> tuple[Remember, State]:
+        batch = self._batch(requests, ahead=True)
+        return batch, batch.read()
+
+    def _plan_ahead(
+        self,
+        requests: Sequence[Request],
+        flight: _Flight | None,
+        last: _Flight | None,
+        coming: _Upcoming | None,
+    ) -> _Flight | None:
+        """Read and plan a batch on the state the batch in flight leaves (``last``: the batch
+        planned before this one; ``coming``: this batch as read ahead). None when it must wait
+        for the batch in flight to be written."""
+        if self.detector.scorer is None:
+            # Structural: only the drafts' own slots, those in flight taken from its plan.
+            batch = self._batch(requests, after=flight.after if flight is not None else None)
+            state = batch.read()
+        elif coming is not None and coming.read is not None and last is not None:
+            batch, state = coming.read.result()
+            written = {**(coming.unwritten.after if coming.unwritten else {}), **last.after}
+            if not batch.adopt(state, written):
+                return None
+        elif flight is None:
+            batch = self._batch(requests)
+            state = batch.read()
+        else:
+            return None
         planned = batch.plan(state)
         changes = [p for p in planned if isinstance(p, ChangeSet)]
         return _Flight(requests, state, planned, changes, after_apply(state))

@@ -2,7 +2,7 @@
 // already ran (replays), claims it names, and which referenced claim ids exist.
 // Params: $batch, one map (docs/engine.md#plans) of: slots (list of {namespace, subject_key,
 //         predicate}: slots by key, maybe not created yet), slot_refs (list of {namespace,
-//         id}: slots by id), near (list of {namespace, embedding, fetch, k}: the slots of
+//         id}: slots by id), near (list of {namespace, embedding, fetch, k, rank}: the slots of
 //         the claims nearest to these embeddings, as write/neighbours finds them: a single
 //         draft's look-up rides with its read), claim_refs (list of {namespace, id}: claims an
 //         operation acts on; their slots are read too), revisions (list of {namespace, id}),

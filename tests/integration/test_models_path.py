@@ -10,7 +10,10 @@ statuses, revisions) and every result returned.
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,10 +24,14 @@ from hypothesis import strategies as st
 from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph import client as client_module
 from belief_graph.detect import Detector
+from belief_graph.policy import Policy
 from belief_graph.semantic.contradiction import PairScore
 from belief_graph.store import Store
 from belief_graph.testing.graph import namespace_snapshot, wipe
 from belief_graph.write import remember as remember_module
+from belief_graph.write import writer as writer_module
+from belief_graph.write.remember import Remember
+from belief_graph.write.writer import Writer
 
 NS = "models-path"
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -224,7 +231,7 @@ def test_a_batchs_neighbours_read_in_two_halves_are_those_one_statement_finds(
     )
     texts = [f"{p} enjoys {t}." for p in people for t in things[::-1]]
     lookups = [
-        {"namespace": NS, "embedding": store.query_vector(e), "fetch": 100, "k": 5}
+        {"namespace": NS, "embedding": store.query_vector(e), "fetch": 100, "k": 5, "rank": 5}
         for e in embedder.embed(texts)
     ]
     statement = cypher.variant("write/neighbours", store.filters_in_vector_index())
@@ -261,3 +268,252 @@ def test_a_single_drafts_look_up_rides_with_its_state_read_and_decides_the_same(
     # Folded: the state read is the one read of each draft before its write.
     assert neighbours not in reads_folded
     assert len(reads_folded) == len(TABLE)
+
+
+# -- an ingest reads the batch after next while the next is planned ---------------------------
+
+ID = re.compile(r"id\d{6}")
+
+
+def canonical(results: list[Any], graph: list[Any]) -> tuple[Any, Any]:
+    """Results and graph with each drawn id named by where it first appears in the results (a
+    slot's by its key): the two ways draw the same ids in another order (a batch read ahead
+    draws the ids of its new slots before the batch before it is planned)."""
+    names: dict[str, str] = {}
+    for row in graph:
+        if "Slot" in row["labels"]:
+            p = row["props"]
+            names[p["id"]] = f"slot:{p['subject_key']}:{p['predicate']}"
+    text = json.dumps(results, sort_keys=True, default=str)
+    for found in ID.findall(text):
+        names.setdefault(found, f"<{len(names)}>")
+
+    def named(value: Any) -> Any:
+        dumped = ID.sub(lambda m: names.get(m.group(0), "<unnamed>"), json.dumps(value))
+        return json.loads(dumped)
+
+    renamed = [named(row) for row in graph]
+    for row in renamed:
+        row["out"] = sorted(row["out"], key=lambda edge: json.dumps(edge, sort_keys=True))
+    return named(results), sorted(renamed, key=lambda r: json.dumps(r, sort_keys=True))
+
+
+def ingest(
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    embedder: Any,
+    scorer: Any,
+    drafts: list[ClaimDraft],
+    batch_size: int,
+    ahead: bool,
+    policy: Policy | None = None,
+) -> tuple[Any, Any]:
+    """The drafts ingested from an empty database, pipelined (``ahead``) or each batch read and
+    written before the next is read: (results, graph), ids named (``canonical``)."""
+    wipe(store)
+    ids = iter(range(1_000_000))
+    monkeypatch.setattr(client_module, "new_id", lambda: f"id{next(ids):06d}")
+    moment = [START]
+
+    def clock() -> datetime:
+        moment[0] += timedelta(milliseconds=1)
+        return moment[0]
+
+    with monkeypatch.context() as patch:
+        if not ahead:
+            patch.setattr(Writer, "_pipelined", lambda self, requests: False)
+        bg = BeliefGraph(store, detector=Detector(embedder, scorer), clock=clock, policy=policy)
+        try:
+            results: Any = [
+                r.model_dump()
+                for r in bg.ingest(
+                    drafts,
+                    batch_size=batch_size,
+                    revision_ids=[f"rev{i:03d}" for i in range(len(drafts))],
+                )
+            ]
+        except Exception as exc:  # the same refusal both ways counts as the same outcome
+            results = {"error": f"{type(exc).__name__}: {exc}"}
+    return canonical(results, namespace_snapshot(store, NS))
+
+
+# Sentences of other facts of the same person that the frame reader cannot tell apart by
+# predicate: the models judge whether they contradict (implicit conflicts across slots).
+UNFRAMED = [
+    ("{} is cautious with money.", "money"),
+    ("{} spends freely.", "spending"),
+    ("{} is careful with every cent.", "cents"),
+    ("{} enjoys quiet evenings at home.", "evenings"),
+    ("{} loves loud parties.", "parties"),
+]
+
+
+@st.composite
+def facts(draw: Callable[..., Any]) -> list[ClaimDraft]:
+    """Structured drafts (an ingest reads them ahead): ``drafts``' framed ones and the
+    ``UNFRAMED`` sentences, each its own fact."""
+    out = []
+    for _ in range(draw(st.integers(3, 8))):
+        subject = draw(st.sampled_from(SUBJECTS))
+        if draw(st.booleans()):
+            template, predicate = draw(st.sampled_from(UNFRAMED))
+            out.append(d(template.format(subject.title()), subject, predicate, predicate))
+            continue
+        predicate = draw(st.sampled_from(PREDICATES))
+        value = draw(st.sampled_from(VALUES))
+        text = f"{subject.title()} {predicate.replace('_', ' ')} {value}."
+        source_type = draw(st.sampled_from(["user_stated", "inferred"]))
+        out.append(d(text, subject, predicate, value, source_type=source_type))
+    return out
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(stream=facts(), batch_size=st.integers(1, 3))
+def test_an_ingest_read_ahead_leaves_what_batch_after_batch_leaves(
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    offline_models: tuple[Any, Any],
+    stream: list[ClaimDraft],
+    batch_size: int,
+) -> None:
+    embedder, _ = offline_models
+    stream = stream + stream[::-1]  # the same facts again: slots the batches before touched
+    ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, batch_size, ahead=True)
+    each = ingest(store, monkeypatch, embedder, Hashed(), stream, batch_size, ahead=False)
+    assert ahead == each
+    assert "<unnamed>" not in json.dumps(ahead)
+
+
+def spy_adopt(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """What each ``Remember.adopt`` answers, in order."""
+    adopted: list[bool] = []
+    adopt = Remember.adopt
+
+    def spied(self: Remember, *args: Any) -> bool:
+        adopted.append(adopt(self, *args))
+        return adopted[-1]
+
+    monkeypatch.setattr(Remember, "adopt", spied)
+    return adopted
+
+
+def elsewhere(i: int) -> ClaimDraft:
+    """A fact of another namespace: a batch of its own between two of ``NS``."""
+    return ClaimDraft(
+        namespace="models-path-elsewhere",
+        subject=f"build server {i}",
+        predicate="runs",
+        object="Debian",
+        text=f"Build server {i} runs Debian.",
+    )
+
+
+class InTurn:
+    """An executor that runs each task as it is submitted: a pipelined ingest then reads each
+    batch ahead once the batch before the one being planned has committed, never later."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def __enter__(self) -> InTurn:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def submit(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as exc:
+            future.set_exception(exc)
+        return future
+
+
+def test_a_batch_read_ahead_that_found_every_slot_is_taken_whatever_was_written_since(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    """A namespace of a few facts: each look-up finds every slot there is, so a draft whose
+    nearest slots the batch before touched is still planned on the read made ahead."""
+    embedder, _ = offline_models
+    adopted = spy_adopt(monkeypatch)
+    monkeypatch.setattr(writer_module, "ThreadPoolExecutor", InTurn)
+    stream = [
+        d("Priya lives in Lisbon.", "priya", "lives_in", "Lisbon"),
+        d("Priya works at Acme.", "priya", "works_at", "Acme"),
+        d("The office printer is out of toner.", "office printer", "status", "no toner"),
+        d("Priya lives in Porto.", "priya", "lives_in", "Porto"),
+        d("Priya lives in Lisbon and works at Acme.", "priya", "likes", "Lisbon and Acme"),
+    ]
+    ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 2, True)
+    # Batch 3's look-up, made while batch 2 was planned, found Priya's city, which batch 2
+    # touched: adopted all the same, the look-up having found every slot.
+    assert adopted == [True, True]
+    each = ingest(store, monkeypatch, embedder, Hashed(), stream, 2, False)
+    assert ahead == each
+
+
+def test_a_batch_read_ahead_whose_neighbours_the_batch_before_moved_is_read_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    """Batch 3's one draft is nearest to Priya's city and employer, which batch 2 (planned
+    while batch 3 is read) changes: with one neighbour asked for, its read-ahead (the four
+    nearest slots, of five, all written since) cannot say which slot is nearest now, and the
+    batch is read again once batch 2 is written."""
+    embedder, _ = offline_models
+    adopted = spy_adopt(monkeypatch)
+    monkeypatch.setattr(writer_module, "ThreadPoolExecutor", InTurn)
+    stream = [
+        d("Priya lives in Lisbon.", "priya", "lives_in", "Lisbon"),
+        d("Priya works at Acme.", "priya", "works_at", "Acme"),
+        d("The office printer is out of toner.", "office printer", "status", "no toner"),
+        d("The coffee machine is broken.", "coffee machine", "status", "broken"),
+        d("The parking lot is full.", "parking lot", "status", "full"),
+        d("Priya lives in Porto.", "priya", "lives_in", "Porto"),
+        d("Priya works at Globex.", "priya", "works_at", "Globex"),
+        *(elsewhere(i) for i in range(3)),
+        d("Priya lives in Lisbon and works at Acme.", "priya", "likes", "Lisbon and Acme"),
+    ]
+    policy = Policy(neighbours=1)
+    ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 5, True, policy)
+    assert adopted == [True, False]
+    adopted.clear()
+    each = ingest(store, monkeypatch, embedder, Hashed(), stream, 5, False, policy)
+    assert adopted == []
+    assert ahead == each
+
+
+def test_a_near_slot_the_read_ahead_ranked_but_did_not_read_is_read_when_it_is_needed(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    """One neighbour asked for: the read ahead of the last batch reads the two slots nearest to
+    "Priya splurges on everything." (that Priya is frugal, that she saves every penny) and
+    ranks the next ones. Batch 4 then changes both to sentences far from it: the third (that
+    she is careful with every cent) holds the draft's nearest claim now, and the conflict with
+    it is on record, as when each batch is read after the one before."""
+    embedder, _ = offline_models
+    adopted = spy_adopt(monkeypatch)
+    monkeypatch.setattr(writer_module, "ThreadPoolExecutor", InTurn)
+    stream = [
+        d("Priya is frugal.", "priya", "frugality", "frugal"),
+        d("Priya saves every penny.", "priya", "saving", "every penny"),
+        d("Priya is careful with every cent.", "priya", "care", "every cent"),
+        d("Priya plays chess on Sundays.", "priya", "sunday", "chess"),
+        elsewhere(0),
+        elsewhere(1),
+        d("Priya loves loud parties.", "priya", "frugality", "parties"),
+        d("Priya plays the drums.", "priya", "saving", "drums"),
+        d("Priya splurges on everything.", "priya", "spending", "everything"),
+    ]
+    policy = Policy(neighbours=1)
+    ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 2, True, policy)
+    assert adopted == [True] * 4
+    each = ingest(store, monkeypatch, embedder, Hashed(), stream, 2, False, policy)
+    assert ahead == each
+    last = each[0][-1]
+    conflicts = [e for row in each[1] for e in row["out"] if e[0] == "CONTRADICTS"]
+    assert last["verdict"] == "NEW" and conflicts, (last, conflicts)

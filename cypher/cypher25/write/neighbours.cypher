@@ -2,8 +2,8 @@
 // namespace, filtered inside the vector index (Neo4j 2026.01+, claim_embedding declares namespace
 // and status): every hit is an active claim of the namespace, so $fetch is a few more than k.
 // cypher25/write/state carries this statement (see write/neighbours).
-// Params: $batch.near (list of {namespace, embedding, fetch, k}), $fetch
-// Returns: near (list of {namespace, id}: the slots of each draft's k nearest claims)
+// Params: $batch.near (list of {namespace, embedding, fetch, k, rank}), $fetch
+// Returns: near, ranked (see write/neighbours)
 CYPHER 25
 CALL () {
   UNWIND $batch.near AS q
@@ -18,8 +18,13 @@ CALL () {
     RETURN node, score
   }
   WITH q, node ORDER BY score DESC
-  WITH q, collect(DISTINCT node.slot_id) AS slot_ids
-  UNWIND slot_ids[..q.k] AS id
-  RETURN collect(DISTINCT {namespace: q.namespace, id: id}) AS near
+  WITH q, count(*) < $fetch AS whole, collect(DISTINCT node.slot_id) AS slot_ids
+  WITH collect({namespace: q.namespace, ids: slot_ids[..q.rank], k: q.k,
+                complete: whole AND size(slot_ids) <= q.rank}) AS ranked
+  RETURN ranked, COLLECT {
+    UNWIND ranked AS r
+    UNWIND r.ids[..r.k] AS id
+    RETURN DISTINCT {namespace: r.namespace, id: id}
+  } AS near
 }
-RETURN near
+RETURN near, ranked

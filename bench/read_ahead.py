@@ -1,0 +1,106 @@
+"""A models-on ``ingest`` with each batch read ahead (its embeddings, its neighbours' look-ups and
+its slots, while the batch before it is planned) against each batch read once the one before
+is written, in turns on one store.
+
+Fills ``--claims`` engine drafts with their embeddings, then ingests ``--drafts`` more with both
+offline models, ``--batch`` per transaction, ``--turn`` drafts per ``ingest`` call, the two ways
+call by call (read ahead off: ``Writer._pipelined`` says no to every batch, which is what a
+models-on ingest did before). Prints, per way, drafts per second (median of the calls, and
+overall), and for the read-ahead way how many batches read ahead were taken (``adopt``) and how
+many were read again.
+
+    python bench/read_ahead.py [--claims 10000] [--drafts 2000] [--batch 50] [--turn 250] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from _common import connect, report
+from engine import BASE, drafts, offline_models
+
+from belief_graph.detect import Detector
+from belief_graph.write.remember import Remember
+from belief_graph.write.writer import Writer
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--claims", type=int, default=10_000)
+    parser.add_argument("--drafts", type=int, default=2000)
+    parser.add_argument("--batch", type=int, default=50)
+    parser.add_argument("--turn", type=int, default=250, help="drafts per ingest call")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    embedder, scorer = offline_models()
+    rng = random.Random(7)
+    ns = f"bench:ahead:{datetime.now(UTC):%Y%m%d%H%M%S}"
+    subjects = max(1, args.claims // 4)
+    connect(detector=Detector(embedder)).ingest(
+        drafts(ns, args.claims, subjects, rng), batch_size=250
+    )
+    print(f"filled {args.claims}", file=sys.stderr)
+    bg = connect(detector=Detector(embedder, scorer))
+    clock = BASE + timedelta(seconds=args.claims + 10)
+    more = [
+        d.model_copy(update={"valid_from": clock + timedelta(seconds=i), "recorded_at": None})
+        for i, d in enumerate(drafts(ns, args.drafts, subjects, rng))
+    ]
+    ways = ("read ahead", "read after the batch before")
+    rates: dict[str, list[float]] = {way: [] for way in ways}
+    totals: dict[str, list[float]] = {way: [0.0, 0.0] for way in ways}  # drafts, seconds
+    verdicts: dict[str, dict[str, int]] = {way: {} for way in ways}
+    adopted: list[bool] = []
+    adopt, pipelined = Remember.adopt, Writer._pipelined
+
+    def counted(self: Remember, *a: Any) -> bool:
+        adopted.append(adopt(self, *a))
+        return adopted[-1]
+
+    Remember.adopt = counted  # type: ignore[method-assign]
+    try:
+        for turn, start in enumerate(range(0, len(more), args.turn)):
+            way = ways[turn % 2]
+            Writer._pipelined = (  # type: ignore[method-assign]
+                pipelined if way == ways[0] else (lambda self, requests: False)
+            )
+            part = more[start : start + args.turn]
+            began = time.perf_counter()
+            results = bg.ingest(part, batch_size=args.batch)
+            seconds = time.perf_counter() - began
+            rates[way].append(len(part) / seconds)
+            totals[way][0] += len(part)
+            totals[way][1] += seconds
+            for r in results:
+                verdicts[way][r.verdict or "-"] = verdicts[way].get(r.verdict or "-", 0) + 1
+            print(f"  {way}: {len(part) / seconds:.1f} drafts/s", file=sys.stderr)
+    finally:
+        Remember.adopt = adopt  # type: ignore[method-assign]
+        Writer._pipelined = pipelined  # type: ignore[method-assign]
+    for way in ways:
+        figures: dict[str, Any] = {
+            "calls": len(rates[way]),
+            "drafts/s (median of calls)": round(statistics.median(rates[way]), 1),
+            "drafts/s (overall)": round(totals[way][0] / totals[way][1], 1),
+            "verdicts": verdicts[way],
+        }
+        if way == ways[0]:
+            figures["batches read ahead: taken"] = sum(adopted)
+            figures["read again"] = len(adopted) - sum(adopted)
+        report(
+            f"ingest with models on, {args.batch} per transaction, {args.turn} per call, {way}",
+            figures,
+            args.json,
+        )
+    bg.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
