@@ -47,11 +47,13 @@ class _Flight:
 @dataclass
 class _Upcoming:
     """The batch after the one being planned, its read begun (``read``: None when it cannot be
-    read ahead) while ``unwritten`` was still in flight."""
+    read ahead) while ``unwritten`` was still in flight; or the error taking it from the
+    stream gave (raised when its turn comes, once the batches before it are written)."""
 
-    requests: Sequence[Request]
-    read: Future[tuple[Remember, State]] | None
-    unwritten: _Flight | None
+    requests: Sequence[Request] | None
+    read: Future[tuple[Remember, State]] | None = None
+    unwritten: _Flight | None = None
+    error: Exception | None = None
 
 
 def _land(flight: _Flight) -> list[RevisionResult] | None:
@@ -153,6 +155,8 @@ class Writer:
                 requests: Sequence[Request] | None = None
                 try:
                     coming, upcoming = upcoming, None
+                    if coming is not None and coming.error is not None:
+                        raise coming.error
                     requests = coming.requests if coming else next(source, None)
                     if requests is not None and self._pipelined(requests):
                         if self.detector.scorer is not None:
@@ -214,7 +218,10 @@ class Writer:
     ) -> _Upcoming | None:
         """The next batch from ``source``, its read begun on ``reader`` when it can be read
         ahead (``flight``: the batch on the server meanwhile)."""
-        requests = next(source, None)
+        try:
+            requests = next(source, None)
+        except Exception as exc:
+            return _Upcoming(None, error=exc)
         if requests is None:
             return None
         read = reader.submit(self._read_ahead, requests) if self._pipelined(requests) else None
