@@ -26,6 +26,7 @@ from typing import Any
 from _common import connect, report, stopwatch, summary, timed
 
 from belief_graph import ClaimDraft
+from belief_graph.detect import Detector
 
 PREDICATES = ["lives_in", "works_at", "risk_tolerance", "uses_framework", "likes"]
 BASE = datetime(2025, 1, 1, tzinfo=UTC)
@@ -65,6 +66,24 @@ def random_fact(ns: str, subjects: int, rng: random.Random, at: datetime, label:
     """A draft of a random one of the facts of ``subjects`` people (``fact``)."""
     subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
     return fact(ns, subject, predicate, f"value-{rng.randrange(4)}", at, label)
+
+
+def filled_with_models(label: str, claims: int, more: int) -> tuple[Any, list[ClaimDraft]]:
+    """A client with both offline models, on a new namespace holding ``claims`` engine drafts
+    stored with their embeddings only (a fast fill), and ``more`` drafts of the same people to
+    write into it next."""
+    embedder, scorer = offline_models()
+    rng = random.Random(7)
+    ns = f"bench:{label}:{datetime.now(UTC):%Y%m%d%H%M%S}"
+    subjects = max(1, claims // 4)
+    connect(detector=Detector(embedder)).ingest(drafts(ns, claims, subjects, rng), batch_size=250)
+    print(f"filled {claims}", file=sys.stderr)
+    clock = BASE + timedelta(seconds=claims + 10)
+    later = [
+        d.model_copy(update={"valid_from": clock + timedelta(seconds=i), "recorded_at": None})
+        for i, d in enumerate(drafts(ns, more, subjects, rng))
+    ]
+    return connect(detector=Detector(embedder, scorer)), later
 
 
 def offline_models() -> tuple[Any, Any]:
@@ -179,8 +198,6 @@ def with_models(args: argparse.Namespace) -> int:
     import time
 
     from _stages import OnePairPerCall, instrument
-
-    from belief_graph.detect import Detector
 
     rng = random.Random(7)
     embedder, scorer = offline_models()

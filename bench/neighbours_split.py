@@ -12,18 +12,14 @@ per second of the whole ``ingest`` call (medians over batches, and overall).
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
-import sys
 import time
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from _common import connect, report
-from engine import BASE, drafts, offline_models
+from _common import report
+from engine import filled_with_models
 
 from belief_graph import store as store_module
-from belief_graph.detect import Detector
 from belief_graph.write import remember
 
 
@@ -34,20 +30,7 @@ def main() -> int:
     parser.add_argument("--batch", type=int, default=50)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    embedder, scorer = offline_models()
-    rng = random.Random(7)
-    ns = f"bench:split:{datetime.now(UTC):%Y%m%d%H%M%S}"
-    subjects = max(1, args.claims // 4)
-    connect(detector=Detector(embedder)).ingest(
-        drafts(ns, args.claims, subjects, rng), batch_size=250
-    )
-    print(f"filled {args.claims}", file=sys.stderr)
-    bg = connect(detector=Detector(embedder, scorer))
-    clock = BASE + timedelta(seconds=args.claims + 10)
-    more = [
-        d.model_copy(update={"valid_from": clock + timedelta(seconds=i), "recorded_at": None})
-        for i, d in enumerate(drafts(ns, args.drafts, subjects, rng))
-    ]
+    bg, more = filled_with_models("split", args.claims, args.drafts)
     ways = {"one statement": 10**9, "two halves side by side": store_module.SPLIT_AT}
     near_ms: dict[str, list[float]] = {way: [] for way in ways}
     rates: dict[str, list[float]] = {way: [] for way in ways}

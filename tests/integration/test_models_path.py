@@ -70,15 +70,9 @@ class Hashed:
         return out
 
 
-def run(
-    store: Store,
-    monkeypatch: pytest.MonkeyPatch,
-    embedder: Any,
-    scorer: Any,
-    lazy: bool,
-    drafts: list[ClaimDraft],
-) -> tuple[list[dict[str, Any]], list[Any], Counting]:
-    """The drafts remembered one by one from an empty database: (results, graph, scorer)."""
+def fresh_start(store: Store, monkeypatch: pytest.MonkeyPatch) -> Callable[[], datetime]:
+    """An emptied database, ids drawn as numbers in turn, and a clock a millisecond on at each
+    reading: two runs of the same drafts draw the same ids and moments."""
     wipe(store)
     ids = iter(range(1_000_000))
     monkeypatch.setattr(client_module, "new_id", lambda: f"id{next(ids):06d}")
@@ -88,6 +82,19 @@ def run(
         moment[0] += timedelta(milliseconds=1)
         return moment[0]
 
+    return clock
+
+
+def run(
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    embedder: Any,
+    scorer: Any,
+    lazy: bool,
+    drafts: list[ClaimDraft],
+) -> tuple[list[dict[str, Any]], list[Any], Counting]:
+    """The drafts remembered one by one from an empty database: (results, graph, scorer)."""
+    clock = fresh_start(store, monkeypatch)
     counting = Counting(scorer)
     bg = BeliefGraph(store, detector=Detector(embedder, counting, lazy=lazy), clock=clock)
     results = []
@@ -310,15 +317,7 @@ def ingest(
 ) -> tuple[Any, Any]:
     """The drafts ingested from an empty database, pipelined (``ahead``) or each batch read and
     written before the next is read: (results, graph), ids named (``canonical``)."""
-    wipe(store)
-    ids = iter(range(1_000_000))
-    monkeypatch.setattr(client_module, "new_id", lambda: f"id{next(ids):06d}")
-    moment = [START]
-
-    def clock() -> datetime:
-        moment[0] += timedelta(milliseconds=1)
-        return moment[0]
-
+    clock = fresh_start(store, monkeypatch)
     with monkeypatch.context() as patch:
         if not ahead:
             patch.setattr(Writer, "_pipelined", lambda self, requests: False)
@@ -434,27 +433,50 @@ class InTurn:
         return future
 
 
+# Priya's city and employer, and a fact far from both.
+OFFICE = [
+    d("Priya lives in Lisbon.", "priya", "lives_in", "Lisbon"),
+    d("Priya works at Acme.", "priya", "works_at", "Acme"),
+    d("The office printer is out of toner.", "office printer", "status", "no toner"),
+]
+
+
+def both_ways_in_turn(
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    embedder: Any,
+    stream: list[ClaimDraft],
+    batch_size: int,
+    policy: Policy | None = None,
+) -> tuple[list[bool], Any]:
+    """``stream`` ingested read ahead, then batch after batch, the batches' reads and writes in
+    a fixed order (``InTurn``): what each ``adopt`` answered, and the results and graph, which
+    are the same both ways."""
+    adopted = spy_adopt(monkeypatch)
+    monkeypatch.setattr(writer_module, "ThreadPoolExecutor", InTurn)
+    ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, batch_size, True, policy)
+    answers = list(adopted)
+    adopted.clear()
+    each = ingest(store, monkeypatch, embedder, Hashed(), stream, batch_size, False, policy)
+    assert adopted == []
+    assert ahead == each
+    return answers, each
+
+
 def test_a_batch_read_ahead_that_found_every_slot_is_taken_whatever_was_written_since(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
     """A namespace of a few facts: each look-up finds every slot there is, so a draft whose
     nearest slots the batch before touched is still planned on the read made ahead."""
-    embedder, _ = offline_models
-    adopted = spy_adopt(monkeypatch)
-    monkeypatch.setattr(writer_module, "ThreadPoolExecutor", InTurn)
     stream = [
-        d("Priya lives in Lisbon.", "priya", "lives_in", "Lisbon"),
-        d("Priya works at Acme.", "priya", "works_at", "Acme"),
-        d("The office printer is out of toner.", "office printer", "status", "no toner"),
+        *OFFICE,
         d("Priya lives in Porto.", "priya", "lives_in", "Porto"),
         d("Priya lives in Lisbon and works at Acme.", "priya", "likes", "Lisbon and Acme"),
     ]
-    ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 2, True)
+    adopted, _ = both_ways_in_turn(store, monkeypatch, offline_models[0], stream, 2)
     # Batch 3's look-up, made while batch 2 was planned, found Priya's city, which batch 2
-    # touched: adopted all the same, the look-up having found every slot.
+    # touched: taken all the same, the look-up having found every slot.
     assert adopted == [True, True]
-    each = ingest(store, monkeypatch, embedder, Hashed(), stream, 2, False)
-    assert ahead == each
 
 
 def test_a_batch_read_ahead_whose_neighbours_the_batch_before_moved_is_read_again(
@@ -464,13 +486,8 @@ def test_a_batch_read_ahead_whose_neighbours_the_batch_before_moved_is_read_agai
     while batch 3 is read) changes: with one neighbour asked for, its read-ahead (the four
     nearest slots, of five, all written since) cannot say which slot is nearest now, and the
     batch is read again once batch 2 is written."""
-    embedder, _ = offline_models
-    adopted = spy_adopt(monkeypatch)
-    monkeypatch.setattr(writer_module, "ThreadPoolExecutor", InTurn)
     stream = [
-        d("Priya lives in Lisbon.", "priya", "lives_in", "Lisbon"),
-        d("Priya works at Acme.", "priya", "works_at", "Acme"),
-        d("The office printer is out of toner.", "office printer", "status", "no toner"),
+        *OFFICE,
         d("The coffee machine is broken.", "coffee machine", "status", "broken"),
         d("The parking lot is full.", "parking lot", "status", "full"),
         d("Priya lives in Porto.", "priya", "lives_in", "Porto"),
@@ -479,12 +496,8 @@ def test_a_batch_read_ahead_whose_neighbours_the_batch_before_moved_is_read_agai
         d("Priya lives in Lisbon and works at Acme.", "priya", "likes", "Lisbon and Acme"),
     ]
     policy = Policy(neighbours=1)
-    ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 5, True, policy)
+    adopted, _ = both_ways_in_turn(store, monkeypatch, offline_models[0], stream, 5, policy)
     assert adopted == [True, False]
-    adopted.clear()
-    each = ingest(store, monkeypatch, embedder, Hashed(), stream, 5, False, policy)
-    assert adopted == []
-    assert ahead == each
 
 
 def test_a_near_slot_the_read_ahead_ranked_but_did_not_read_is_read_when_it_is_needed(
@@ -495,9 +508,6 @@ def test_a_near_slot_the_read_ahead_ranked_but_did_not_read_is_read_when_it_is_n
     ranks the next ones. Batch 4 then changes both to sentences far from it: the third (that
     she is careful with every cent) holds the draft's nearest claim now, and the conflict with
     it is on record, as when each batch is read after the one before."""
-    embedder, _ = offline_models
-    adopted = spy_adopt(monkeypatch)
-    monkeypatch.setattr(writer_module, "ThreadPoolExecutor", InTurn)
     stream = [
         d("Priya is frugal.", "priya", "frugality", "frugal"),
         d("Priya saves every penny.", "priya", "saving", "every penny"),
@@ -510,10 +520,9 @@ def test_a_near_slot_the_read_ahead_ranked_but_did_not_read_is_read_when_it_is_n
         d("Priya splurges on everything.", "priya", "spending", "everything"),
     ]
     policy = Policy(neighbours=1)
-    ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 2, True, policy)
+    adopted, (results, graph) = both_ways_in_turn(
+        store, monkeypatch, offline_models[0], stream, 2, policy
+    )
     assert adopted == [True] * 4
-    each = ingest(store, monkeypatch, embedder, Hashed(), stream, 2, False, policy)
-    assert ahead == each
-    last = each[0][-1]
-    conflicts = [e for row in each[1] for e in row["out"] if e[0] == "CONTRADICTS"]
-    assert last["verdict"] == "NEW" and conflicts, (last, conflicts)
+    conflicts = [e for row in graph for e in row["out"] if e[0] == "CONTRADICTS"]
+    assert results[-1]["verdict"] == "NEW" and conflicts, (results[-1], conflicts)
