@@ -122,9 +122,9 @@ class Remember:
         does not hold them all). ``after``: the slots a batch still being applied touched, as
         its plan leaves them (``after_apply``): those are not read but taken from there, the
         rest is read (a pipelined ingest). ``ahead``: read before the batches before it are
-        written (a pipelined ingest with the models on): each look-up asks for twice the
-        neighbours, so that ``adopt`` can tell whether what those batches change could have
-        moved a draft's nearest slots."""
+        written (a pipelined ingest with the models on): each look-up ranks twice the slots it
+        reads, so that ``adopt`` can tell whether what those batches change could have moved a
+        draft's nearest slots."""
         self.store = store
         self.known = known
         self.after = after or {}

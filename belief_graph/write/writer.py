@@ -56,6 +56,16 @@ class _Upcoming:
     error: Exception | None = None
 
 
+def _embedded(coming: _Upcoming | None) -> Remember | None:
+    """The batch as read ahead, when it was (its embeddings made), else None."""
+    if coming is None or coming.read is None:
+        return None
+    try:
+        return coming.read.result()[0]
+    except Exception:  # the general path meets the error again, in its turn
+        return None
+
+
 def _land(flight: _Flight) -> list[RevisionResult] | None:
     """The results of a batch in flight once its statement committed; None when it was refused
     (a slot changed, or a revision of it ran, since it was planned)."""
@@ -107,8 +117,12 @@ class Writer:
         self._carried: dict[SlotKey, SlotState] = {}
         self._carried_lock = threading.Lock()
 
-    def remember(self, requests: Sequence[Request]) -> list[RevisionResult]:
-        """Remember every request in order, in one transaction; results in the same order."""
+    def remember(
+        self, requests: Sequence[Request], embedded: Remember | None = None
+    ) -> list[RevisionResult]:
+        """Remember every request in order, in one transaction; results in the same order.
+        ``embedded``: these requests as read ahead, whose embeddings are made (read again, not
+        embedded again)."""
         keep = (
             self.carry
             and self.one_trip
@@ -118,7 +132,7 @@ class Writer:
         if not keep:
             self._forget()
         use = keep and all(r.fresh for r in requests)
-        batch = self._batch(requests, known=self._known if use else None)
+        batch = embedded or self._batch(requests, known=self._known if use else None)
         return run(
             self.store,
             batch.read,
@@ -177,7 +191,7 @@ class Writer:
                 if requests is None:
                     return
                 if ahead is None:
-                    yield self.remember(requests)
+                    yield self.remember(requests, _embedded(coming))
                 elif not ahead.changes:
                     yield in_order(ahead.planned, [])
                 else:

@@ -55,6 +55,21 @@ class Counting:
         return list(self.inner.score(pairs))
 
 
+class CountingEmbedder:
+    """An embedder that counts the sentences it is asked to embed."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.texts = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        self.texts += len(texts)
+        return self.inner.embed(texts)
+
+
 class Hashed:
     """A stand-in model whose score of a pair is fixed by the pair's text: about a third of the
     pairs cross the 0.9 threshold, so every branch that reads a score is taken both ways."""
@@ -496,8 +511,12 @@ def test_a_batch_read_ahead_whose_neighbours_the_batch_before_moved_is_read_agai
         d("Priya lives in Lisbon and works at Acme.", "priya", "likes", "Lisbon and Acme"),
     ]
     policy = Policy(neighbours=1)
-    adopted, _ = both_ways_in_turn(store, monkeypatch, offline_models[0], stream, 5, policy)
+    embedder = CountingEmbedder(offline_models[0])
+    adopted, _ = both_ways_in_turn(store, monkeypatch, embedder, stream, 5, policy)
     assert adopted == [True, False]
+    # The batch read again keeps the embeddings made for its read ahead: each way embeds
+    # each sentence once.
+    assert embedder.texts == 2 * len(stream)
 
 
 def test_a_near_slot_the_read_ahead_ranked_but_did_not_read_is_read_when_it_is_needed(
