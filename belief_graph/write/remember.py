@@ -34,7 +34,7 @@ from ..policy import (
     match_text,
     verification,
 )
-from ..store import SPLIT_AT, StaleSlot, Store
+from ..store import StaleSlot, Store
 from ..vocabulary import Vocabulary, normalize_key
 from .changes import (
     TEXT_PREDICATE,
@@ -51,6 +51,10 @@ from .changes import (
 )
 from .state import State, new_slot, read_state
 from .timeline import Correction, correction, place
+
+# A call of this many drafts has its look-up ride with its state read; a batch's run first, on
+# their own, and their ranks are kept for planning (``Remember._reach``).
+RIDES_UP_TO = 1
 
 REFUSED_BY_SOURCE = "refused: the source it came with (episode_content) contradicts it"
 UNSUPPORTED_BY_SOURCE = "its source (episode_content) does not support it: waits for confirmation"
@@ -129,8 +133,10 @@ class Remember:
         self.known = known
         self.after = after or {}
         self.ahead = ahead
-        # Each look-up's slots, nearest first, as the last read found them (``adopt``).
-        self._ranked: list[dict[str, Any]] = []
+        # Each look-up's slots, nearest first, as the last read found them, by draft index.
+        self._ranked: dict[int, dict[str, Any]] = {}
+        # The slots (namespace, id) the batches written since the read ahead touched (``adopt``).
+        self._moved: set[tuple[str, str]] = set()
         self._carried = False  # the last read was the carried state (no statement)
         # A refusal decided on a carried state, and the slots (id, seq) it was decided on.
         self._refused: tuple[Exception, dict[SlotKey, tuple[str, int]]] | None = None
@@ -167,6 +173,7 @@ class Remember:
                 keys.setdefault(framed[0], (framed[2].subject, framed[1]))
         known, self.known = self.known, None  # only the first attempt: a retry reads
         self._carried = False
+        self._ranked, self._moved = {}, set()
         if known is not None and self.structural():
             slots = known(list(keys))
             if slots is not None:
@@ -175,9 +182,8 @@ class Remember:
                 return State(slots={key: s.copy(subject=keys[key][0]) for key, s in slots.items()})
         near = self._lookups()
         slot_refs: list[tuple[str, str]] = []
-        if len(near) >= SPLIT_AT or (near and self.ahead):
-            # A batch's look-ups run on their own, in halves side by side; a single draft's
-            # rides with the state read (one round trip fewer).
+        if near and (len(self.requests) > RIDES_UP_TO or self.ahead):
+            # In halves side by side when there are several (``Store.read_leader_split``).
             slot_refs, near = self._near(near), []
         state = read_state(
             self.store,
@@ -221,13 +227,14 @@ class Remember:
         contradiction model, every draft (to find implicit conflicts in other slots)."""
         return [
             {
+                "draft": i,
                 "namespace": r.draft.namespace,
                 "embedding": self.store.query_vector(e),
                 "fetch": self.policy.neighbours * 20,
                 "k": self._cover,
                 "rank": self._ranks,
             }
-            for r, e in zip(self.requests, self.embeddings, strict=True)
+            for i, (r, e) in enumerate(zip(self.requests, self.embeddings, strict=True))
             if e is not None and (r.draft.text_only or self.detector.scorer is not None)
         ]
 
@@ -254,7 +261,7 @@ class Remember:
         """The slots ``lookups`` find, read on their own (in halves side by side)."""
         statement = cypher.variant("write/neighbours", self.store.filters_in_vector_index())
         rows = self.store.read_leader_split(statement, "near", lookups, fetch=self._fetch)
-        self._ranked = [r for row in rows for r in row["ranked"]]
+        self._ranked = {r["draft"]: r for row in rows for r in row["ranked"]}
         refs = (ref for row in rows for ref in row["near"])
         return list(dict.fromkeys((ref["namespace"], ref["id"]) for ref in refs))
 
@@ -275,7 +282,7 @@ class Remember:
         touched = {s.slot_id for s in written.values()}
         k = self._cover
         wanted: list[tuple[str, str]] = []
-        for found in self._ranked:
+        for found in self._ranked.values():
             untouched = [i for i in found["ids"] if i not in touched]
             if len(untouched) < min(k, len(found["ids"])) and not found["complete"]:
                 return False
@@ -288,7 +295,53 @@ class Remember:
                 state.slots.setdefault(key, slot)
         for key, slot in written.items():
             state.slots[key] = slot.copy()
+        self._moved = {(key[0], s.slot_id) for key, s in written.items()}
         return True
+
+    def _reach(
+        self, index: int, embedding: list[float], state: State, exclude: SlotState | None
+    ) -> None:
+        """Make sure ``state`` holds the slots of draft ``index``'s nearest claims outside
+        ``exclude`` as they are now, after the drafts before it in the batch (and the batches
+        ``adopt`` brought in): its look-up was made before any of them was planned.
+
+        Those drafts changed only the slots they touched, which ``state`` holds as they left
+        them; an untouched slot ranks as it did. So the ``neighbours`` nearest untouched slots
+        the look-up ranked are enough, read now when the batch's read did not hold them. When
+        the touched ones took too many of its ranks (and it did not find every slot there was),
+        the draft is looked up again, ranking as many more slots as were touched since, and all
+        of them are read: a round trip of its own, taken only by such a draft."""
+        found = self._ranked.get(index)
+        if found is None:
+            return
+        namespace, n = found["namespace"], self.policy.neighbours
+        moved = {i for ns, i in self._moved if ns == namespace} | {
+            s.slot_id
+            for key, s in state.slots.items()
+            if s.touched_by is not None and key[0] == namespace
+        }
+        own = exclude.slot_id if exclude is not None else None
+        others = [i for i in found["ids"] if i != own]
+        untouched = [i for i in others if i not in moved]
+        held = {s.slot_id for s in state.slots.values()}
+        if len(untouched) >= min(n, len(others)) or found["complete"]:
+            missing = [(namespace, i) for i in untouched[:n] if i not in held]
+            if not missing:
+                return
+            more = read_state(self.store, self.new_id, slot_refs=missing)
+        else:
+            rank = n + 1 + len(moved)
+            lookup = {
+                "draft": index,
+                "namespace": namespace,
+                "embedding": self.store.query_vector(embedding),
+                "fetch": max(n * 20, rank * 4),
+                "k": rank,
+                "rank": rank,
+            }
+            more = read_state(self.store, self.new_id, near=[lookup], fetch=rank * 4)
+        for key, slot in more.slots.items():
+            state.slots.setdefault(key, slot)
 
     def _framed(self, draft: ClaimDraft) -> tuple[SlotKey, Cardinality, Statement] | None:
         """The slot of a text-only draft whose sentence ``identity.parse`` reads: (namespace,
@@ -331,8 +384,8 @@ class Remember:
     def _plan(self, state: State) -> list[ChangeSet | RevisionResult]:
         planned: list[ChangeSet | RevisionResult] = []
         created: set[tuple[str, str]] = set()
-        for request, embedding, source_embedding in zip(
-            self.requests, self.embeddings, self.source_embeddings, strict=True
+        for index, (request, embedding, source_embedding) in enumerate(
+            zip(self.requests, self.embeddings, self.source_embeddings, strict=True)
         ):
             draft = request.draft
             replay = state.replays.get((draft.namespace, request.revision_id))
@@ -341,7 +394,7 @@ class Remember:
                 continue
             claim_id = draft.id or self.new_id()
             self.detector.forget()
-            slot, candidates, subject = self._locate(draft, claim_id, embedding, state)
+            slot, candidates, subject = self._locate(index, claim_id, embedding, state)
             now = self.clock()
             recorded_at = draft.recorded_at or now
             if recorded_at > now + timedelta(seconds=self.policy.clock_skew_seconds):
@@ -658,15 +711,16 @@ class Remember:
         return None, self.detector.relate(draft.text, embedding, [row])["source"]
 
     def _locate(
-        self, draft: ClaimDraft, claim_id: str, embedding: list[float] | None, state: State
+        self, index: int, claim_id: str, embedding: list[float] | None, state: State
     ) -> tuple[SlotState, list[tuple[Candidate, SlotState]], str | None]:
-        """The draft's slot, the nearest claims in other slots (scored), and who the draft is
-        about when known.
+        """Draft ``index``'s slot, the nearest claims in other slots (scored), and who the draft
+        is about when known.
 
         A structured draft's slot is its (subject, predicate). A text-only draft joins the slot
         of the claim it updates or restates (``match_text``); otherwise it opens a slot of its
         own, keyed by its claim id.
         """
+        draft = self.requests[index].draft
         slot: SlotState | None = None
         subject: str | None = None
         relation: str | None = None
@@ -681,6 +735,8 @@ class Remember:
             subject, relation = framed[0][1], framed[0][2]
             if own.active or own.waiting:
                 slot = own
+        if embedding is not None:
+            self._reach(index, embedding, state, exclude=slot or own)
         candidates = self._candidates(draft, embedding, state, exclude=slot or own)
         if slot is None:
             self.detector.expect(

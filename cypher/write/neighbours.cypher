@@ -2,12 +2,12 @@
 // namespace. The vector index spans every namespace, so it is over-fetched (`fetch`) and filtered.
 // write/state carries this statement (a single draft's look-up and its state read are one
 // round trip); a batch's look-ups run on their own, in halves side by side (Store.read_leader_split).
-// Params: $batch.near (list of {namespace, embedding, fetch, k, rank}), $fetch (unused here:
+// Params: $batch.near (list of {draft, namespace, embedding, fetch, k, rank}), $fetch (unused here:
 //         the cypher25 statement's)
 // Returns: near (list of {namespace, id}: the slots of each draft's k nearest claims), ranked
-//          (list of {namespace, ids, k, complete}: each look-up's rank nearest slots, nearest
-//          first, and whether they are every slot it could find, the index holding fewer
-//          claims than it fetched; a look-up that finds nothing is left out)
+//          (list of {draft, namespace, ids, k, complete}: each look-up's rank nearest slots,
+//          nearest first, and whether they are every slot it could find, the index holding
+//          fewer claims than it fetched; a look-up that finds nothing is left out)
 CALL () {
   UNWIND $batch.near AS q
   CALL db.index.vector.queryNodes('claim_embedding', q.fetch, q.embedding) YIELD node, score
@@ -15,7 +15,7 @@ CALL () {
   WITH q, count(*) < q.fetch AS whole, collect(DISTINCT CASE
       WHEN node.namespace = q.namespace AND node.status = 'active' THEN node.slot_id
     END) AS slot_ids
-  WITH collect({namespace: q.namespace, ids: slot_ids[..q.rank], k: q.k,
+  WITH collect({draft: q.draft, namespace: q.namespace, ids: slot_ids[..q.rank], k: q.k,
                 complete: whole AND size(slot_ids) <= q.rank}) AS ranked
   RETURN ranked, COLLECT {
     UNWIND ranked AS r

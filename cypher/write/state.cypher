@@ -2,9 +2,9 @@
 // already ran (replays), claims it names, and which referenced claim ids exist.
 // Params: $batch, one map (docs/engine.md#plans) of: slots (list of {namespace, subject_key,
 //         predicate}: slots by key, maybe not created yet), slot_refs (list of {namespace,
-//         id}: slots by id), near (list of {namespace, embedding, fetch, k, rank}: the slots of
-//         the claims nearest to these embeddings, as write/neighbours finds them: a single
-//         draft's look-up rides with its read), claim_refs (list of {namespace, id}: claims an
+//         id}: slots by id), near (list of {draft, namespace, embedding, fetch, k, rank}: the
+//         slots of the claims nearest to these embeddings, as write/neighbours finds them: a
+//         single draft's look-up rides with its read), claim_refs (list of {namespace, id}: claims an
 //         operation acts on; their slots are read too), revisions (list of {namespace, id}),
 //         claim_ids (list of {namespace, id}); $fetch (write/neighbours')
 // Returns: held (the ids of the slots locked), slots (by key: a slot not held reads as not there

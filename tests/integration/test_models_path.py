@@ -253,8 +253,9 @@ def test_a_batchs_neighbours_read_in_two_halves_are_those_one_statement_finds(
     )
     texts = [f"{p} enjoys {t}." for p in people for t in things[::-1]]
     lookups = [
-        {"namespace": NS, "embedding": store.query_vector(e), "fetch": 100, "k": 5, "rank": 5}
-        for e in embedder.embed(texts)
+        {"draft": i, "namespace": NS, "embedding": store.query_vector(e), "fetch": 100}
+        | {"k": 5, "rank": 5}
+        for i, e in enumerate(embedder.embed(texts))
     ]
     statement = cypher.variant("write/neighbours", store.filters_in_vector_index())
     whole = store.read_leader(statement, batch={"near": lookups}, fetch=20)
@@ -281,7 +282,7 @@ def test_a_single_drafts_look_up_rides_with_its_state_read_and_decides_the_same(
     folded = run(store, monkeypatch, embedder, Hashed(), True, TABLE)
     reads_folded, names[:] = list(names), []
     # Every look-up on its own, as a batch's are: a statement of its own before the state read.
-    monkeypatch.setattr(remember_module, "SPLIT_AT", 1)
+    monkeypatch.setattr(remember_module, "RIDES_UP_TO", 0)
     alone = run(store, monkeypatch, embedder, Hashed(), True, TABLE)
     assert folded[0] == alone[0]
     assert folded[1] == alone[1]
@@ -545,3 +546,144 @@ def test_a_near_slot_the_read_ahead_ranked_but_did_not_read_is_read_when_it_is_n
     assert adopted == [True] * 4
     conflicts = [e for row in graph for e in row["out"] if e[0] == "CONTRADICTS"]
     assert results[-1]["verdict"] == "NEW" and conflicts, (results[-1], conflicts)
+
+
+# -- within a batch: a draft's look-up made before the drafts before it are planned -----------
+
+
+def unsequenced(graph: list[Any]) -> list[Any]:
+    """The graph without the slots' write counters: a batch writes a slot once however many of
+    its drafts are about it, one draft at a time once per draft."""
+    return [
+        {**row, "props": {k: v for k, v in row["props"].items() if k != "seq"}}
+        if "Slot" in row["labels"]
+        else row
+        for row in graph
+    ]
+
+
+def test_a_drafts_nearest_slots_moved_by_the_drafts_before_it_in_its_batch_are_found_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    """One neighbour asked for: "Priya splurges on everything." is nearest to Priya being frugal
+    and saving every penny, which the two drafts before it in its batch change to sentences far
+    from it. Its look-up, made before either was planned, ranked those two slots first; the
+    third (that she is careful with every cent) holds its nearest claim now, and the conflict
+    with it is on record however the stream is cut: in batches read ahead, batch after batch,
+    one draft at a time."""
+    stream = [
+        d("Priya is frugal.", "priya", "frugality", "frugal"),
+        d("Priya saves every penny.", "priya", "saving", "every penny"),
+        d("Priya is careful with every cent.", "priya", "care", "every cent"),
+        d("Priya plays chess on Sundays.", "priya", "sunday", "chess"),
+        d("Elephants bathe in the river.", "elephants", "bathe", "river"),
+        d("Giraffes eat acacia leaves.", "giraffes", "eat", "acacia"),
+        d("Zebras graze on the plains of Kenya.", "priya", "frugality", "zebras"),
+        d("Kangaroos hop across the outback.", "priya", "saving", "kangaroos"),
+        d("Priya splurges on everything.", "priya", "spending", "everything"),
+    ]
+    embedder, policy = offline_models[0], Policy(neighbours=1)
+    ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 3, True, policy)
+    each = ingest(store, monkeypatch, embedder, Hashed(), stream, 3, False, policy)
+    alone = ingest(store, monkeypatch, embedder, Hashed(), stream, 1, False, policy)
+    assert ahead == each
+    assert ahead[0] == alone[0]
+    assert unsequenced(ahead[1]) == unsequenced(alone[1])
+    careful = next(r["added"][0] for r in alone[0] if r["slot_id"] == "slot:priya:care")
+    assert alone[0][-1]["flagged"] == [careful]
+
+
+def test_a_batch_read_ahead_finds_a_drafts_nearest_slot_beyond_those_moved_before_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    """As above, read ahead, with one more slot moved: "Priya splurges on everything." ranks
+    Priya's frugality, saving, care and coins slots in that order. The batch before its own
+    (written after its read) moves the care slot far from it; the two drafts before it in its
+    batch move the first two. Its nearest claim now is that she counts every single coin,
+    ranked but not read: read then, and the conflict with it is on record as when the drafts
+    come one at a time."""
+    stream = [
+        d("Priya is frugal.", "priya", "frugality", "frugal"),
+        d("Priya saves every penny.", "priya", "saving", "every penny"),
+        d("Priya is careful with every cent.", "priya", "care", "every cent"),
+        d("Priya counts every single coin.", "priya", "coins", "every coin"),
+        d("Elephants bathe in the river.", "elephants", "bathe", "river"),
+        d("Giraffes eat acacia leaves.", "giraffes", "eat", "acacia"),
+        *(elsewhere(i) for i in range(18)),
+        d("Priya hums in the shower.", "priya", "care", "humming"),
+        *(elsewhere(i) for i in range(18, 23)),
+        d("Zebras graze on the plains of Kenya.", "priya", "frugality", "zebras"),
+        d("Kangaroos hop across the outback.", "priya", "saving", "kangaroos"),
+        d("Priya splurges on everything.", "priya", "spending", "everything"),
+    ]
+    embedder, policy = offline_models[0], Policy(neighbours=1)
+    adopted = spy_adopt(monkeypatch)
+    monkeypatch.setattr(writer_module, "ThreadPoolExecutor", InTurn)
+    ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 6, True, policy)
+    assert adopted[-1] is True  # the last batch was planned on its read ahead
+    alone = ingest(store, monkeypatch, embedder, Hashed(), stream, 1, False, policy)
+    assert ahead[0] == alone[0]
+    assert unsequenced(ahead[1]) == unsequenced(alone[1])
+    coins = next(r["added"][0] for r in alone[0] if r["slot_id"] == "slot:priya:coins")
+    assert alone[0][-1]["flagged"] == [coins]
+
+
+# Sentences near and far from each other: a slot they are written to moves across the space.
+SENTENCES = [
+    "{} is frugal.",
+    "{} saves every penny.",
+    "{} is careful with every cent.",
+    "{} splurges on everything.",
+    "{} plays chess on Sundays.",
+    "{} loves loud parties.",
+    "{} watched zebras graze in Kenya.",
+    "{}'s office printer is out of toner.",
+]
+
+
+@st.composite
+def moves(draw: Callable[..., Any]) -> list[ClaimDraft]:
+    """Structured drafts whose sentences say nothing of their slot: a later draft of a slot
+    can move it far from where it was, or near another slot's claims. Each sentence is written
+    once (to one slot): two slots never hold claims equally near a draft."""
+    said = draw(
+        st.lists(
+            st.tuples(st.sampled_from(SUBJECTS), st.sampled_from(SENTENCES)),
+            min_size=4,
+            max_size=12,
+            unique=True,
+        )
+    )
+    out = []
+    for subject, sentence in said:
+        predicate = draw(st.sampled_from(["habit", "saving", "hobby", "mood"]))
+        text = sentence.format(subject.title())
+        out.append(d(text, subject, predicate, text.split()[-1].strip(".")))
+    return out
+
+
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    stream=st.one_of(facts(), moves()),
+    batch_size=st.integers(2, 5),
+    neighbours=st.integers(1, 2),
+)
+def test_an_ingest_in_batches_leaves_what_one_draft_at_a_time_leaves(
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    offline_models: tuple[Any, Any],
+    stream: list[ClaimDraft],
+    batch_size: int,
+    neighbours: int,
+) -> None:
+    embedder, _ = offline_models
+    stream = stream + stream[::-1]  # the same facts again: slots earlier drafts touched
+    policy = Policy(neighbours=neighbours)
+    batched = ingest(store, monkeypatch, embedder, Hashed(), stream, batch_size, True, policy)
+    alone = ingest(store, monkeypatch, embedder, Hashed(), stream, 1, False, policy)
+    assert batched[0] == alone[0]
+    assert unsequenced(batched[1]) == unsequenced(alone[1])

@@ -2,7 +2,7 @@
 // namespace, filtered inside the vector index (Neo4j 2026.01+, claim_embedding declares namespace
 // and status): every hit is an active claim of the namespace, so $fetch is a few more than k.
 // cypher25/write/state carries this statement (see write/neighbours).
-// Params: $batch.near (list of {namespace, embedding, fetch, k, rank}), $fetch
+// Params: $batch.near (list of {draft, namespace, embedding, fetch, k, rank}), $fetch
 // Returns: near, ranked (see write/neighbours)
 CYPHER 25
 CALL () {
@@ -19,7 +19,7 @@ CALL () {
   }
   WITH q, node ORDER BY score DESC
   WITH q, count(*) < $fetch AS whole, collect(DISTINCT node.slot_id) AS slot_ids
-  WITH collect({namespace: q.namespace, ids: slot_ids[..q.rank], k: q.k,
+  WITH collect({draft: q.draft, namespace: q.namespace, ids: slot_ids[..q.rank], k: q.k,
                 complete: whole AND size(slot_ids) <= q.rank}) AS ranked
   RETURN ranked, COLLECT {
     UNWIND ranked AS r
