@@ -7,7 +7,9 @@ offline models, ``--batch`` per transaction, ``--turn`` drafts per ``ingest`` ca
 call by call (read ahead off: ``Writer._pipelined`` says no to every batch, which is what a
 models-on ingest did before). Prints, per way, drafts per second (median of the calls, and
 overall), and for the read-ahead way how many batches read ahead were taken (``adopt``) and how
-many were read again.
+many were read again; per way, how many drafts had slots read, or were looked up again, while
+their batch was planned (``Remember._reach``: the drafts before them in the batch had moved
+their nearest slots).
 
     python bench/read_ahead.py [--claims 10000] [--drafts 2000] [--batch 50] [--turn 250] [--json]
 """
@@ -17,12 +19,14 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import threading
 import time
 from typing import Any
 
 from _common import report
 from engine import filled_with_models
 
+from belief_graph.write import remember as remember_module
 from belief_graph.write.remember import Remember
 from belief_graph.write.writer import Writer
 
@@ -42,12 +46,30 @@ def main() -> int:
     verdicts: dict[str, dict[str, int]] = {way: {} for way in ways}
     adopted: list[bool] = []
     adopt, pipelined = Remember.adopt, Writer._pipelined
+    reach, read_state = Remember._reach, remember_module.read_state
+    reached: dict[str, dict[str, int]] = {way: {"slots": 0, "look-ups": 0} for way in ways}
+    planning = threading.local()  # set while a draft's nearest slots are looked for again
+    way = ways[0]
 
     def counted(self: Remember, *a: Any) -> bool:
         adopted.append(adopt(self, *a))
         return adopted[-1]
 
+    def reaching(self: Remember, *a: Any) -> None:
+        planning.on = True
+        try:
+            reach(self, *a)
+        finally:
+            planning.on = False
+
+    def reading(*a: Any, **k: Any) -> Any:
+        if getattr(planning, "on", False):
+            reached[way]["look-ups" if k.get("near") else "slots"] += 1
+        return read_state(*a, **k)
+
     Remember.adopt = counted  # type: ignore[method-assign]
+    Remember._reach = reaching  # type: ignore[method-assign]
+    remember_module.read_state = reading
     try:
         for turn, start in enumerate(range(0, len(more), args.turn)):
             way = ways[turn % 2]
@@ -66,6 +88,8 @@ def main() -> int:
             print(f"  {way}: {len(part) / seconds:.1f} drafts/s", file=sys.stderr)
     finally:
         Remember.adopt = adopt  # type: ignore[method-assign]
+        Remember._reach = reach  # type: ignore[method-assign]
+        remember_module.read_state = read_state
         Writer._pipelined = pipelined  # type: ignore[method-assign]
     for way in ways:
         figures: dict[str, Any] = {
@@ -73,6 +97,8 @@ def main() -> int:
             "drafts/s (median of calls)": round(statistics.median(rates[way]), 1),
             "drafts/s (overall)": round(totals[way][0] / totals[way][1], 1),
             "verdicts": verdicts[way],
+            "drafts whose slots were read while planned": reached[way]["slots"],
+            "drafts looked up again while planned": reached[way]["look-ups"],
         }
         if way == ways[0]:
             figures["batches read ahead: taken"] = sum(adopted)
