@@ -42,13 +42,13 @@ def main() -> int:
     fill.ingest(drafts(ns, args.claims, subjects, rng), batch_size=250)
     bg = connect(detector=Detector(embedder, scorer))
     clock = BASE + timedelta(seconds=args.claims + 10)
-    split_at = remember.SPLIT_AT
-    ways = {"folded into the state read": split_at, "on its own": 1}
+    rides_up_to = remember.RIDES_UP_TO
+    ways = {"folded into the state read": rides_up_to, "on its own": 0}
     times: dict[str, list[float]] = {way: [] for way in ways}
     try:
         for i in range(2 * (args.samples + WARM_UP)):
             way = list(ways)[i % 2]
-            remember.SPLIT_AT = ways[way]
+            remember.RIDES_UP_TO = ways[way]
             clock += timedelta(seconds=1)
             draft = random_fact(ns, subjects, rng, clock, i)
             started = time.perf_counter()
@@ -56,7 +56,7 @@ def main() -> int:
             if i >= 2 * WARM_UP:
                 times[way].append((time.perf_counter() - started) * 1000)
     finally:
-        remember.SPLIT_AT = split_at
+        remember.RIDES_UP_TO = rides_up_to
     figures = {way: summary(t) for way, t in times.items()}
     for way, f in figures.items():
         title = f"remember, models on, a random fact, the neighbour look-up {way}"

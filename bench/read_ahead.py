@@ -55,10 +55,10 @@ def main() -> int:
         adopted.append(adopt(self, *a))
         return adopted[-1]
 
-    def reaching(self: Remember, *a: Any) -> None:
+    def reaching(self: Remember, *a: Any, **k: Any) -> None:
         planning.on = True
         try:
-            reach(self, *a)
+            reach(self, *a, **k)
         finally:
             planning.on = False
 
