@@ -7,9 +7,9 @@ offline models, ``--batch`` per transaction, ``--turn`` drafts per ``ingest`` ca
 call by call (read ahead off: ``Writer._pipelined`` says no to every batch, which is what a
 models-on ingest did before). Prints, per way, drafts per second (median of the calls, and
 overall), and for the read-ahead way how many batches read ahead were taken (``adopt``) and how
-many were read again; per way, how many drafts had slots read, or were looked up again, while
-their batch was planned (``Remember._reach``: the drafts before them in the batch had moved
-their nearest slots).
+many were read again; per way, how many drafts had their nearest slots ranked again, and how
+many had some of them read, while their batch was planned (``Remember._reach``: the drafts
+before them in the batch had moved their nearest slots).
 
     python bench/read_ahead.py [--claims 10000] [--drafts 2000] [--batch 50] [--turn 250] [--json]
 """
@@ -46,7 +46,7 @@ def main() -> int:
     verdicts: dict[str, dict[str, int]] = {way: {} for way in ways}
     adopted: list[bool] = []
     adopt, pipelined = Remember.adopt, Writer._pipelined
-    reach, read_state = Remember._reach, remember_module.read_state
+    reach, rank, read_state = Remember._reach, Remember._rank, remember_module.read_state
     reached: dict[str, dict[str, int]] = {way: {"slots": 0, "look-ups": 0} for way in ways}
     planning = threading.local()  # set while a draft's nearest slots are looked for again
     way = ways[0]
@@ -64,11 +64,16 @@ def main() -> int:
 
     def reading(*a: Any, **k: Any) -> Any:
         if getattr(planning, "on", False):
-            reached[way]["look-ups" if k.get("near") else "slots"] += 1
+            reached[way]["slots"] += 1
         return read_state(*a, **k)
+
+    def ranking(self: Remember, *a: Any) -> Any:
+        reached[way]["look-ups"] += 1
+        return rank(self, *a)
 
     Remember.adopt = counted  # type: ignore[method-assign]
     Remember._reach = reaching  # type: ignore[method-assign]
+    Remember._rank = ranking  # type: ignore[method-assign]
     remember_module.read_state = reading
     try:
         for turn, start in enumerate(range(0, len(more), args.turn)):
@@ -89,6 +94,7 @@ def main() -> int:
     finally:
         Remember.adopt = adopt  # type: ignore[method-assign]
         Remember._reach = reach  # type: ignore[method-assign]
+        Remember._rank = rank  # type: ignore[method-assign]
         remember_module.read_state = read_state
         Writer._pipelined = pipelined  # type: ignore[method-assign]
     for way in ways:
@@ -97,8 +103,8 @@ def main() -> int:
             "drafts/s (median of calls)": round(statistics.median(rates[way]), 1),
             "drafts/s (overall)": round(totals[way][0] / totals[way][1], 1),
             "verdicts": verdicts[way],
-            "drafts whose slots were read while planned": reached[way]["slots"],
-            "drafts looked up again while planned": reached[way]["look-ups"],
+            "drafts whose nearest slots were read while planned": reached[way]["slots"],
+            "drafts whose nearest slots were ranked again": reached[way]["look-ups"],
         }
         if way == ways[0]:
             figures["batches read ahead: taken"] = sum(adopted)

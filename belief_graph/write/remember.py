@@ -306,11 +306,11 @@ class Remember:
         ``adopt`` brought in): its look-up was made before any of them was planned.
 
         Those drafts changed only the slots they touched, which ``state`` holds as they left
-        them; an untouched slot ranks as it did. So the ``neighbours`` nearest untouched slots
-        the look-up ranked are enough, read now when the batch's read did not hold them. When
-        the touched ones took too many of its ranks (and it did not find every slot there was),
-        the draft is looked up again, ranking as many more slots as were touched since, and all
-        of them are read: a round trip of its own, taken only by such a draft."""
+        them; an untouched slot ranks as it did. So the first ``neighbours`` untouched slots the
+        look-up ranked are enough, read now when the batch's read did not hold them. When the
+        touched ones took too many of its ranks (and it did not find every slot there was), the
+        draft's slots are ranked again first, as many more as were touched since: a round trip
+        of its own, taken only by such a draft."""
         found = self._ranked.get(index)
         if found is None:
             return
@@ -321,27 +321,39 @@ class Remember:
             if s.touched_by is not None and key[0] == namespace
         }
         own = exclude.slot_id if exclude is not None else None
-        others = [i for i in found["ids"] if i != own]
-        untouched = [i for i in others if i not in moved]
+
+        def untouched(found: dict[str, Any]) -> tuple[list[str], bool]:
+            others = [i for i in found["ids"] if i != own]
+            left = [i for i in others if i not in moved]
+            return left, len(left) >= min(n, len(others)) or found["complete"]
+
+        left, enough = untouched(found)
+        if not enough:
+            found = self._rank(index, embedding, namespace, n + 1 + len(moved))
+            left, _ = untouched(found)
         held = {s.slot_id for s in state.slots.values()}
-        if len(untouched) >= min(n, len(others)) or found["complete"]:
-            missing = [(namespace, i) for i in untouched[:n] if i not in held]
-            if not missing:
-                return
+        missing = [(namespace, i) for i in left[:n] if i not in held]
+        if missing:
             more = read_state(self.store, self.new_id, slot_refs=missing)
-        else:
-            rank = n + 1 + len(moved)
-            lookup = {
-                "draft": index,
-                "namespace": namespace,
-                "embedding": self.store.query_vector(embedding),
-                "fetch": max(n * 20, rank * 4),
-                "k": rank,
-                "rank": rank,
-            }
-            more = read_state(self.store, self.new_id, near=[lookup], fetch=rank * 4)
-        for key, slot in more.slots.items():
-            state.slots.setdefault(key, slot)
+            for key, slot in more.slots.items():
+                state.slots.setdefault(key, slot)
+
+    def _rank(
+        self, index: int, embedding: list[float], namespace: str, rank: int
+    ) -> dict[str, Any]:
+        """Draft ``index``'s ``rank`` nearest slots, looked up again (none read)."""
+        lookup = {
+            "draft": index,
+            "namespace": namespace,
+            "embedding": self.store.query_vector(embedding),
+            "fetch": max(self.policy.neighbours * 20, rank * 4),
+            "k": 0,
+            "rank": rank,
+        }
+        statement = cypher.variant("write/neighbours", self.store.filters_in_vector_index())
+        rows = self.store.read_leader(statement, batch={"near": [lookup]}, fetch=rank * 4)
+        found = next(iter(rows[0]["ranked"]), None) if rows else None
+        return found or {"ids": [], "complete": True}
 
     def _framed(self, draft: ClaimDraft) -> tuple[SlotKey, Cardinality, Statement] | None:
         """The slot of a text-only draft whose sentence ``identity.parse`` reads: (namespace,
