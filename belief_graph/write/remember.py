@@ -137,6 +137,8 @@ class Remember:
         self._ranked: dict[int, dict[str, Any]] = {}
         # The slots (namespace, id) the batches written since the read ahead touched (``adopt``).
         self._moved: set[tuple[str, str]] = set()
+        # The slots of the state being planned, by id (``_reach``).
+        self._held: dict[str, SlotState] = {}
         self._carried = False  # the last read was the carried state (no statement)
         # A refusal decided on a carried state, and the slots (id, seq) it was decided on.
         self._refused: tuple[Exception, dict[SlotKey, tuple[str, int]]] | None = None
@@ -315,28 +317,30 @@ class Remember:
         if found is None:
             return
         namespace, n = found["namespace"], self.policy.neighbours
-        moved = {i for ns, i in self._moved if ns == namespace} | {
-            s.slot_id
-            for key, s in state.slots.items()
-            if s.touched_by is not None and key[0] == namespace
-        }
+        held = self._held  # the state's slots by id (planning changes them in place)
         own = exclude.slot_id if exclude is not None else None
+
+        def moved(i: str) -> bool:
+            slot = held.get(i)
+            return slot is not None and (
+                slot.touched_by is not None or (namespace, i) in self._moved
+            )
 
         def untouched(found: dict[str, Any]) -> tuple[list[str], bool]:
             others = [i for i in found["ids"] if i != own]
-            left = [i for i in others if i not in moved]
+            left = [i for i in others if not moved(i)]
             return left, len(left) >= min(n, len(others)) or found["complete"]
 
         left, enough = untouched(found)
         if not enough:
-            found = self._rank(index, embedding, namespace, n + 1 + len(moved))
+            touched = sum(1 for i, s in held.items() if s.key[0] == namespace and moved(i))
+            found = self._rank(index, embedding, namespace, n + 1 + touched)
             left, _ = untouched(found)
-        held = {s.slot_id for s in state.slots.values()}
         missing = [(namespace, i) for i in left[:n] if i not in held]
         if missing:
             more = read_state(self.store, self.new_id, slot_refs=missing)
             for key, slot in more.slots.items():
-                state.slots.setdefault(key, slot)
+                held[slot.slot_id] = state.slots.setdefault(key, slot)
 
     def _rank(
         self, index: int, embedding: list[float], namespace: str, rank: int
@@ -396,6 +400,7 @@ class Remember:
     def _plan(self, state: State) -> list[ChangeSet | RevisionResult]:
         planned: list[ChangeSet | RevisionResult] = []
         created: set[tuple[str, str]] = set()
+        self._held = {s.slot_id: s for s in state.slots.values()}
         for index, (request, embedding, source_embedding) in enumerate(
             zip(self.requests, self.embeddings, self.source_embeddings, strict=True)
         ):
