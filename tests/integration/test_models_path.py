@@ -562,6 +562,33 @@ def unsequenced(graph: list[Any]) -> list[Any]:
     ]
 
 
+# Priya's thrift, two facts far from it, and three drafts: the first two move her frugality
+# and saving far from the third.
+THRIFT = [
+    d("Priya is frugal.", "priya", "frugality", "frugal"),
+    d("Priya saves every penny.", "priya", "saving", "every penny"),
+    d("Priya is careful with every cent.", "priya", "care", "every cent"),
+]
+ANIMALS = [
+    d("Elephants bathe in the river.", "elephants", "bathe", "river"),
+    d("Giraffes eat acacia leaves.", "giraffes", "eat", "acacia"),
+]
+MOVED_FAR = [
+    d("Zebras graze on the plains of Kenya.", "priya", "frugality", "zebras"),
+    d("Kangaroos hop across the outback.", "priya", "saving", "kangaroos"),
+    d("Priya splurges on everything.", "priya", "spending", "everything"),
+]
+
+
+def met_as_one_at_a_time(batched: Any, alone: Any, slot_id: str) -> None:
+    """The stream ingested in batches left what one draft at a time left, and its last draft
+    met the claim first written to ``slot_id`` (the conflict with it on record)."""
+    assert batched[0] == alone[0]
+    assert unsequenced(batched[1]) == unsequenced(alone[1])
+    met = next(r["added"][0] for r in alone[0] if r["slot_id"] == slot_id)
+    assert alone[0][-1]["flagged"] == [met]
+
+
 def test_a_drafts_nearest_slots_moved_by_the_drafts_before_it_in_its_batch_are_found_again(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
@@ -572,25 +599,17 @@ def test_a_drafts_nearest_slots_moved_by_the_drafts_before_it_in_its_batch_are_f
     with it is on record however the stream is cut: in batches read ahead, batch after batch,
     one draft at a time."""
     stream = [
-        d("Priya is frugal.", "priya", "frugality", "frugal"),
-        d("Priya saves every penny.", "priya", "saving", "every penny"),
-        d("Priya is careful with every cent.", "priya", "care", "every cent"),
+        *THRIFT,
         d("Priya plays chess on Sundays.", "priya", "sunday", "chess"),
-        d("Elephants bathe in the river.", "elephants", "bathe", "river"),
-        d("Giraffes eat acacia leaves.", "giraffes", "eat", "acacia"),
-        d("Zebras graze on the plains of Kenya.", "priya", "frugality", "zebras"),
-        d("Kangaroos hop across the outback.", "priya", "saving", "kangaroos"),
-        d("Priya splurges on everything.", "priya", "spending", "everything"),
+        *ANIMALS,
+        *MOVED_FAR,
     ]
     embedder, policy = offline_models[0], Policy(neighbours=1)
     ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 3, True, policy)
     each = ingest(store, monkeypatch, embedder, Hashed(), stream, 3, False, policy)
     alone = ingest(store, monkeypatch, embedder, Hashed(), stream, 1, False, policy)
     assert ahead == each
-    assert ahead[0] == alone[0]
-    assert unsequenced(ahead[1]) == unsequenced(alone[1])
-    careful = next(r["added"][0] for r in alone[0] if r["slot_id"] == "slot:priya:care")
-    assert alone[0][-1]["flagged"] == [careful]
+    met_as_one_at_a_time(ahead, alone, "slot:priya:care")
 
 
 def test_a_batch_read_ahead_finds_a_drafts_nearest_slot_beyond_those_moved_before_it(
@@ -603,18 +622,13 @@ def test_a_batch_read_ahead_finds_a_drafts_nearest_slot_beyond_those_moved_befor
     ranked but not read: read then, and the conflict with it is on record as when the drafts
     come one at a time."""
     stream = [
-        d("Priya is frugal.", "priya", "frugality", "frugal"),
-        d("Priya saves every penny.", "priya", "saving", "every penny"),
-        d("Priya is careful with every cent.", "priya", "care", "every cent"),
+        *THRIFT,
         d("Priya counts every single coin.", "priya", "coins", "every coin"),
-        d("Elephants bathe in the river.", "elephants", "bathe", "river"),
-        d("Giraffes eat acacia leaves.", "giraffes", "eat", "acacia"),
+        *ANIMALS,
         *(elsewhere(i) for i in range(18)),
         d("Priya hums in the shower.", "priya", "care", "humming"),
         *(elsewhere(i) for i in range(18, 23)),
-        d("Zebras graze on the plains of Kenya.", "priya", "frugality", "zebras"),
-        d("Kangaroos hop across the outback.", "priya", "saving", "kangaroos"),
-        d("Priya splurges on everything.", "priya", "spending", "everything"),
+        *MOVED_FAR,
     ]
     embedder, policy = offline_models[0], Policy(neighbours=1)
     adopted = spy_adopt(monkeypatch)
@@ -622,10 +636,7 @@ def test_a_batch_read_ahead_finds_a_drafts_nearest_slot_beyond_those_moved_befor
     ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 6, True, policy)
     assert adopted[-1] is True  # the last batch was planned on its read ahead
     alone = ingest(store, monkeypatch, embedder, Hashed(), stream, 1, False, policy)
-    assert ahead[0] == alone[0]
-    assert unsequenced(ahead[1]) == unsequenced(alone[1])
-    coins = next(r["added"][0] for r in alone[0] if r["slot_id"] == "slot:priya:coins")
-    assert alone[0][-1]["flagged"] == [coins]
+    met_as_one_at_a_time(ahead, alone, "slot:priya:coins")
 
 
 # Sentences near and far from each other: a slot they are written to moves across the space.
