@@ -4,9 +4,9 @@
 //         predicate}: slots by key, maybe not created yet), slot_refs (list of {namespace,
 //         id}: slots by id), near (list of {draft, namespace, embedding, fetch, k, rank}: the
 //         slots of the claims nearest to these embeddings, as write/neighbours finds them: a
-//         single draft's look-up rides with its read), claim_refs (list of {namespace, id}: claims an
-//         operation acts on; their slots are read too), revisions (list of {namespace, id}),
-//         claim_ids (list of {namespace, id}); $fetch (write/neighbours')
+//         single draft's look-up rides with its read), claim_refs (list of {namespace, id}:
+//         claims an operation acts on; their slots are read too), revisions (list of
+//         {namespace, id}), claim_ids (list of {namespace, id}); $fetch (write/neighbours')
 // Returns: held (the ids of the slots locked), slots (by key: a slot not held reads as not there
 // yet), by_id (slots by id, held ones), claims, replays, existing. A slot's state holds
 // its active and pending claims, and the windows of its earlier versions still believed for
