@@ -76,7 +76,10 @@ def read_state(
         name,
         fetch=fetch,
         batch={
-            "slots": [{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys],
+            # Sorted: the index entries of the keys are locked in write/apply's order.
+            "slots": [
+                {"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in sorted(keys)
+            ],
             "slot_refs": [{"namespace": ns, "id": i} for ns, i in slot_refs],
             "near": list(near),
             "claim_refs": [{"namespace": ns, "id": i} for ns, i in claim_refs],
@@ -93,8 +96,12 @@ def read_state(
         key = (s["namespace"], s["subject_key"], s["predicate"])
         state.slots[key] = _slot(key, s["subject"], s["cardinality"], s, new_id)
     held = set(row["held"])
+    found = {(s["namespace"], s["subject_key"], s["predicate"]): s for s in row["slots"]}
     _by_key(
-        state, keys, [s if s["slot_id"] in held else _not_there(s) for s in row["slots"]], new_id
+        state,
+        keys,
+        [found[k] if found[k]["slot_id"] in held else _not_there(found[k]) for k in keys],
+        new_id,
     )
     return state
 

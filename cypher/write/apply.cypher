@@ -31,6 +31,10 @@ CALL (k) {
   USING INDEX SEEK s:Slot(id)
   RETURN s
 }
+// Every slot found or created before any is locked, then locked in key order (see write/lock).
+WITH collect({k: k, s: s}) AS found
+UNWIND found AS f
+WITH f.k AS k, f.s AS s ORDER BY s.namespace, s.subject_key, s.predicate
 // Writing a property takes the slot's write lock (held to the commit, whatever the property
 // holds by then); only then is seq read (see write/lock).
 SET s.locked = true

@@ -1,5 +1,6 @@
 // Apply, first statement: create or lock every slot of the batch (in the caller's sorted order, so
-// concurrent batches cannot deadlock on each other) and report revisions that ran meanwhile.
+// concurrent batches cannot deadlock on each other, nor with a read step: write/state) and
+// report revisions that ran meanwhile.
 // A slot that existed when it was read is locked by its id (an erase may have renamed its key
 // since: the caller sees the key it has now and plans again); a slot not created yet is merged
 // by its key (a concurrent writer may have created it: the caller sees another id).
@@ -19,6 +20,14 @@ CALL (k) {
   MATCH (s:Slot {id: k.id, namespace: k.namespace})
   RETURN s
 }
+// Every slot is found or created before any is locked, then locked in key order: a lookup by key
+// in a statement that writes takes a lock on the key's index entry (exclusive when the key is
+// not there yet), and write/state takes those of its keys (sorted) before it locks its slots.
+// Taking the keys' entries as each slot is locked instead, an apply waiting on the entry of a
+// slot it creates while holding the lock of a slot write/state waits on was a deadlock.
+WITH collect({k: k, s: s}) AS found
+UNWIND found AS f
+WITH f.k AS k, f.s AS s ORDER BY s.namespace, s.subject_key, s.predicate
 // Writing a property first takes the slot's write lock; only then is seq read, so two writers
 // cannot both read the same seq (a read-then-write in one SET could lose an update).
 SET s.locked = true

@@ -19,7 +19,10 @@
 // check would pass a plan made on a state that never was. A writer holds its slots' locks until
 // its commit is applied, so under the locks each slot reads whole. A slot created after the
 // locks were taken is not held: the caller takes it as not there yet (the apply step then
-// finds it and plans again).
+// finds it and plans again). Looking a key up in a statement that writes locks the key's index
+// entry (exclusively when the key is not there yet): the keys come sorted and are all looked up
+// before any slot is locked, the order write/apply and write/lock take them in, so a read beside
+// a write cannot deadlock with it.
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
 // does not depend on the statistics; and the lists come in one map, so no list's length
 // makes Neo4j plan it again (docs/engine.md#plans).

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, RevisionResult
 from belief_graph.client import new_id
+from belief_graph.models import Cardinality
 from belief_graph.store import Store, Tx
 from belief_graph.testing.graph import q
-from belief_graph.write.apply import lock_slots
-from belief_graph.write.state import read_state
+from belief_graph.write.apply import _apply, apply_at_once, lock_slots
+from belief_graph.write.changes import ChangeSet, SlotKey
+from belief_graph.write.remember import Request
+from belief_graph.write.state import State, read_state
 
 THREADS, CALLS, SLOTS = 8, 200, 10
 NS = "user:crowd"
@@ -127,3 +132,114 @@ def test_the_read_a_write_is_decided_on_waits_for_a_commit_on_its_fact(
         state = reading.result(timeout=60)
     assert waited, "the read did not wait for the commit in progress on its fact"
     assert state.slots[key].seq == slot["seq"] + 1
+
+
+def planned(bg: BeliefGraph, *drafts: ClaimDraft) -> tuple[State, list[ChangeSet]]:
+    """The drafts read and planned as one batch (revision ids ``r0``, ``r1``...), not applied."""
+    batch = bg._writer._batch([Request(d, f"r{i}") for i, d in enumerate(drafts)])
+    state = batch.read()
+    return state, [p for p in batch.plan(state) if isinstance(p, ChangeSet)]
+
+
+def beside_a_read(
+    store: Store,
+    planned: tuple[State, list[ChangeSet]],
+    one_trip: bool,
+    hold: dict[SlotKey, tuple[str, Cardinality]],
+    read: dict[SlotKey, tuple[str, Cardinality]],
+) -> tuple[list[RevisionResult], State]:
+    """The planned batch applied (as one statement, or statement by statement: ``one_trip``)
+    while a transaction holds what a read of ``hold`` locks; a read of ``read`` sent once the
+    apply waits on it, and the hold let go once the read waits too. What each gave back."""
+    state, changes = planned
+    locked, release = threading.Event(), threading.Event()
+
+    def holder(tx: Tx) -> None:
+        read_state(tx, new_id, keys=hold)
+        locked.set()
+        assert release.wait(60)
+
+    def apply() -> list[RevisionResult]:
+        if one_trip:
+            return apply_at_once(store, state, changes)
+        return store.transaction(partial(_apply, state=state, changes=changes))
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        holding = pool.submit(store.transaction, holder)
+        assert locked.wait(60)
+        applying = pool.submit(apply)
+        time.sleep(0.5)
+        reading = pool.submit(read_state, store, new_id, keys=read)
+        time.sleep(0.5)
+        release.set()
+        holding.result(timeout=60)
+        return applying.result(timeout=60), reading.result(timeout=60)  # StaleSlot: refused
+
+
+BOTH_PATHS = pytest.mark.parametrize(
+    "one_trip", [True, False], ids=["one-statement", "statement-by-statement"]
+)
+
+
+@BOTH_PATHS
+def test_a_read_beside_a_write_that_creates_a_fact_does_not_deadlock_it(
+    store: Store,
+    make_bg: Callable[..., BeliefGraph],
+    caplog: pytest.LogCaptureFixture,
+    one_trip: bool,
+) -> None:
+    """Looking a fact up by its key in a statement that writes locks the key's entry in the index
+    (exclusively when the fact is not there yet). The read step took its keys' entries before
+    its facts' locks; the apply step took each key's entry as it came to lock that fact. So an
+    apply holding one fact's lock, on its way to create another fact, met a read that held the
+    new fact's entry and waited on the first fact's lock: Neo4j refused one of them as a
+    deadlock, and a refused apply's batch was planned again (seen in CI, no other writer about).
+    Both take every key's entry before any fact's lock now. Here the apply is held up between
+    the two facts by a third one's lock."""
+    bg = make_bg()
+    first, held = bg.remember(moved(0, "a")), bg.remember(moved(1, "a"))
+    batch = planned(bg, moved(0, "b"), moved(1, "b"), moved(2, "a"))
+    state = batch[0]
+    [kept] = [k for k, s in state.slots.items() if s.slot_id == first.slot_id]
+    [middle] = [k for k, s in state.slots.items() if s.slot_id == held.slot_id]
+    [new] = [k for k, s in state.slots.items() if s.new]
+    assert kept < middle < new  # the order the apply step locks them in
+    caplog.set_level(logging.DEBUG, logger="neo4j")  # what the server answers each statement
+    applied, read = beside_a_read(
+        store,
+        batch,
+        one_trip,
+        hold={middle: ("person-1", "single")},
+        read={new: ("person-2", "single"), kept: ("person-0", "single")},
+    )
+    assert "DeadlockDetected" not in caplog.text  # neither statement was refused and run again
+    assert [r.revision_id for r in applied] == ["r0", "r1", "r2"]
+    assert read.slots[kept].seq == state.slots[kept].seq + 1  # the read saw the apply's commit
+    assert read.slots[new].slot_id == state.slots[new].slot_id
+
+
+@BOTH_PATHS
+def test_a_read_and_a_write_take_the_keys_of_new_facts_in_one_order(
+    store: Store,
+    make_bg: Callable[..., BeliefGraph],
+    caplog: pytest.LogCaptureFixture,
+    one_trip: bool,
+) -> None:
+    """A read of two facts not there yet, asked in any order, takes their keys' entries in the
+    order a write creating both takes them: otherwise each holds one the other waits on. Here
+    the write is held up between them by a third new fact's entry, which a read holds."""
+    bg = make_bg()
+    batch = planned(bg, moved(2, "a"), moved(3, "a"), moved(4, "a"))
+    two, three, four = sorted(batch[0].slots)
+    caplog.set_level(logging.DEBUG, logger="neo4j")
+    applied, read = beside_a_read(
+        store,
+        batch,
+        one_trip,
+        hold={three: ("person-3", "single")},
+        read={four: ("person-4", "single"), two: ("person-2", "single")},
+    )
+    assert "DeadlockDetected" not in caplog.text
+    assert [r.revision_id for r in applied] == ["r0", "r1", "r2"]
+    assert read.slots[four].slot_id == batch[0].slots[four].slot_id  # created, and read whole
+    assert read.slots[four].seq == 1
