@@ -228,17 +228,28 @@ class Remember:
         (write/neighbours): text-only drafts (to find the fact they are about) and, with a
         contradiction model, every draft (to find implicit conflicts in other slots)."""
         return [
-            {
-                "draft": i,
-                "namespace": r.draft.namespace,
-                "embedding": self.store.query_vector(e),
-                "fetch": self.policy.neighbours * 20,
-                "k": self._cover,
-                "rank": self._ranks,
-            }
+            self._lookup(i, r.draft.namespace, e, self._cover, self._ranks)
             for i, (r, e) in enumerate(zip(self.requests, self.embeddings, strict=True))
             if e is not None and (r.draft.text_only or self.detector.scorer is not None)
         ]
+
+    def _lookup(
+        self, index: int, namespace: str, embedding: list[float], k: int, rank: int
+    ) -> dict[str, Any]:
+        """Draft ``index``'s look-up: its ``rank`` nearest slots ranked, the first ``k`` read."""
+        return {
+            "draft": index,
+            "namespace": namespace,
+            "embedding": self.store.query_vector(embedding),
+            "fetch": max(self.policy.neighbours * 20, rank * 4),
+            "k": k,
+            "rank": rank,
+        }
+
+    @property
+    def _neighbours(self) -> str:
+        """The look-ups' statement on this server (filtered inside the index where it can)."""
+        return cypher.variant("write/neighbours", self.store.filters_in_vector_index())
 
     @property
     def _cover(self) -> int:
@@ -261,8 +272,7 @@ class Remember:
 
     def _near(self, lookups: list[dict[str, Any]]) -> list[tuple[str, str]]:
         """The slots ``lookups`` find, read on their own (in halves side by side)."""
-        statement = cypher.variant("write/neighbours", self.store.filters_in_vector_index())
-        rows = self.store.read_leader_split(statement, "near", lookups, fetch=self._fetch)
+        rows = self.store.read_leader_split(self._neighbours, "near", lookups, fetch=self._fetch)
         self._ranked = {r["draft"]: r for row in rows for r in row["ranked"]}
         refs = (ref for row in rows for ref in row["near"])
         return list(dict.fromkeys((ref["namespace"], ref["id"]) for ref in refs))
@@ -346,16 +356,8 @@ class Remember:
         self, index: int, embedding: list[float], namespace: str, rank: int
     ) -> dict[str, Any]:
         """Draft ``index``'s ``rank`` nearest slots, looked up again (none read)."""
-        lookup = {
-            "draft": index,
-            "namespace": namespace,
-            "embedding": self.store.query_vector(embedding),
-            "fetch": max(self.policy.neighbours * 20, rank * 4),
-            "k": 0,
-            "rank": rank,
-        }
-        statement = cypher.variant("write/neighbours", self.store.filters_in_vector_index())
-        rows = self.store.read_leader(statement, batch={"near": [lookup]}, fetch=rank * 4)
+        lookup = self._lookup(index, namespace, embedding, 0, rank)
+        rows = self.store.read_leader(self._neighbours, batch={"near": [lookup]}, fetch=rank * 4)
         found = next(iter(rows[0]["ranked"]), None) if rows else None
         return found or {"ids": [], "complete": True}
 
