@@ -45,7 +45,13 @@ class ServerFeatures:
 
 
 class StaleSlot(Exception):
-    """A slot changed between detect and apply: the caller re-detects and tries again."""
+    """A slot changed between detect and apply: the caller re-detects and tries again.
+    ``found``: the slots as the refused apply found them under their locks (write/apply's rows
+    of write/slot_states), when it read them."""
+
+    def __init__(self, found: list[Row] | None = None) -> None:
+        super().__init__()
+        self.found = found
 
 
 # A list of two look-ups or more is read in two halves side by side (read_leader_split): one

@@ -3,10 +3,11 @@
 Ingests ``--claims`` drafts (as bench/engine.py does), then times ``--samples`` single
 ``remember`` calls per path, step by step: every statement the write path runs (by its name
 under cypher/), the transaction's begin and commit, and the Python in between. The paths take
-turns call by call: the one statement on a random fact; on one of 20 facts this client keeps
-writing, with the state its last write carried back (no read) and without; and the general path
-(lock, changes, flags, finish in one transaction). Then PROFILEs each write statement, with the
-parameters of a real call, in a transaction that is rolled back (nothing is written).
+turns call by call: the one statement on a random fact, with no read (the apply finds out
+whether the fact was there) and read first; on one of 20 facts a client keeps writing, with the
+state its last write carried back (no read) and read first; and the general path (lock, changes,
+flags, finish in one transaction). Then PROFILEs each write statement, with the parameters of a
+real call, in a transaction that is rolled back (nothing is written), and a refused apply.
 
     python bench/write_profile.py [--claims 20000] [--samples 300] [--json]
 """
@@ -170,42 +171,54 @@ def main() -> int:
     bg.ingest(drafts(ns, args.claims, subjects, rng), batch_size=args.batch)
     print(f"ingested {args.claims} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
-    # The apply paths, call by call in turn, so all see the same load: a random fact (read
-    # first); one of 20 facts this client keeps writing, decided on the state its last write
-    # carried back (no read), and the same without carrying (read first); and the general path
-    # (statement by statement) on a random fact.
+    # The paths, call by call in turn, so all see the same load, each client its own (a client
+    # that reads first does not carry, and would empty what another carries): a random fact
+    # decided with no read (taken as not there yet unless this client wrote it: the apply finds
+    # out, and a refused one returns the slot) and the same read first; one of 20 facts a
+    # client keeps writing, decided on the state its last write carried back, and read first;
+    # and the general path (statement by statement, read first) on a random fact.
+    def client(one_trip: bool, carry: bool) -> BeliefGraph:
+        made = BeliefGraph(bg.store)
+        made._writer.one_trip, made._writer.carry = one_trip, carry
+        return made
+
+    unread, reader, general = client(True, True), client(True, False), client(False, False)
     paths = {
-        "one statement, a random fact": (True, True),
-        "one statement, a fact this client wrote before, carried state": (True, True),
-        "one statement, a fact this client wrote before, read again": (True, False),
-        "statement by statement, a random fact": (False, False),
+        "one statement, a random fact, no read": (unread, True),
+        "one statement, a random fact, read first": (reader, True),
+        "one statement, a fact this client wrote before, carried state": (unread, False),
+        "one statement, a fact this client wrote before, read first": (reader, False),
+        "statement by statement, a random fact, read first": (general, True),
     }
     names = list(paths)
-    known = bg._writer._known
-    # The general path in a client of its own: a write that does not carry its state empties
-    # what its client carries, which would leave the carried path nothing to decide on.
-    general = BeliefGraph(bg.store)
-    general._writer.one_trip = False
     steps = {name: Steps() for name in paths}
     totals: dict[str, list[float]] = {name: [] for name in paths}
+    # A random fact with no read, by how many statements it took: one (a new fact), two (one
+    # written before: the first apply refused).
+    by_statements: dict[int, list[float]] = defaultdict(list)
+    refusals: list[float] = []  # the refused statement of those that took two
     clock = BASE + timedelta(seconds=args.claims + 10)
     for i in range(len(paths) * args.samples):
         path = names[i % len(paths)]
-        one_trip, carried = paths[path]
-        client = bg if one_trip else general
-        bg._writer._known = known if carried else (lambda keys: None)  # type: ignore[method-assign]
+        writer, random_fact = paths[path]
         clock += timedelta(seconds=1)
-        if "random" in path:
+        if random_fact:
             subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
         else:
-            subject, predicate = f"{path[-5:]}-{(i // len(paths)) % 20}", PREDICATES[0]
+            subject, predicate = f"hot{i % len(paths)}-{(i // len(paths)) % 20}", PREDICATES[0]
         draft = fact(ns, subject, predicate, f"value-{rng.randrange(4)}", clock, i)
+        applies = len(steps[path].times.get("write/apply (auto-commit)", ()))
         with steps[path].patched():
             steps[path].on = i >= 20 * len(paths)  # the first calls warm the plans up
             started = time.perf_counter()
-            client.remember(draft)
+            writer.remember(draft)
             if steps[path].on:
                 totals[path].append((time.perf_counter() - started) * 1000)
+        if steps[path].on and writer is unread and random_fact:
+            sent = len(steps[path].times.get("write/apply (auto-commit)", ())) - applies
+            by_statements[sent].append(totals[path][-1])
+            if sent == 2:
+                refusals.append(steps[path].times["write/apply (auto-commit)"][-2])
     supersede = ClaimDraft(
         namespace=ns,
         subject="person-0",
@@ -215,10 +228,11 @@ def main() -> int:
         valid_from=clock + timedelta(seconds=1),
         recorded_at=clock + timedelta(seconds=1),
     )
+    # Carried, so the profiled write applies (read first, the profile would hold the read).
     bg.remember(supersede.model_copy(update={"object": "value-x", "text": "x"}))
     profiles: dict[bool, dict[str, dict[str, Any]]] = {}
-    bg._writer._known = known  # type: ignore[method-assign]
-    for path, (one_trip, _) in paths.items():
+    for path, (writer, _) in paths.items():
+        one_trip = writer._writer.one_trip
         bg._writer.one_trip = one_trip
         times = totals[path]
         rows: dict[str, Any] = {"remember calls timed": len(times)}
@@ -241,6 +255,21 @@ def main() -> int:
         for name, found in profiles[one_trip].items():
             rows[f"PROFILE {name} (an UPDATE): db hits / server ms"] = (
                 f"{found['db_hits']} / {found['server_ms']}"
+            )
+        if path in names[:1]:
+            for sent, values in sorted(by_statements.items()):
+                p95 = sorted(values)[int(0.95 * len(values))]
+                rows[f"whole call in {sent} statement(s), {len(values)} calls (p50 / p95 ms)"] = (
+                    f"{statistics.median(values):.2f} / {p95:.2f}"
+                )
+            rows["the refused write/apply of a call in two statements (p50 ms)"] = round(
+                statistics.median(refusals), 2
+            )
+            # A client that never wrote the fact: its apply is refused and reads the slot.
+            profiled(BeliefGraph(bg.store), supersede)
+            refused = profiled(BeliefGraph(bg.store), supersede)["write/apply"]
+            rows["PROFILE write/apply refused (a fact written before): db hits / server ms"] = (
+                f"{refused['db_hits']} / {refused['server_ms']}"
             )
         report(f"one structural remember, {path}, at {args.claims} stored drafts", rows, args.json)
     bg.close()

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import ConflictError
 from ..models import RevisionResult
-from ..store import StaleSlot, Store, Tx
+from ..store import Row, StaleSlot, Store, Tx
 from .changes import ChangeSet, Erasure, SlotState
 from .state import State
 
@@ -41,12 +41,14 @@ def run(
     *,
     one_trip: bool = True,
     carry: Callable[[State], None] | None = None,
+    found: Callable[[list[Row]], None] | None = None,
 ) -> list[RevisionResult]:
     """Read, decide and apply until the transaction commits on the state it was decided on;
     the results in the order ``decide`` planned them. ``one_trip``: apply a batch without an
     erasure as one statement (``write/apply``); else, and for an erasure, statement by
     statement (lock, changes, flags, finish). ``carry``: given the state as planned, once its
-    changes are committed."""
+    changes are committed. ``found``: given the slots a refused one-statement apply found
+    under its locks, before the next read."""
     for _ in range(MAX_ATTEMPTS):
         state = read()
         try:
@@ -61,7 +63,11 @@ def run(
                 applied = apply_at_once(store, state, changes)
             else:
                 applied = store.transaction(partial(_apply, state=state, changes=changes))
-        except (StaleSlot, _Replayed):
+        except StaleSlot as stale:
+            if found is not None and stale.found is not None:
+                found(stale.found)
+            continue
+        except _Replayed:
             continue
         if carry is not None:
             carry(state)
@@ -202,10 +208,10 @@ def apply_at_once(
 ) -> list[RevisionResult]:
     """``_apply`` as one statement, its own auto-commit transaction (``write/apply``): one round
     trip. The slot locks and their seq check gate the changes in the statement itself, which
-    changes nothing and returns no row when a slot changed or a revision of the batch ran since
-    the read: ``StaleSlot``, plan again. The dependents it flags go into each stored result
-    between the two halves written here (claim ids are identifiers: letters, digits and
-    ``_.:-/@``, nothing JSON escapes)."""
+    changes nothing when a slot changed or a revision of the batch ran since the read, and
+    returns the slots as it found them: ``StaleSlot`` with those, plan again. The dependents
+    it flags go into each stored result between the two halves written here (claim ids are
+    identifiers: letters, digits and ``_.:-/@``, nothing JSON escapes)."""
     bases = [c.result() for c in changes]
     touched = sorted((s for s in state.slots.values() if s.touched_by), key=lambda s: s.key)
     revisions = []
@@ -230,10 +236,10 @@ def apply_at_once(
         "retired": _retired(changes),
     }
 
-    rows = store.write_once("write/apply", batch=params)
-    if not rows:
-        raise StaleSlot()
-    flagged_by = {d["revision_id"]: d["flagged"] for d in rows[0]["dependents"] if d["flagged"]}
+    row = store.write_once("write/apply", batch=params)[0]
+    if not row["ok"]:
+        raise StaleSlot(row["found"])
+    flagged_by = {d["revision_id"]: d["flagged"] for d in row["dependents"] if d["flagged"]}
     return [
         r.model_copy(update={"flagged": [*r.flagged, *flagged_by[r.revision_id]]})
         if r.revision_id in flagged_by

@@ -49,7 +49,7 @@ from .changes import (
     Supersedes,
     claim_properties,
 )
-from .state import State, new_slot, read_state
+from .state import State, assumed, found_state, new_slot, read_state
 from .timeline import Correction, correction, place
 
 # A call of this many drafts has its look-up ride with its state read; a batch's run first, on
@@ -118,17 +118,18 @@ class Remember:
         clock: Callable[[], datetime],
         new_id: Callable[[], str],
         requests: Sequence[Request],
-        known: Callable[[list[SlotKey]], dict[SlotKey, SlotState] | None] | None = None,
+        known: Callable[[list[SlotKey]], dict[SlotKey, SlotState]] | None = None,
         after: dict[SlotKey, SlotState] | None = None,
         ahead: bool = False,
     ) -> None:
-        """``known``: the slots' state as this client's last write of them left it (None when it
-        does not hold them all). ``after``: the slots a batch still being applied touched, as
-        its plan leaves them (``after_apply``): those are not read but taken from there, the
-        rest is read (a pipelined ingest). ``ahead``: read before the batches before it are
-        written (a pipelined ingest with the models on): each look-up ranks twice the slots it
-        reads, so that ``adopt`` can tell whether what those batches change could have moved a
-        draft's nearest slots."""
+        """``known``: the state of those of the slots this client's last write of them left
+        (given: the batch is decided with no read, the slots not known taken as not created
+        yet, and a refused apply's slots, ``found``, taken as read). ``after``: the slots a
+        batch still being applied touched, as its plan leaves them (``after_apply``): those
+        are not read but taken from there, the rest is read (a pipelined ingest). ``ahead``:
+        read before the batches before it are written (a pipelined ingest with the models
+        on): each look-up ranks twice the slots it reads, so that ``adopt`` can tell whether
+        what those batches change could have moved a draft's nearest slots."""
         self.store = store
         self.known = known
         self.after = after or {}
@@ -140,6 +141,8 @@ class Remember:
         # The slots of the state being planned, by id (``_reach``).
         self._held: dict[str, SlotState] = {}
         self._carried = False  # the last read was the carried state (no statement)
+        # The slots a refused apply found under its locks (``found``), for the next read.
+        self._found: list[dict[str, Any]] | None = None
         # A refusal decided on a carried state, and the slots (id, seq) it was decided on.
         self._refused: tuple[Exception, dict[SlotKey, tuple[str, int]]] | None = None
         self.vocabulary = vocabulary
@@ -174,14 +177,16 @@ class Remember:
             elif (framed := self._framed(r.draft)) is not None:
                 keys.setdefault(framed[0], (framed[2].subject, framed[1]))
         known, self.known = self.known, None  # only the first attempt: a retry reads
+        found, self._found = self._found, None
         self._carried = False
         self._ranked, self._moved = {}, set()
+        if found is not None and self.structural():
+            state = found_state(keys, found, self.new_id)
+            if state is not None:
+                return state
         if known is not None and self.structural():
-            slots = known(list(keys))
-            if slots is not None:
-                self._carried = True
-                # Each slot named as this draft names its subject, as a read would.
-                return State(slots={key: s.copy(subject=keys[key][0]) for key, s in slots.items()})
+            self._carried = True
+            return assumed(known(list(keys)), keys, self.new_id)
         near = self._lookups()
         slot_refs: list[tuple[str, str]] = []
         if near and (len(self.requests) > RIDES_UP_TO or self.ahead):
@@ -209,6 +214,11 @@ class Remember:
             if key in self.after:
                 state.slots[key] = self.after[key]
         return state
+
+    def found(self, rows: list[dict[str, Any]]) -> None:
+        """The slots as a refused apply found them under its locks (write/slot_states' rows):
+        the next read takes them, as a read would have found them then."""
+        self._found = rows
 
     def structural(self) -> bool:
         """Whether every draft is decided on its own fact's slot alone: a subject and predicate

@@ -106,6 +106,40 @@ def read_state(
     return state
 
 
+def assumed(
+    known: Mapping[SlotKey, SlotState],
+    keys: Mapping[SlotKey, tuple[str | None, Cardinality]],
+    new_id: Callable[[], str],
+) -> State:
+    """The slots ``keys`` as this client knows them (``known``: as its last write of them left
+    them) and the rest as not created yet, with no read: the apply step's check finds out."""
+    state = State()
+    for key in keys:
+        if key in known:
+            # Named as this draft names its subject, as a read would.
+            state.slots[key] = known[key].copy(subject=keys[key][0])
+        else:
+            namespace, subject_key, predicate = key
+            row = {"namespace": namespace, "subject_key": subject_key, "predicate": predicate}
+            _by_key(state, keys, [_not_there(row)], new_id)
+    return state
+
+
+def found_state(
+    keys: Mapping[SlotKey, tuple[str | None, Cardinality]],
+    rows: Iterable[dict[str, Any]],
+    new_id: Callable[[], str],
+) -> State | None:
+    """The slots ``keys`` from the rows of write/slot_states a refused apply returned (read
+    under its locks, as good as a read), None when they do not hold every key."""
+    found = {(s["namespace"], s["subject_key"], s["predicate"]): s for s in rows}
+    if any(key not in found for key in keys):
+        return None
+    state = State()
+    _by_key(state, keys, [found[key] for key in keys], new_id)
+    return state
+
+
 def _not_there(row: dict[str, Any]) -> dict[str, Any]:
     """A slot's row as if the slot were not created yet: what the read takes a slot it did not
     lock for (one created after it took its locks, maybe not wholly visible yet)."""

@@ -105,9 +105,12 @@ class Writer:
         # Apply a batch as one statement (False: statement by statement, as an erase always is;
         # the tests compare the two).
         self.one_trip = True
-        # The slots this client's last small batches wrote, as the write left them: a structural
-        # remember of one of those facts needs no read of its own (the apply step's seq check
-        # says whether another writer came in between; then it reads). A write of another fact
+        # The slots this client's last small batches wrote, as the write left them. A small
+        # structural remember reads nothing: it is decided on these, and on a fact it does not
+        # hold as not created yet, and the apply step's check says whether that was so (else
+        # the refused apply returns the slots as it found them under their locks and the
+        # batch is decided again on those, a read's worth: a fact written before by another
+        # client costs two statements, as a read and an apply would). A write of another fact
         # may still change a claim here without moving this slot's seq (a review flag on a
         # dependent, a disputed mark on a rival): remember decides on neither, and writes
         # neither from the state. Used only for revision ids the engine drew (``fresh``: no
@@ -118,14 +121,19 @@ class Writer:
         self._carried_lock = threading.Lock()
 
     def remember(
-        self, requests: Sequence[Request], embedded: Remember | None = None
+        self,
+        requests: Sequence[Request],
+        embedded: Remember | None = None,
+        *,
+        ingested: bool = False,
     ) -> list[RevisionResult]:
         """Remember every request in order, in one transaction; results in the same order.
         ``embedded``: these requests as read ahead, whose embeddings are made (read again, not
-        embedded again)."""
+        embedded again). ``ingested``: a batch of an ingest, read and not carried, as its
+        pipeline's batches are (an import's facts are unlikely to come again soon)."""
         keep = (
             self.carry
-            and self.one_trip
+            and not ingested
             and self.detector.scorer is None
             and len(requests) <= CARRIED_BATCH
         )
@@ -139,6 +147,7 @@ class Writer:
             batch.plan,
             one_trip=self.one_trip,
             carry=self._keep if keep else None,
+            found=batch.found if use else None,
         )
 
     def ingest(self, batches: Iterable[Sequence[Request]]) -> Iterator[list[RevisionResult]]:
@@ -182,7 +191,7 @@ class Writer:
                 if flight is not None:
                     landed = _land(flight)
                     if landed is None:
-                        landed = self.remember(flight.requests)
+                        landed = self.remember(flight.requests, ingested=True)
                         ahead, last, error = None, None, None
                     yield landed
                     flight = None
@@ -191,7 +200,7 @@ class Writer:
                 if requests is None:
                     return
                 if ahead is None:
-                    yield self.remember(requests, _embedded(coming))
+                    yield self.remember(requests, _embedded(coming), ingested=True)
                 elif not ahead.changes:
                     yield in_order(ahead.planned, [])
                 else:
@@ -273,14 +282,11 @@ class Writer:
         changes = [p for p in planned if isinstance(p, ChangeSet)]
         return _Flight(requests, state, planned, changes, after_apply(state))
 
-    def _known(self, keys: list[SlotKey]) -> dict[SlotKey, SlotState] | None:
-        """The carried state of every slot in ``keys`` (to be copied before planning on it),
-        or None when one is missing."""
+    def _known(self, keys: list[SlotKey]) -> dict[SlotKey, SlotState]:
+        """The carried state of the slots in ``keys`` this client holds (to be copied before
+        planning on it)."""
         with self._carried_lock:
-            slots = {key: self._carried[key] for key in keys if key in self._carried}
-        if not slots or len(slots) != len(keys):
-            return None
-        return slots
+            return {key: self._carried[key] for key in keys if key in self._carried}
 
     def _keep(self, state: State) -> None:
         """Carry the slots a statement just wrote, as its plan left them (``after_apply``)."""

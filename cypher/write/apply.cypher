@@ -3,7 +3,8 @@
 // meanwhile; only then bump the slots' seq, write the changes, flag the direct dependents of
 // retired claims, set the slot heads and write one Revision per ChangeSet. When a check fails
 // the statement changes nothing (a slot it created for the batch goes again: nobody saw it) and
-// returns no row: the caller reads and decides again.
+// returns the slots' state as it found them under their locks (write/slot_states): the caller
+// decides again on that, as on a read, with no read of its own.
 // The same steps as write/lock, write/changes, write/flags and write/finish (the general path,
 // which an erase takes); tests/integration/test_onetrip.py checks both leave the same graph.
 // Params: $batch, one map (docs/engine.md#plans) of: slots (sorted list of {namespace,
@@ -13,7 +14,9 @@
 //         result_sep, result_tail}: as write/finish, the stored result without the dependents
 //         this statement flags, which go between result_head and result_tail),
 //         retired (as write/flags), and every list of write/changes
-// Returns: one row when applied: dependents (list of {revision_id, flagged})
+// Returns: ok (whether it applied), dependents (list of {revision_id, flagged}; null when not
+//          applied), found (null when applied; else write/slot_states' slots: each slot of the
+//          batch by key, as it stood under the locks)
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
 // does not depend on the statistics; and the lists come in one map, so no list's length
 // makes Neo4j plan it again (docs/engine.md#plans).
@@ -56,89 +59,98 @@ CALL (locked, ok) {
   WHERE NOT ok AND ours
   DELETE s
 }
-WITH locked WHERE ok
-CALL (locked) {
-  UNWIND locked AS x
-  WITH x.slot AS s
-  SET s.seq = s.seq + 1
+// The state the check refused, read under the locks (a slot created for the batch is gone).
+OPTIONAL CALL (ok) {
+  WITH ok WHERE NOT ok
+//@include write/slot_states
+  RETURN slots AS found
 }
+OPTIONAL CALL (locked, ok) {
+  WITH locked WHERE ok
+  CALL (locked) {
+    UNWIND locked AS x
+    WITH x.slot AS s
+    SET s.seq = s.seq + 1
+  }
 //@include write/changes
-// the direct dependents of retired premises (write/flags)
-CALL () {
-  UNWIND $batch.retired AS x
-  MATCH (p:Claim {id: x.id, namespace: x.namespace})
-  USING INDEX SEEK p:Claim(id)
-  CALL (p) {
-    MATCH (d:Claim)-[:DEPENDS_ON]->(p) RETURN d, 'depends on' AS link
-    UNION
-    MATCH (p)-[:SUPPORTS]->(d:Claim) RETURN d, 'is supported by' AS link
+  // the direct dependents of retired premises (write/flags)
+  CALL () {
+    UNWIND $batch.retired AS x
+    MATCH (p:Claim {id: x.id, namespace: x.namespace})
+    USING INDEX SEEK p:Claim(id)
+    CALL (p) {
+      MATCH (d:Claim)-[:DEPENDS_ON]->(p) RETURN d, 'depends on' AS link
+      UNION
+      MATCH (p)-[:SUPPORTS]->(d:Claim) RETURN d, 'is supported by' AS link
+    }
+    WITH x, p, d, link
+    WHERE d.namespace = p.namespace AND d.status IN ['active', 'pending']
+    SET d.needs_review = true, d.review_revision = x.revision_id,
+        d.review_reason = 'it ' + link + ' claim ' + p.id + ', which was ' + x.why + ' by revision '
+                          + x.revision_id
+    WITH x.revision_id AS revision_id, collect(DISTINCT d.id) AS flagged
+    RETURN collect({revision_id: revision_id, flagged: flagged}) AS dependents
   }
-  WITH x, p, d, link
-  WHERE d.namespace = p.namespace AND d.status IN ['active', 'pending']
-  SET d.needs_review = true, d.review_revision = x.revision_id,
-      d.review_reason = 'it ' + link + ' claim ' + p.id + ', which was ' + x.why + ' by revision '
-                        + x.revision_id
-  WITH x.revision_id AS revision_id, collect(DISTINCT d.id) AS flagged
-  RETURN collect({revision_id: revision_id, flagged: flagged}) AS dependents
+  // slot heads and the Revisions (write/finish)
+  CALL () {
+    UNWIND $batch.slots AS x
+    MATCH (s:Slot {id: x.id, namespace: x.namespace})
+    USING INDEX SEEK s:Slot(id)
+    SET s.versions = x.versions, s.head = x.head, s.last_recorded_at = datetime(x.last_recorded_at),
+        s.last_revision = x.last_revision
+  }
+  CALL (dependents) {
+    UNWIND $batch.revisions AS rv
+    WITH rv, coalesce([x IN dependents WHERE x.revision_id = rv.props.id | x.flagged][0], [])
+             AS flagged
+    CREATE (r:Revision)
+    SET r = rv.props, r.at = datetime(rv.at),
+        r.result = rv.result_head
+                   + CASE WHEN size(flagged) = 0 THEN ''
+                     ELSE rv.result_sep
+                          + reduce(text = '', i IN flagged |
+                                   text + CASE text WHEN '' THEN '' ELSE ',' END + '"'
+                                   + replace(replace(i, '\\', '\\\\'), '"', '\\"') + '"')
+                     END
+                   + rv.result_tail
+    WITH r, rv, flagged
+    CALL (r, rv) {
+      UNWIND rv.added AS id
+      MATCH (c:Claim {id: id, namespace: r.namespace})
+      USING INDEX SEEK c:Claim(id)
+      CREATE (r)-[:ADDED]->(c)
+    }
+    CALL (r, rv) {
+      UNWIND rv.retired AS item
+      MATCH (c:Claim {id: item.id, namespace: r.namespace})
+      USING INDEX SEEK c:Claim(id)
+      CREATE (r)-[:RETIRED {previous_valid_to: datetime(item.previous_valid_to),
+                             previous_status: item.previous_status}]->(c)
+    }
+    CALL (r, rv) {
+      UNWIND rv.reinforced AS item
+      MATCH (c:Claim {id: item.id, namespace: r.namespace})
+      USING INDEX SEEK c:Claim(id)
+      CREATE (r)-[:REINFORCED {previous_confidence: item.previous_confidence,
+                               previous_at: datetime(item.previous_at),
+                               previous_evidence_episodes: item.previous_evidence_episodes,
+                               previous_evidence_types: item.previous_evidence_types,
+                               previous_evidence_sources: item.previous_evidence_sources,
+                               previous_source_type: item.previous_source_type}]->(c)
+    }
+    CALL (r, rv, flagged) {
+      UNWIND rv.flagged + [i IN flagged | {id: i, flag: 'needs_review'}] AS item
+      MATCH (c:Claim {id: item.id, namespace: r.namespace})
+      USING INDEX SEEK c:Claim(id)
+      CREATE (r)-[:FLAGGED {flag: item.flag}]->(c)
+    }
+    CALL (r, rv) {
+      UNWIND rv.restored AS item
+      MATCH (c:Claim {id: item.id, namespace: r.namespace})
+      USING INDEX SEEK c:Claim(id)
+      CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
+    }
+  }
+  RETURN dependents
 }
-// slot heads and the Revisions (write/finish)
-CALL () {
-  UNWIND $batch.slots AS x
-  MATCH (s:Slot {id: x.id, namespace: x.namespace})
-  USING INDEX SEEK s:Slot(id)
-  SET s.versions = x.versions, s.head = x.head, s.last_recorded_at = datetime(x.last_recorded_at),
-      s.last_revision = x.last_revision
-}
-CALL (dependents) {
-  UNWIND $batch.revisions AS rv
-  WITH rv, coalesce([x IN dependents WHERE x.revision_id = rv.props.id | x.flagged][0], [])
-           AS flagged
-  CREATE (r:Revision)
-  SET r = rv.props, r.at = datetime(rv.at),
-      r.result = rv.result_head
-                 + CASE WHEN size(flagged) = 0 THEN ''
-                   ELSE rv.result_sep
-                        + reduce(text = '', i IN flagged |
-                                 text + CASE text WHEN '' THEN '' ELSE ',' END + '"'
-                                 + replace(replace(i, '\\', '\\\\'), '"', '\\"') + '"')
-                   END
-                 + rv.result_tail
-  WITH r, rv, flagged
-  CALL (r, rv) {
-    UNWIND rv.added AS id
-    MATCH (c:Claim {id: id, namespace: r.namespace})
-    USING INDEX SEEK c:Claim(id)
-    CREATE (r)-[:ADDED]->(c)
-  }
-  CALL (r, rv) {
-    UNWIND rv.retired AS item
-    MATCH (c:Claim {id: item.id, namespace: r.namespace})
-    USING INDEX SEEK c:Claim(id)
-    CREATE (r)-[:RETIRED {previous_valid_to: datetime(item.previous_valid_to),
-                           previous_status: item.previous_status}]->(c)
-  }
-  CALL (r, rv) {
-    UNWIND rv.reinforced AS item
-    MATCH (c:Claim {id: item.id, namespace: r.namespace})
-    USING INDEX SEEK c:Claim(id)
-    CREATE (r)-[:REINFORCED {previous_confidence: item.previous_confidence,
-                             previous_at: datetime(item.previous_at),
-                             previous_evidence_episodes: item.previous_evidence_episodes,
-                             previous_evidence_types: item.previous_evidence_types,
-                             previous_evidence_sources: item.previous_evidence_sources,
-                             previous_source_type: item.previous_source_type}]->(c)
-  }
-  CALL (r, rv, flagged) {
-    UNWIND rv.flagged + [i IN flagged | {id: i, flag: 'needs_review'}] AS item
-    MATCH (c:Claim {id: item.id, namespace: r.namespace})
-    USING INDEX SEEK c:Claim(id)
-    CREATE (r)-[:FLAGGED {flag: item.flag}]->(c)
-  }
-  CALL (r, rv) {
-    UNWIND rv.restored AS item
-    MATCH (c:Claim {id: item.id, namespace: r.namespace})
-    USING INDEX SEEK c:Claim(id)
-    CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
-  }
-}
-RETURN dependents
+RETURN ok, dependents, found

@@ -13,6 +13,8 @@ from __future__ import annotations
 import io
 import itertools
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -172,6 +174,14 @@ def play(store: Store, ops: list[tuple[Any, ...]], preset: str, *, one_trip: boo
     ops=[("batch", [(1, 1, 0, 0, "observed"), (1, 1, 0, 1, "observed"), (1, 1, 0, 0, "inferred")])],
     preset="freshness",
 )
+@example(  # a batch of one about a fact written before, on a client that does not carry it
+    ops=[
+        ("remember", 0, 0, 0, 0, "user_stated", 0.8, False, False, None, 3),
+        ("batch", [(0, 0, 0, 1, "observed")]),
+        ("batch", [(0, 0, 0, 2, "observed")]),
+    ],
+    preset="recency",
+)
 @given(
     ops=st.lists(OPS_HERE, min_size=1, max_size=16),
     preset=st.sampled_from(["recency", "conservative", "freshness"]),
@@ -183,39 +193,73 @@ def test_one_statement_and_the_general_path_leave_the_same_graph(
     assert play(store, ops, preset, one_trip=True) == general
 
 
-def test_a_carried_state_another_writer_changed_is_read_again(store: Store) -> None:
-    """A client's carried state of a fact that another client wrote since: the one statement
-    refuses it (the seq moved) and the write is read and decided again."""
-    wipe(store)
-    ns = NAMESPACES[0]
+@contextmanager
+def statements(store: Store) -> Iterator[list[str]]:
+    """The write path's statements sent meanwhile, by name: each write/apply as ``applied``
+    or ``refused`` (a slot was not as planned: the statement changed nothing)."""
+    sent: list[str] = []
+    real_read, real_write = store.read_leader, store.write_once
 
-    clock = Clock()
-    mine, other = BeliefGraph(store, clock=clock), BeliefGraph(store, clock=clock)
-    reads: list[str] = []
-    real_read = store.read_leader
-
-    def counted(name: str, **params: Any) -> Any:
-        reads.append(name)
+    def read(name: str, **params: Any) -> Any:
+        sent.append(name)
         return real_read(name, **params)
 
-    store.read_leader = counted  # type: ignore[method-assign]
+    def write(name: str, **params: Any) -> Any:
+        rows = real_write(name, **params)
+        sent.append(f"{name} {'applied' if rows[0]['ok'] else 'refused'}")
+        return rows
+
+    store.read_leader = read  # type: ignore[method-assign]
+    store.write_once = write  # type: ignore[method-assign]
     try:
-        mine.remember(city("Lisbon"))
-        again = mine.remember(city("Lisbon"))
-        assert reads == ["write/state"], "the second write of the fact read nothing"
-        porto = other.remember(city("Porto"))
-        oslo = mine.remember(city("Oslo"))
+        yield sent
     finally:
-        del store.read_leader  # the class's again (an instance's own would outlive the test)
-    assert again.decision == "reinforce"
+        # The class's again (an instance's own would outlive the test).
+        del store.read_leader, store.write_once
+
+
+APPLIED, REFUSED = "write/apply applied", "write/apply refused"
+
+
+def test_a_new_fact_costs_one_statement_and_one_written_before_two_with_no_read(
+    store: Store,
+) -> None:
+    """A small structural remember reads nothing: a fact the client wrote is decided on what
+    its write left, any other as not there yet. The apply finds out: for a fact another client
+    wrote (or wrote since), it changes nothing, returns the slot as it found it under its lock,
+    and the write is decided again on that: two statements, the answers of a read's."""
+    wipe(store)
+    ns = NAMESPACES[0]
+    clock = Clock()
+    mine, other = BeliefGraph(store, clock=clock), BeliefGraph(store, clock=clock)
+    with statements(store) as sent:
+        lisbon = mine.remember(city("Lisbon"))
+        assert sent == [APPLIED], "a new fact: the apply alone"
+        again = mine.remember(city("Lisbon"))
+        assert sent == [APPLIED] * 2, "a fact this client wrote: the apply alone"
+        porto = other.remember(city("Porto"))
+        assert sent == [APPLIED] * 2 + [REFUSED, APPLIED], "another client's fact: two"
+        oslo = mine.remember(city("Oslo"))
+        assert sent == [APPLIED] * 2 + [REFUSED, APPLIED] * 2, "changed since mine: two"
+    assert lisbon.verdict == "NEW" and again.decision == "reinforce"
+    assert porto.decision == "supersede" and porto.retired == lisbon.added
     assert oslo.decision == "supersede" and oslo.retired == porto.added
-    assert reads == ["write/state"] * 3, "the stale carried state made mine read once"
+    assert oslo.slot_id == porto.slot_id == lisbon.slot_id
+    slot = store.run_literal(
+        "MATCH (s:Slot {namespace: $ns}) RETURN s.id AS id, s.seq AS seq, s.versions AS versions",
+        ns=ns,
+    )
+    assert slot == [{"id": lisbon.slot_id, "seq": 4, "versions": 3}], (
+        "one slot, each write counted once: the refused statements left no trace"
+    )
+    assert [c.object for c in mine.history(ns, "ana", "city")] == ["Lisbon", "Porto", "Oslo"]
     assert mine.current(ns, "ana", "city").object == "Oslo"  # type: ignore[union-attr]
 
 
 def test_an_erase_leaves_nothing_of_the_erased_facts_in_the_clients_memory(store: Store) -> None:
     """What a client carries of the facts it wrote goes when it erases them: afterwards its
-    next write of such a fact reads it (as erased, a new slot) instead of deciding on it."""
+    next write of such a fact is decided as a new fact's (an erased fact's slot is gone)
+    instead of on what the client held."""
     wipe(store)
     ns = NAMESPACES[0]
     bg = BeliefGraph(store, clock=Clock())
@@ -228,7 +272,7 @@ def test_an_erase_leaves_nothing_of_the_erased_facts_in_the_clients_memory(store
     assert again.verdict == "NEW" and again.retired == []
 
 
-def refused_between(store: Store, *, one_trip: bool) -> tuple[Any, ...]:
+def refused_between(store: Store, *, carry: bool) -> tuple[Any, ...]:
     """On an empty database: a window of a fact, a later value, a window that overlaps the
     first (refused), then a plain write of the fact; the answers, the clock, the next id and
     the state reads made."""
@@ -236,7 +280,7 @@ def refused_between(store: Store, *, one_trip: bool) -> tuple[Any, ...]:
     ids = itertools.count()
     clock = Clock()
     bg = BeliefGraph(store, clock=clock)
-    bg._writer.one_trip = one_trip
+    bg._writer.carry = carry
     bg._writer.new_id = lambda: f"id-{next(ids):05d}"
     start = clock.now
     reads: list[str] = []
@@ -268,16 +312,16 @@ def test_a_refusal_on_a_carried_state_is_the_general_paths_answer_after_one_read
     store: Store,
 ) -> None:
     """A write refused on the state this client's last write of the fact carried back: one
-    read finds that state unchanged and the refusal stands, in the general path's words, with
-    the clock read and the ids drawn as often (the next write's ids and moments show it); the
-    refused write changed nothing, so the write after it is decided on the carried state
-    again, without a read."""
-    general = refused_between(store, one_trip=False)
-    carried = refused_between(store, one_trip=True)
+    read finds that state unchanged and the refusal stands, in the words of a client that
+    reads before every write, with the clock read and the ids drawn as often (the next
+    write's ids and moments show it); the refused write changed nothing, so the write after it
+    is decided on the carried state again, without a read."""
+    general = refused_between(store, carry=False)
+    carried = refused_between(store, carry=True)
     assert "disagrees with claim" in general[0][2]
     assert carried[:3] == general[:3]
     assert general[3] == ["write/state"] * 4
-    assert carried[3] == ["write/state"] * 2, "only the first write and the refused one read"
+    assert carried[3] == ["write/state"], "only the refused write read"
     assert BeliefGraph(store).current(NAMESPACES[0], "ana", "city").object == "Madrid"  # type: ignore[union-attr]
 
 
