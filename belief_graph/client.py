@@ -239,15 +239,19 @@ class BeliefGraph:
             return self._writer
         return Writer(store, self.vocabulary, self.policy, self.detector, self.clock, new_id)
 
-    def _remember(self, requests: Sequence[Request]) -> list[RevisionResult]:
+    def _remember(
+        self, requests: Sequence[Request], *, ingested: bool = False
+    ) -> list[RevisionResult]:
         """Remember a batch, one transaction per run of consecutive drafts in one database (a
-        transaction cannot span databases); results in the batch's order."""
+        transaction cannot span databases); results in the batch's order. ``ingested``: a
+        batch of an ``ingest`` (``Writer.remember``)."""
         if not self.store.routes:
-            return self._writer.remember(requests)
+            return self._writer.remember(requests, ingested=ingested)
         results: list[RevisionResult] = []
         for _, run in groupby(requests, key=lambda r: self.store.database_of(r.draft.namespace)):
             batch = list(run)
-            results.extend(self._writer_on(batch[0].draft.namespace).remember(batch))
+            writer = self._writer_on(batch[0].draft.namespace)
+            results.extend(writer.remember(batch, ingested=ingested))
         return results
 
     # -- identity ----------------------------------------------------------------------------
@@ -303,7 +307,7 @@ class BeliefGraph:
 
         def flush() -> None:
             try:
-                results.extend(self._remember(pending))
+                results.extend(self._remember(pending, ingested=True))
             except BeliefGraphError as exc:
                 index = len(results)
                 raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
