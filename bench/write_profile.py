@@ -3,11 +3,13 @@
 Ingests ``--claims`` drafts (as bench/engine.py does), then times ``--samples`` single
 ``remember`` calls per path, step by step: every statement the write path runs (by its name
 under cypher/), the transaction's begin and commit, and the Python in between. The paths take
-turns call by call: the one statement on a random fact, with no read (the apply finds out
-whether the fact was there) and read first; on one of 20 facts a client keeps writing, with the
-state its last write carried back (no read) and read first; and the general path (lock, changes,
-flags, finish in one transaction). Then PROFILEs each write statement, with the parameters of a
-real call, in a transaction that is rolled back (nothing is written), and a refused apply.
+turns call by call, the one statement on: a random fact (stored or not), a new fact, a fact the
+ingest stored, each decided by the default client (a fact it does not hold decided with no
+read while a third or more of those were new; the apply finds out), blind (always) or read
+first; one of 20 facts a client keeps writing, on the state its last write carried back and
+read first; and the general path (lock, changes, flags, finish in one transaction). Then
+PROFILEs each write statement, with the parameters of a real call, in a transaction that is
+rolled back (nothing is written), and a refused apply.
 
     python bench/write_profile.py [--claims 20000] [--samples 300] [--json]
 """
@@ -167,58 +169,78 @@ def main() -> int:
     bg = connect()
     ns = f"bench:profile:{datetime.now(UTC):%Y%m%d%H%M%S}"
     subjects = max(1, args.claims // 4)
+    stored: list[tuple[str, str]] = []  # the facts the ingest wrote
+
+    def recorded() -> Iterator[ClaimDraft]:
+        for draft in drafts(ns, args.claims, subjects, rng):
+            stored.append((draft.subject, draft.predicate))
+            yield draft
+
     started = time.perf_counter()
-    bg.ingest(drafts(ns, args.claims, subjects, rng), batch_size=args.batch)
+    bg.ingest(recorded(), batch_size=args.batch)
     print(f"ingested {args.claims} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
     # The paths, call by call in turn, so all see the same load, each client its own (a client
-    # that reads first does not carry, and would empty what another carries): a random fact
-    # decided with no read (taken as not there yet unless this client wrote it: the apply finds
-    # out, and a refused one returns the slot) and the same read first; one of 20 facts a
-    # client keeps writing, decided on the state its last write carried back, and read first;
-    # and the general path (statement by statement, read first) on a random fact.
-    def client(one_trip: bool, carry: bool) -> BeliefGraph:
+    # that reads first does not carry, and would empty what another carries; the default one
+    # learns from what it writes). The facts: a random one (stored or not, as bench/engine.py
+    # writes), a new one, one the ingest stored, and one of 20 a client keeps writing. The
+    # clients: the default (a fact it does not hold decided blind while a third or more of
+    # those were new), always blind, reading first, and the general path reading first.
+    def client(*, one_trip: bool = True, carry: bool = True, assume_new_at: float = 1 / 3) -> Any:
         made = BeliefGraph(bg.store)
         made._writer.one_trip, made._writer.carry = one_trip, carry
+        made._writer.assume_new_at = assume_new_at
         return made
 
-    unread, reader, general = client(True, True), client(True, False), client(False, False)
+    reader, blind = client(carry=False), client(assume_new_at=0)
     paths = {
-        "one statement, a random fact, no read": (unread, True),
-        "one statement, a random fact, read first": (reader, True),
-        "one statement, a fact this client wrote before, carried state": (unread, False),
-        "one statement, a fact this client wrote before, read first": (reader, False),
-        "statement by statement, a random fact, read first": (general, True),
+        "one statement, a random fact, the default": (client(), "random"),
+        "one statement, a random fact, read first": (reader, "random"),
+        "one statement, a new fact, blind": (blind, "new"),
+        "one statement, a new fact, read first": (reader, "new"),
+        "one statement, a stored fact, blind": (blind, "stored"),
+        "one statement, a stored fact, the default": (client(), "stored"),
+        "one statement, a stored fact, read first": (reader, "stored"),
+        "one statement, a fact this client wrote before, carried state": (client(), "held"),
+        "one statement, a fact this client wrote before, read first": (reader, "held"),
+        "statement by statement, a random fact, read first": (
+            client(one_trip=False, carry=False),
+            "random",
+        ),
     }
     names = list(paths)
     steps = {name: Steps() for name in paths}
     totals: dict[str, list[float]] = {name: [] for name in paths}
-    # A random fact with no read, by how many statements it took: one (a new fact), two (one
-    # written before: the first apply refused).
-    by_statements: dict[int, list[float]] = defaultdict(list)
-    refusals: list[float] = []  # the refused statement of those that took two
+    # Each call's whole time by how many write/apply statements it took: one, or two (the
+    # first refused: a fact decided as not there yet was there), and those refused statements.
+    by_statements: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    refusals: dict[str, list[float]] = defaultdict(list)
     clock = BASE + timedelta(seconds=args.claims + 10)
     for i in range(len(paths) * args.samples):
         path = names[i % len(paths)]
-        writer, random_fact = paths[path]
+        writer, kind = paths[path]
         clock += timedelta(seconds=1)
-        if random_fact:
+        if kind == "random":
             subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
+        elif kind == "new":
+            subject, predicate = f"new-{i}", rng.choice(PREDICATES)
+        elif kind == "stored":
+            subject, predicate = rng.choice(stored)
         else:
             subject, predicate = f"hot{i % len(paths)}-{(i // len(paths)) % 20}", PREDICATES[0]
         draft = fact(ns, subject, predicate, f"value-{rng.randrange(4)}", clock, i)
-        applies = len(steps[path].times.get("write/apply (auto-commit)", ()))
+        before = len(steps[path].times.get("write/apply (auto-commit)", ()))
         with steps[path].patched():
             steps[path].on = i >= 20 * len(paths)  # the first calls warm the plans up
             started = time.perf_counter()
             writer.remember(draft)
             if steps[path].on:
                 totals[path].append((time.perf_counter() - started) * 1000)
-        if steps[path].on and writer is unread and random_fact:
-            sent = len(steps[path].times.get("write/apply (auto-commit)", ())) - applies
-            by_statements[sent].append(totals[path][-1])
-            if sent == 2:
-                refusals.append(steps[path].times["write/apply (auto-commit)"][-2])
+        if steps[path].on and writer._writer.carry:
+            applies = steps[path].times.get("write/apply (auto-commit)", [])
+            by_statements[path][len(applies) - before].append(totals[path][-1])
+            if len(applies) - before == 2:
+                refusals[path].append(applies[-2])
     supersede = ClaimDraft(
         namespace=ns,
         subject="person-0",
@@ -256,19 +278,20 @@ def main() -> int:
             rows[f"PROFILE {name} (an UPDATE): db hits / server ms"] = (
                 f"{found['db_hits']} / {found['server_ms']}"
             )
-        if path in names[:1]:
-            for sent, values in sorted(by_statements.items()):
-                p95 = sorted(values)[int(0.95 * len(values))]
-                rows[f"whole call in {sent} statement(s), {len(values)} calls (p50 / p95 ms)"] = (
-                    f"{statistics.median(values):.2f} / {p95:.2f}"
-                )
-            rows["the refused write/apply of a call in two statements (p50 ms)"] = round(
-                statistics.median(refusals), 2
+        for sent, values in sorted(by_statements[path].items()):
+            p95 = sorted(values)[int(0.95 * len(values))]
+            rows[f"whole call in {sent} write/apply, {len(values)} calls (p50 / p95 ms)"] = (
+                f"{statistics.median(values):.2f} / {p95:.2f}"
             )
+        if refusals[path]:
+            rows["the refused write/apply of a call in two (p50 ms)"] = round(
+                statistics.median(refusals[path]), 2
+            )
+        if path == "one statement, a stored fact, blind":
             # A client that never wrote the fact: its apply is refused and reads the slot.
             profiled(BeliefGraph(bg.store), supersede)
             refused = profiled(BeliefGraph(bg.store), supersede)["write/apply"]
-            rows["PROFILE write/apply refused (a fact written before): db hits / server ms"] = (
+            rows["PROFILE write/apply refused (a stored fact): db hits / server ms"] = (
                 f"{refused['db_hits']} / {refused['server_ms']}"
             )
         report(f"one structural remember, {path}, at {args.claims} stored drafts", rows, args.json)

@@ -118,18 +118,19 @@ class Remember:
         clock: Callable[[], datetime],
         new_id: Callable[[], str],
         requests: Sequence[Request],
-        known: Callable[[list[SlotKey]], dict[SlotKey, SlotState]] | None = None,
+        known: Callable[[list[SlotKey]], dict[SlotKey, SlotState] | None] | None = None,
         after: dict[SlotKey, SlotState] | None = None,
         ahead: bool = False,
     ) -> None:
         """``known``: the state of those of the slots this client's last write of them left
-        (given: the batch is decided with no read, the slots not known taken as not created
-        yet, and a refused apply's slots, ``found``, taken as read). ``after``: the slots a
-        batch still being applied touched, as its plan leaves them (``after_apply``): those
-        are not read but taken from there, the rest is read (a pipelined ingest). ``ahead``:
-        read before the batches before it are written (a pipelined ingest with the models
-        on): each look-up ranks twice the slots it reads, so that ``adopt`` can tell whether
-        what those batches change could have moved a draft's nearest slots."""
+        (when it gives them, the batch is decided with no read, the slots not known taken as
+        not created yet, and a refused apply's slots, ``found``, taken as read; None: read).
+        ``after``: the slots a batch still being applied touched, as its plan leaves them
+        (``after_apply``): those are not read but taken from there, the rest is read (a
+        pipelined ingest). ``ahead``: read before the batches before it are written (a
+        pipelined ingest with the models on): each look-up ranks twice the slots it reads, so
+        that ``adopt`` can tell whether what those batches change could have moved a draft's
+        nearest slots."""
         self.store = store
         self.known = known
         self.after = after or {}
@@ -184,9 +185,10 @@ class Remember:
             state = found_state(keys, found, self.new_id)
             if state is not None:
                 return state
-        if known is not None and self.structural():
+        held = known(list(keys)) if known is not None and self.structural() else None
+        if held is not None:
             self._carried = True
-            return assumed(known(list(keys)), keys, self.new_id)
+            return assumed(held, keys, self.new_id)
         near = self._lookups()
         slot_refs: list[tuple[str, str]] = []
         if near and (len(self.requests) > RIDES_UP_TO or self.ahead):

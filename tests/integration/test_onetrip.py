@@ -310,6 +310,39 @@ def test_a_new_fact_costs_one_statement_and_one_written_before_two_with_no_read(
     assert mine.current(ns, "ana", "city").object == "Oslo"  # type: ignore[union-attr]
 
 
+def test_a_client_whose_facts_were_mostly_there_reads_first_until_new_ones_come_again(
+    store: Store,
+) -> None:
+    """A client that keeps writing facts others wrote stops deciding them blind: once fewer
+    than a third of the facts it did not hold were new (one new counted before any is seen),
+    it reads first (a read and the apply, no refused statement); facts that turn out new bring
+    it back to one statement a write."""
+    wipe(store)
+    clock = Clock()
+    BeliefGraph(store, clock=clock).ingest([city(f"Lisbon {i}", f"person-{i}") for i in range(5)])
+    bg = BeliefGraph(store, clock=clock)
+    with statements(store) as sent:
+        for i in range(4):
+            bg.remember(city(f"Porto {i}", f"person-{i}"))
+        assert sent == [REFUSED, APPLIED] * 3 + ["write/state", APPLIED], (
+            "blind while 1 + 0 new of 1 + 2 written was a third; then it reads first"
+        )
+        sent.clear()
+        bg.remember(city("Oslo", "newcomer-1"))
+        bg.remember(city("Oslo", "newcomer-2"))
+        assert sent == ["write/state", APPLIED, APPLIED], (
+            "1 + 0 of 1 + 4 new: reads first and finds a new fact; 1 + 1 of 1 + 5: blind again"
+        )
+        sent.clear()
+        bg.remember(city("Faro", "person-4"))
+        assert sent == [REFUSED, APPLIED]
+    assert bg.current(NAMESPACES[0], "person-4", "city").object == "Faro"  # type: ignore[union-attr]
+    assert [c.object for c in bg.history(NAMESPACES[0], "person-0", "city")] == [
+        "Lisbon 0",
+        "Porto 0",
+    ]
+
+
 def test_an_erase_leaves_nothing_of_the_erased_facts_in_the_clients_memory(store: Store) -> None:
     """What a client carries of the facts it wrote goes when it erases them: afterwards its
     next write of such a fact is decided as a new fact's (an erased fact's slot is gone)
