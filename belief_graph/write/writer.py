@@ -35,8 +35,8 @@ CARRIED_SLOTS = 1024
 # ASSUME_NEW_AT of the last UNHELD_WINDOW such facts this client wrote were not there yet (one
 # more new fact is counted before any is seen, so a client starts out deciding blind); else it
 # reads first. A blind write of a fact that was there costs a refused statement and a second
-# plan: at 100k claims a new fact was 2.3 ms faster blind and a stored one 1.2 ms slower
-# (docs/benchmarks.md), so blind pays while a third of them or more are new.
+# plan: at 100k claims a new fact was 1.4 ms faster blind than read first, a stored one 0.65 ms
+# slower (docs/benchmarks.md), so blind pays while about a third of them or more are new.
 ASSUME_NEW_AT = 1 / 3
 UNHELD_WINDOW = 32
 
