@@ -119,13 +119,13 @@ class Writer:
         # hold as not created yet (while that has mostly been so: ``assume_new_at``), and the
         # apply step's check says whether that was so (else the refused apply returns the slots
         # as it found them under their locks and the batch is decided again on those, a read's
-        # worth: a fact written before by another client costs two statements, as a read and
-        # an apply would). A write of another fact
-        # may still change a claim here without moving this slot's seq (a review flag on a
-        # dependent, a disputed mark on a rival): remember decides on neither, and writes
-        # neither from the state. Used only for revision ids the engine drew (``fresh``: no
-        # replay to find); a refusal decided on it stands only if a read finds the same slots.
-        # Every other write empties it (it would only go stale), an erase before and after.
+        # worth: a fact another client wrote costs two statements, as a read and an apply
+        # would). A write of another fact may still change a claim here without moving this
+        # slot's seq (a review flag on a dependent, a disputed mark on a rival): remember
+        # decides on neither, and writes neither from the state. Used only for revision ids the
+        # engine drew (``fresh``: no replay to find); a refusal decided on it stands only if a
+        # read finds the same slots. Every other write empties it (it would only go stale), an
+        # erase before and after.
         self.carry = True
         self._carried: dict[SlotKey, SlotState] = {}
         self._carried_lock = threading.Lock()
