@@ -68,6 +68,18 @@ def city(value: str, subject: str = "ana", **extra: Any) -> ClaimDraft:
     )
 
 
+# Random sequences of writes under each preset, each played twice and compared.
+sequences = given(
+    ops=st.lists(OPS_HERE, min_size=1, max_size=16),
+    preset=st.sampled_from(["recency", "conservative", "freshness"]),
+)
+compared = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+
 def draft(run: Run, parts: tuple[Any, ...], **extra: Any) -> ClaimDraft:
     n, s, p, o, source = parts
     token = next(run.counter)
@@ -149,11 +161,7 @@ def play(
     return answers
 
 
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@compared
 # Pinned: a premise superseded flags its dependent (the stored result carries the flag); a
 # batch that updates one fact three times; a rollback of a supersession that had flagged one.
 @example(
@@ -186,10 +194,7 @@ def play(
     ],
     preset="recency",
 )
-@given(
-    ops=st.lists(OPS_HERE, min_size=1, max_size=16),
-    preset=st.sampled_from(["recency", "conservative", "freshness"]),
-)
+@sequences
 def test_one_statement_and_the_general_path_leave_the_same_graph(
     store: Store, ops: list[tuple[Any, ...]], preset: str
 ) -> None:
@@ -219,11 +224,7 @@ def beliefs(answers: list[Any]) -> Any:
     return [sorted(a) if i >= len(out) - len(NAMESPACES) else a for i, a in enumerate(out)]
 
 
-@settings(
-    max_examples=EXAMPLES,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@compared
 @example(  # an ingested fact (not held), a new one, then the first again with no read
     ops=[
         ("batch", [(0, 0, 0, 0, "observed")]),
@@ -232,10 +233,7 @@ def beliefs(answers: list[Any]) -> Any:
     ],
     preset="recency",
 )
-@given(
-    ops=st.lists(OPS_HERE, min_size=1, max_size=16),
-    preset=st.sampled_from(["recency", "conservative", "freshness"]),
-)
+@sequences
 def test_deciding_with_no_read_believes_what_reading_first_believes(
     store: Store, ops: list[tuple[Any, ...]], preset: str
 ) -> None:
