@@ -67,6 +67,7 @@ from .settings import database_map
 from .store import Row, Store
 from .validation import checked
 from .vocabulary import Vocabulary, normalize_key
+from .write.bulk import fewer_full_collections
 from .write.remember import UNSUPPORTED_BY_SOURCE, Request, slot_key
 from .write.state import moments
 from .write.writer import Writer
@@ -299,6 +300,19 @@ class BeliefGraph:
         claim id or revision id given twice, or a revision id missing, is refused by name; for a
         list of drafts before anything is written, for a stream before its batch is.
         """
+        # A bulk write: the collector's full passes would take a fifth of it (write/bulk.py).
+        with fewer_full_collections():
+            return self._ingest(drafts, batch_size, revision_ids, actor, progress)
+
+    def _ingest(
+        self,
+        drafts: Iterable[ClaimDraft],
+        batch_size: int,
+        revision_ids: Iterable[Identifier] | None,
+        actor: Term | None,
+        progress: Callable[[int], None] | None,
+    ) -> list[RevisionResult]:
+        """``ingest``'s work, its arguments checked."""
         requests = self._requests(drafts, revision_ids, actor, self._writer.new_id)
         if isinstance(drafts, Sized):
             requests = iter(list(requests))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -286,6 +287,35 @@ def test_ingest_refuses_revision_ids_that_do_not_fit_before_writing(
     with pytest.raises(ValueError, match=message):
         bg.ingest(drafts(3), revision_ids=ids)
     assert counts(bg) == before
+
+
+def test_ingest_leaves_the_processs_garbage_collector_as_it_found_it(bg: BeliefGraph) -> None:
+    """An ingest collects the oldest generation less often while it runs (its full passes
+    would take a fifth of it), and puts the thresholds back after, a refused draft included."""
+    before = gc.get_threshold()
+    during: list[tuple[int, int, int]] = []
+
+    def draft(i: int, **extra: Any) -> ClaimDraft:
+        return ClaimDraft(
+            namespace=NS,
+            subject=f"p{i}",
+            predicate="city",
+            object="Lisbon",
+            text="Lisbon",
+            **extra,
+        )
+
+    bg.ingest(
+        [draft(i) for i in range(4)],
+        batch_size=2,
+        progress=lambda _: during.append(gc.get_threshold()),
+    )
+    assert during and all(t[:2] == before[:2] and t[2] > before[2] for t in during)
+    assert gc.get_threshold() == before
+    future = datetime.now(UTC) + timedelta(days=3)
+    with pytest.raises(ValueError, match="recorded_at"):
+        bg.ingest([draft(5), draft(6, recorded_at=future)], batch_size=1)
+    assert gc.get_threshold() == before
 
 
 def test_ingest_refuses_a_repeated_claim_id_before_writing(bg: BeliefGraph) -> None:

@@ -1,0 +1,50 @@
+"""What a bulk write does to the process around it: Python's cyclic garbage collector makes
+fewer full passes while it runs.
+
+The collector passes over its youngest objects every 700 allocations or so, and over every
+object the process holds every ten passes of the middle generation (when the objects
+promoted since the last full pass make up a quarter of those held). An ingest allocates a few
+hundred container objects a draft and keeps every result, so its full passes grow with the
+batch and took a fifth to a quarter of its time (docs/benchmarks.md, "Bulk ingest and the
+garbage collector"). While any ingest runs, the oldest generation is collected
+``FULL_PASS_DEFERRAL`` times less often; the young generations as before (cyclic garbage dies
+there). The thresholds go back as they were when the last ingest ends, whatever happened.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+FULL_PASS_DEFERRAL = 100
+
+
+class _Deferral:
+    """The thresholds as they were, held while any bulk write runs (they may overlap)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.running = 0
+        self.saved: tuple[int, int, int] = gc.get_threshold()
+
+
+_deferral = _Deferral()
+
+
+@contextmanager
+def fewer_full_collections() -> Iterator[None]:
+    """Collect the oldest generation ``FULL_PASS_DEFERRAL`` times less often meanwhile."""
+    with _deferral.lock:
+        if _deferral.running == 0:
+            _deferral.saved = young, middle, old = gc.get_threshold()
+            gc.set_threshold(young, middle, old * FULL_PASS_DEFERRAL)
+        _deferral.running += 1
+    try:
+        yield
+    finally:
+        with _deferral.lock:
+            _deferral.running -= 1
+            if _deferral.running == 0:
+                gc.set_threshold(*_deferral.saved)
