@@ -300,7 +300,7 @@ class BeliefGraph:
         claim id or revision id given twice, or a revision id missing, is refused by name; for a
         list of drafts before anything is written, for a stream before its batch is.
         """
-        # A bulk write: the collector's full passes would take a fifth of it (write/bulk.py).
+        # A bulk write: the collector's full passes would take up to a fifth of it (write/bulk.py).
         with fewer_full_collections():
             return self._ingest(drafts, batch_size, revision_ids, actor, progress)
 

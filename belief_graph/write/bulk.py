@@ -4,9 +4,9 @@ fewer full passes while it runs.
 The collector passes over its youngest objects every 700 allocations or so, and over every
 object the process holds every ten passes of the middle generation (when the objects
 promoted since the last full pass make up a quarter of those held). An ingest allocates a few
-hundred container objects a draft and keeps every result, so its full passes grow with the
-batch and took a fifth to a quarter of its time (docs/benchmarks.md, "Bulk ingest and the
-garbage collector"). While any ingest runs, the oldest generation is collected
+hundred container objects a draft and keeps every result, so its full passes grow with it and
+took an eighth to a fifth of its time (docs/benchmarks.md, "Bulk ingest and the garbage
+collector"). While any ingest runs, the oldest generation is collected
 ``FULL_PASS_DEFERRAL`` times less often; the young generations as before (cyclic garbage dies
 there). The thresholds go back as they were when the last ingest ends, whatever happened.
 """

@@ -291,7 +291,8 @@ def test_ingest_refuses_revision_ids_that_do_not_fit_before_writing(
 
 def test_ingest_leaves_the_processs_garbage_collector_as_it_found_it(bg: BeliefGraph) -> None:
     """An ingest collects the oldest generation less often while it runs (its full passes
-    would take a fifth of it), and puts the thresholds back after, a refused draft included."""
+    would take up to a fifth of it), and puts the thresholds back after, a refused draft
+    included."""
     before = gc.get_threshold()
     during: list[tuple[int, int, int]] = []
 
