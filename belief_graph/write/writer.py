@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from ..detect import Detector
@@ -162,18 +163,13 @@ class Writer:
             unheld[:] = [key for key in keys if key not in held]
             return held if not unheld or self._assume_new() else None
 
-        def kept(state: State) -> None:
-            self._keep(state)
-            with self._carried_lock:
-                self._unheld.extend(state.slots[k].new for k in unheld if k in state.slots)
-
         batch = embedded or self._batch(requests, known=known if use else None)
         return run(
             self.store,
             batch.read,
             batch.plan,
             one_trip=self.one_trip,
-            carry=kept if keep else None,
+            carry=partial(self._keep, unheld=unheld) if keep else None,
             found=batch.found if use else None,
         )
 
@@ -321,9 +317,11 @@ class Writer:
             new, seen = sum(self._unheld), len(self._unheld)
         return new + 1 >= self.assume_new_at * (seen + 1)
 
-    def _keep(self, state: State) -> None:
-        """Carry the slots a statement just wrote, as its plan left them (``after_apply``)."""
+    def _keep(self, state: State, unheld: list[SlotKey]) -> None:
+        """Carry the slots a statement just wrote, as its plan left them (``after_apply``), and
+        learn whether those of ``unheld`` (not held when it was decided) were new."""
         with self._carried_lock:
+            self._unheld.extend(state.slots[k].new for k in unheld if k in state.slots)
             for key, slot in after_apply(state).items():
                 self._carried.pop(key, None)
                 self._carried[key] = slot
