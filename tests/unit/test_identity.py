@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from belief_graph.detect import Detector
 from belief_graph.identity import (
@@ -161,6 +166,68 @@ def test_polarity_as_stated_wins_over_the_text() -> None:
     # Negation words outside the relation do not negate it.
     assert not polarity(None, "Priya has no allergies at all.")
     assert has_negation("Priya has no allergies at all.")
+
+
+def _parsed_polarity(text: str) -> bool:
+    """``polarity`` as it reads a sentence without the shortcut: always the parse."""
+    statement = parse(text)
+    return statement.negated if statement is not None else has_negation(text)
+
+
+# Words that make a sentence negated or ended, their neighbours, and words around them, in
+# the shapes a tokenizer meets (case, apostrophes, punctuation at the edges, spacing).
+_WORDS = [
+    *"Priya Tom she the my flight project lives works likes uses in at to for on and is was has"
+    " had does did moved lived lost fell gave quit stopped used no not never cannot anymore"
+    " longer more until till up 2020 recently last Lisbon Acme jazz interest love out away"
+    " of with gym membership now still none nobody formerly ceased notable nothing knot".split(),
+    "isn't",
+    "ISN’T",
+    "don't",
+    "wouldn't",
+    "any more",
+    "no-one",
+    "(not)",
+    '"never"',
+    "used,",
+    "until:",
+    "no.",
+]
+_GAPS = st.sampled_from([" ", "  ", "\t", " \n "])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(
+    st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9),
+    st.lists(_GAPS, min_size=8, max_size=8),
+    st.sampled_from(["", ".", "!", "?", ";"]),
+)
+@example(["Priya", "lived", "in", "Lisbon", "until", "2020"], [" "] * 8, ".")
+@example(["Priya", "lost", "interest", "in", "jazz"], [" "] * 8, ".")
+@example(["Priya", "used", "to", "live", "in", "Lisbon"], ["  "] * 8, "")
+def test_polarity_reads_a_sentence_with_no_negating_word_as_the_parse_does(
+    words: list[str], gaps: list[str], end: str
+) -> None:
+    text = "".join(w + g for w, g in zip(words, gaps, strict=False)).rstrip() + end
+    assert polarity(None, text) == _parsed_polarity(text), text
+
+
+def test_polarity_of_every_sentence_in_the_projects_data_is_the_parses() -> None:
+    bench = Path(__file__).resolve().parents[2] / "bench"
+    texts: list[str] = []
+    for line in (bench / "verdicts" / "streams.jsonl").read_text().splitlines():
+        texts += [c["text"] for c in json.loads(line)["claims"]]
+    for line in (bench / "verdicts" / "pairs.jsonl").read_text().splitlines():
+        pair = json.loads(line)
+        texts += [pair["first"]["text"], pair["second"]["text"]]
+    for line in (bench / "nli_pairs.jsonl").read_text().splitlines():
+        pair = json.loads(line)
+        texts += [pair["premise"], pair["hypothesis"]]
+    for line in (bench / "extraction" / "conversations.jsonl").read_text().splitlines():
+        texts += [turn["text"] for turn in json.loads(line)["turns"]]
+    negated = [t for t in texts if _parsed_polarity(t)]
+    assert len(texts) > 1000 and len(negated) > 50  # the data holds both kinds
+    assert [t for t in texts if polarity(None, t) != _parsed_polarity(t)] == []
 
 
 def test_detect_decides_identity_by_values_not_similarity() -> None:
