@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import sys
@@ -10,7 +11,9 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.server.provide import provide
@@ -49,6 +52,69 @@ def summary(samples_ms: list[float]) -> dict[str, float]:
         "p50_ms": round(statistics.median(samples_ms), 3),
         "p95_ms": round(percentile(samples_ms, 0.95), 3),
         "max_ms": round(max(samples_ms), 3),
+    }
+
+
+def server_pid(bg: BeliefGraph) -> int | None:
+    """The process of the Neo4j ``bg`` talks to when it runs on this machine (Linux: whoever
+    listens on its Bolt port), else None."""
+    port = urlsplit(bg.store.uri).port or 7687
+    listening = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            return None
+        for row in rows:
+            fields = row.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "0A":
+                listening.add(f"socket:[{fields[9]}]")
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if any(os.readlink(fd) in listening for fd in (proc / "fd").iterdir()):
+                return int(proc.name)
+        except OSError:
+            continue
+    return None
+
+
+def cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time (user + system, every thread) process ``pid`` has used, or None."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def cpu_used(bg: BeliefGraph) -> Iterator[dict[str, float | None]]:
+    """The CPU seconds this process and ``bg``'s server (when on this machine) use inside the
+    block, and the cores they share: the yielded dict, filled on exit."""
+    pid = server_pid(bg)
+    box: dict[str, float | None] = {}
+    client, server = time.process_time(), cpu_seconds(pid)
+    yield box
+    box["client_cpu_s"] = round(time.process_time() - client, 2)
+    after = cpu_seconds(pid)
+    box["server_cpu_s"] = None if after is None or server is None else round(after - server, 2)
+    box["cores"] = len(os.sched_getaffinity(0))
+
+
+def cpu_budget(cpu: dict[str, float | None], drafts: int, seconds: float) -> dict[str, Any]:
+    """What ``cpu_used`` measured over ``drafts`` written in ``seconds``: CPU ms per 1,000
+    drafts on each side, the cores busy on average, and the drafts/s the cores would allow if
+    they were busy all the time (client and server sharing them, as here)."""
+    client, server = cpu["client_cpu_s"], cpu["server_cpu_s"]
+    if client is None or server is None:
+        return {"client CPU ms per 1,000 drafts": client and round(client * 1e6 / drafts)}
+    return {
+        "client CPU ms per 1,000 drafts": round(client * 1e6 / drafts),
+        "server CPU ms per 1,000 drafts": round(server * 1e6 / drafts),
+        "cores busy (of the machine's)": f"{(client + server) / seconds:.2f} of {cpu['cores']}",
+        "drafts/s with every core busy": round(drafts * cpu["cores"] / (client + server)),
     }
 
 

@@ -23,7 +23,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from _common import connect, report, stopwatch, summary, timed
+from _common import connect, cpu_budget, cpu_used, report, stopwatch, summary, timed
 
 from belief_graph import ClaimDraft
 from belief_graph.detect import Detector
@@ -120,7 +120,7 @@ def main() -> int:
         if count % (args.batch * 20) == 0:
             print(f"  ingested {count}/{args.claims}", file=sys.stderr)
 
-    with stopwatch() as elapsed:
+    with stopwatch() as elapsed, cpu_used(bg) as cpu:
         results = bg.ingest(
             drafts(ns, args.claims, subjects, rng), batch_size=args.batch, progress=progress
         )
@@ -137,6 +137,7 @@ def main() -> int:
             "verdicts": verdicts,
             "seconds": round(elapsed[0], 2),
             "drafts/s": round(args.claims / elapsed[0]),
+            **cpu_budget(cpu, args.claims, elapsed[0]),
         },
         args.json,
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -201,6 +202,16 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
     return results
 
 
+@dataclass(frozen=True)
+class AtOnce:
+    """A batch's one statement (``write/apply``) with its parameters, and each change's result
+    as it stands before the statement flags dependents: built while the batch before is on the
+    server (``Writer.ingest``), sent by ``send``."""
+
+    params: dict[str, Any]
+    bases: list[RevisionResult]
+
+
 def apply_at_once(
     store: Store,
     state: State,
@@ -209,9 +220,14 @@ def apply_at_once(
     """``_apply`` as one statement, its own auto-commit transaction (``write/apply``): one round
     trip. The slot locks and their seq check gate the changes in the statement itself, which
     changes nothing when a slot changed or a revision of the batch ran since the read, and
-    returns the slots as it found them: ``StaleSlot`` with those, plan again. The dependents
-    it flags go into each stored result between the two halves written here (claim ids are
-    identifiers: letters, digits and ``_.:-/@``, nothing JSON escapes)."""
+    returns the slots as it found them: ``StaleSlot`` with those, plan again."""
+    return send(store, at_once(state, changes))
+
+
+def at_once(state: State, changes: list[ChangeSet]) -> AtOnce:
+    """The statement ``apply_at_once`` runs for ``changes`` planned on ``state``. The
+    dependents it flags go into each stored result between the two halves written here (claim
+    ids are identifiers: letters, digits and ``_.:-/@``, nothing JSON escapes)."""
     bases = [c.result() for c in changes]
     touched = sorted((s for s in state.slots.values() if s.touched_by), key=lambda s: s.key)
     revisions = []
@@ -235,8 +251,13 @@ def apply_at_once(
         "revisions": revisions,
         "retired": _retired(changes),
     }
+    return AtOnce(params, bases)
 
-    row = store.write_once("write/apply", batch=params)[0]
+
+def send(store: Store, statement: AtOnce) -> list[RevisionResult]:
+    """Run ``statement``: the results with the dependents it flagged; ``StaleSlot`` with the
+    slots as it found them when it was refused."""
+    row = store.write_once("write/apply", batch=statement.params)[0]
     if not row["ok"]:
         raise StaleSlot(row["found"])
     flagged_by = {d["revision_id"]: d["flagged"] for d in row["dependents"] if d["flagged"]}
@@ -244,7 +265,7 @@ def apply_at_once(
         r.model_copy(update={"flagged": [*r.flagged, *flagged_by[r.revision_id]]})
         if r.revision_id in flagged_by
         else r
-        for r in bases
+        for r in statement.bases
     ]
 
 

@@ -22,7 +22,7 @@ from ..policy import PairScores, Policy
 from ..store import StaleSlot, Store, Tx
 from ..vocabulary import Vocabulary, normalize_key
 from . import consolidation, operations
-from .apply import Planned, apply_at_once, in_order, lock_slots, run, run_locked
+from .apply import AtOnce, Planned, at_once, in_order, lock_slots, run, run_locked, send
 from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
 from .remember import Remember, Request, after_apply, replayed
 from .state import State, read_namespace, read_state
@@ -49,8 +49,8 @@ class _Flight:
     requests: Sequence[Request]
     state: State
     planned: Planned
-    changes: list[ChangeSet]
     after: dict[SlotKey, SlotState]
+    statement: AtOnce | None  # None when nothing is to be written
     future: Future[list[RevisionResult]] | None = None
 
 
@@ -224,12 +224,10 @@ class Writer:
                     return
                 if ahead is None:
                     yield self.remember(requests, _embedded(coming), ingested=True)
-                elif not ahead.changes:
+                elif ahead.statement is None:
                     yield in_order(ahead.planned, [])
                 else:
-                    ahead.future = pool.submit(
-                        apply_at_once, self.store, ahead.state, ahead.changes
-                    )
+                    ahead.future = pool.submit(send, self.store, ahead.statement)
                     flight = ahead
 
     def _batch(self, requests: Sequence[Request], **state_from: Any) -> Remember:
@@ -303,7 +301,9 @@ class Writer:
             return None
         planned = batch.plan(state)
         changes = [p for p in planned if isinstance(p, ChangeSet)]
-        return _Flight(requests, state, planned, changes, after_apply(state))
+        # Its statement is built here too, while the batch before it is on the server.
+        statement = at_once(state, changes) if changes else None
+        return _Flight(requests, state, planned, after_apply(state), statement)
 
     def _known(self, keys: list[SlotKey]) -> dict[SlotKey, SlotState]:
         """The carried state of the slots in ``keys`` this client holds (to be copied before

@@ -565,7 +565,7 @@ def test_a_batch_in_flight_refused_is_run_again_and_so_is_the_next(
 
     clock = Clock()
     bg, other = BeliefGraph(store, clock=clock), BeliefGraph(store, clock=clock)
-    real = writer.apply_at_once
+    real = writer.send
     sneaked: list[RevisionResult] = []
 
     def sneak_first(*args: Any) -> Any:
@@ -573,7 +573,7 @@ def test_a_batch_in_flight_refused_is_run_again_and_so_is_the_next(
             sneaked.append(other.remember(city("Porto")))
         return real(*args)
 
-    monkeypatch.setattr(writer, "apply_at_once", sneak_first)
+    monkeypatch.setattr(writer, "send", sneak_first)
     lisbon, oslo = bg.ingest([city("Lisbon"), city("Oslo")], batch_size=1)
     assert lisbon.decision == "supersede" and lisbon.retired == sneaked[0].added
     assert oslo.decision == "supersede" and oslo.retired == lisbon.added
