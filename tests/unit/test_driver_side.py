@@ -11,8 +11,9 @@ from datetime import UTC, datetime, timedelta, timezone
 from neo4j._codec.packstream import v1 as packstream
 from neo4j.time import DateTime
 
+from belief_graph import cypher
 from belief_graph.client import new_id
-from belief_graph.store import _native, _sent
+from belief_graph.store import _native, _query, _sent
 
 CROCKFORD = set("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 
@@ -98,3 +99,19 @@ def test_rows_come_back_as_python_values_however_deep() -> None:
         "held": ["x", "y"],
     }
     assert native["at"].tzinfo is UTC
+
+
+def test_the_driver_is_handed_a_statement_whose_repr_is_its_size_and_bytes_the_same() -> None:
+    params = {"namespace": "ns", "subject_key": "ana", "predicate": "city", "valid_at": None}
+    params["known_at"] = None
+    text = _query("read/as_of_claims", params)
+    assert repr(text) == f"<a statement of {len(text)} characters>"
+    assert str(text) is text  # the driver's str() keeps it so
+    assert _packed({"q": text}) == _packed({"q": cypher.load("read/as_of_claims")})
+    log = logging.getLogger("neo4j.io")
+    level = log.level
+    log.setLevel(logging.DEBUG)
+    try:
+        assert type(_query("read/as_of_claims", params)) is str
+    finally:
+        log.setLevel(level)
