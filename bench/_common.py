@@ -107,11 +107,12 @@ def cpu_budget(cpu: dict[str, float | None], drafts: int, seconds: float) -> dic
     """What ``cpu_used`` measured over ``drafts`` written in ``seconds``: CPU ms per 1,000
     drafts on each side, the cores busy on average, and the drafts/s the cores would allow if
     they were busy all the time (client and server sharing them, as here)."""
-    client, server = cpu["client_cpu_s"], cpu["server_cpu_s"]
-    if client is None or server is None:
-        return {"client CPU ms per 1,000 drafts": client and round(client * 1e6 / drafts)}
+    client, server = cpu["client_cpu_s"] or 0.0, cpu["server_cpu_s"]
+    mine = {"client CPU ms per 1,000 drafts": round(client * 1e6 / drafts)}
+    if server is None:  # a server elsewhere: only this side is known
+        return mine
     return {
-        "client CPU ms per 1,000 drafts": round(client * 1e6 / drafts),
+        **mine,
         "server CPU ms per 1,000 drafts": round(server * 1e6 / drafts),
         "cores busy (of the machine's)": f"{(client + server) / seconds:.2f} of {cpu['cores']}",
         "drafts/s with every core busy": round(drafts * cpu["cores"] / (client + server)),
