@@ -241,6 +241,10 @@ def at_once(state: State, changes: list[ChangeSet]) -> AtOnce:
             {
                 **_slot_identity(s),
                 "seq": s.seq,
+                # A refusal reads the slots back (write/slot_states) from the past it was
+                # decided on.
+                "since": _iso(s.past_since),
+                "whole_past": False,
                 "versions": s.versions,
                 "head": s.head,
                 "last_recorded_at": _iso(s.last_recorded_at),

@@ -41,6 +41,10 @@ class SlotState:
     # Earlier versions still believed for their windows (superseded, not retracted): the
     # windows a late draft about the past is placed among.
     past: list[dict[str, Any]] = field(default_factory=list)
+    # None: ``past`` holds every such version. A moment: only those whose window ends at or
+    # after it or starts at or after it, and the newest (a draft placed from then on needs no
+    # more; the write path reads them so, docs/engine.md#a-facts-history-read-from-the-draft-on).
+    past_since: datetime | None = None
 
     def copy(self, **changes: Any) -> SlotState:
         """A copy that a plan may change without changing this one (each claim's row copied),
@@ -51,6 +55,25 @@ class SlotState:
             past=[dict(c) for c in self.past],
             **changes,
         )
+
+    def recent(self) -> SlotState:
+        """This state with its past from the start of its newest window on, as the write path
+        reads a slot (write/slot_states): what a client keeps of a fact it wrote, which would
+        otherwise grow by a version each write."""
+        since = max((r["valid_from"] for r in (*self.active, *self.past)), default=None)
+        if since is None or (self.past_since is not None and self.past_since >= since):
+            return self
+        top = max((r.get("version") or 0 for r in self.past), default=0)
+        self.past = [
+            r
+            for r in self.past
+            if r.get("valid_to") is None
+            or r["valid_to"] >= since
+            or r["valid_from"] >= since
+            or (r.get("version") or 0) == top
+        ]
+        self.past_since = since
+        return self
 
     @property
     def active(self) -> list[dict[str, Any]]:

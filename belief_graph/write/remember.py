@@ -77,13 +77,18 @@ def _seqs(state: State) -> dict[SlotKey, tuple[str, int]]:
     return {key: (s.slot_id, s.seq) for key, s in state.slots.items() if not s.new}
 
 
+class PastNeeded(StaleSlot):
+    """A draft is placed before the past versions its slot's state holds (``past_since``):
+    read the slots with every past version and decide again."""
+
+
 def after_apply(state: State) -> dict[SlotKey, SlotState]:
     """The slots a plan touched as its apply leaves them (``seq`` one on, no longer new, last
     written by the plan's revision), copies the next plan may change: what a read after the
     apply would find, for a structural batch, whose plan changes nothing outside its slots but
     review flags and disputed marks, which ``remember`` decides on neither."""
     return {
-        key: s.copy(seq=s.seq + 1, new=False, last_revision=s.touched_by, touched_by=None)
+        key: s.copy(seq=s.seq + 1, new=False, last_revision=s.touched_by, touched_by=None).recent()
         for key, s in state.slots.items()
         if s.touched_by is not None
     }
@@ -121,6 +126,7 @@ class Remember:
         known: Callable[[list[SlotKey]], dict[SlotKey, SlotState] | None] | None = None,
         after: dict[SlotKey, SlotState] | None = None,
         ahead: bool = False,
+        whole_past: bool = False,
     ) -> None:
         """``known``: the state of those of the slots this client's last write of them left
         (when it gives them, the batch is decided with no read, the slots not known taken as
@@ -130,7 +136,9 @@ class Remember:
         pipelined ingest). ``ahead``: read before the batches before it are written (a
         pipelined ingest with the models on): each look-up ranks twice the slots it reads, so
         that ``adopt`` can tell whether what those batches change could have moved a draft's
-        nearest slots."""
+        nearest slots. ``whole_past``: read every past version of the drafts' slots (else those
+        from the newest window on, or from the earliest a draft gives; every one only when a
+        draft is placed before those)."""
         self.store = store
         self.known = known
         self.after = after or {}
@@ -142,6 +150,9 @@ class Remember:
         # The slots of the state being planned, by id (``_reach``).
         self._held: dict[str, SlotState] = {}
         self._carried = False  # the last read was the carried state (no statement)
+        # Read every past version of the slots (asked, or a draft was placed before the past
+        # read held).
+        self._whole_past = whole_past
         # The slots a refused apply found under its locks (``found``), for the next read.
         self._found: list[dict[str, Any]] | None = None
         # A refusal decided on a carried state, and the slots (id, seq) it was decided on.
@@ -169,14 +180,29 @@ class Remember:
 
     def read(self) -> State:
         keys: dict[SlotKey, tuple[str | None, Cardinality]] = {}
+        # A slot's past versions from the start of its newest window on, or from the earliest
+        # start a draft of it gives; all of them for a correction's slot (it may reach further
+        # back), a text-only draft's, and after a draft needed more (``_decide``).
+        starts: dict[SlotKey, datetime | None] = {}
+        whole: set[SlotKey] = set()
         for r in self.requests:
             if r.draft.subject is not None and r.draft.predicate is not None:
                 key, cardinality = slot_key(
                     self.vocabulary, r.draft.namespace, r.draft.subject, r.draft.predicate
                 )
                 keys.setdefault(key, (r.draft.subject, cardinality))
+                given = r.draft.valid_from
+                if r.draft.correction:
+                    whole.add(key)
+                elif given is not None:
+                    start = starts.get(key)
+                    starts[key] = given if start is None or given < start else start
+                else:
+                    starts.setdefault(key, None)
             elif (framed := self._framed(r.draft)) is not None:
                 keys.setdefault(framed[0], (framed[2].subject, framed[1]))
+                whole.add(framed[0])
+        past = None if self._whole_past else {k: v for k, v in starts.items() if k not in whole}
         known, self.known = self.known, None  # only the first attempt: a retry reads
         found, self._found = self._found, None
         self._carried = False
@@ -201,6 +227,7 @@ class Remember:
             slot_refs=slot_refs,
             near=near,
             fetch=self._fetch,
+            past=past,
             revisions=[(r.draft.namespace, r.revision_id) for r in self.requests],
             claim_ids=[
                 (r.draft.namespace, i)
@@ -415,6 +442,12 @@ class Remember:
         planned: list[ChangeSet | RevisionResult] = []
         created: set[tuple[str, str]] = set()
         self._held = {s.slot_id: s for s in state.slots.values()}
+        if any(self._before_past(r, state) for r in self.requests):
+            # Before any clock read or id drawn, so a batch decided again reads and draws as
+            # often as one read whole at once (a draft with no moment of its own is checked
+            # in ``_decide``, once it has one).
+            self._whole_past = True
+            raise PastNeeded()
         for index, (request, embedding, source_embedding) in enumerate(
             zip(self.requests, self.embeddings, self.source_embeddings, strict=True)
         ):
@@ -524,6 +557,21 @@ class Remember:
             planned.append(change)
         return planned
 
+    def _before_past(self, request: Request, state: State) -> bool:
+        """Whether a draft that gives its start corrects a single-valued fact, or starts before
+        the past versions its slot's state holds (``SlotState.past_since``)."""
+        draft = request.draft
+        if draft.subject is None or draft.predicate is None:
+            return False
+        if (draft.namespace, request.revision_id) in state.replays:
+            return False
+        key, _ = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)
+        slot = state.slots.get(key)
+        if slot is None or slot.past_since is None or slot.cardinality != "single":
+            return False
+        start = draft.valid_from or draft.recorded_at
+        return draft.correction or (start is not None and start < slot.past_since)
+
     def _inside(
         self, slot: SlotState, scores: dict[str, PairScores], text: str
     ) -> list[tuple[Candidate, SlotState]]:
@@ -619,6 +667,11 @@ class Remember:
                 r for r in slot.active if r.get("valid_to") is None or r["valid_to"] > valid_from
             ]
             return _changes(*args, policy(live), policy=self.policy)
+        if slot.past_since is not None and (draft.correction or valid_from < slot.past_since):
+            # Placed before the past the read holds (or a correction, which may reach further
+            # back): read the slot's every past version and decide again.
+            self._whole_past = True
+            raise PastNeeded()
         known = slot.known
         # The newest version still believed (the chain's head, unless it was retracted).
         head = max((r for r in known if r.get("version")), key=lambda r: r["version"], default=None)

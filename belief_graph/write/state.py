@@ -61,9 +61,12 @@ def read_state(
     claim_ids: Iterable[Ref] = (),
     near: Sequence[Mapping[str, Any]] = (),
     fetch: int = 0,
+    past: Mapping[SlotKey, datetime | None] | None = None,
 ) -> State:
-    """Read the slots by key (``keys``: subject and cardinality for a slot not created yet) and
-    by id, those of the claims nearest to ``near``'s embeddings (write/neighbours' look-ups;
+    """Read the slots by key (``keys``: subject and cardinality for a slot not created yet;
+    ``past``: the slots whose past versions are read only from the start of their newest window
+    on, or from the moment given if earlier, the others' all: ``SlotState.past_since``) and by
+    id, those of the claims nearest to ``near``'s embeddings (write/neighbours' look-ups;
     ``fetch``: how many each asks of an index that filters inside), the claims ``claim_refs``
     (and their slots), stored ``revisions`` and which of ``claim_ids`` exist. Given a
     transaction, read inside it (an erase reads under its locks)."""
@@ -78,7 +81,14 @@ def read_state(
         batch={
             # Sorted: the index entries of the keys are locked in write/apply's order.
             "slots": [
-                {"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in sorted(keys)
+                {
+                    "namespace": k[0],
+                    "subject_key": k[1],
+                    "predicate": k[2],
+                    "since": _iso(past, k),
+                    "whole_past": past is None or k not in past,
+                }
+                for k in sorted(keys)
             ],
             "slot_refs": [{"namespace": ns, "id": i} for ns, i in slot_refs],
             "near": list(near),
@@ -140,6 +150,11 @@ def found_state(
     return state
 
 
+def _iso(past: Mapping[SlotKey, datetime | None] | None, key: SlotKey) -> str | None:
+    moment = past.get(key) if past is not None else None
+    return moment.isoformat() if moment is not None else None
+
+
 def _not_there(row: dict[str, Any]) -> dict[str, Any]:
     """A slot's row as if the slot were not created yet: what the read takes a slot it did not
     lock for (one created after it took its locks, maybe not wholly visible yet)."""
@@ -187,6 +202,7 @@ def _slot(
         claims=[moments(c) for c in row["claims"]],
         new=row["slot_id"] is None,
         past=[moments(c) for c in row.get("past") or []],
+        past_since=datetime.fromisoformat(row["since"]) if row.get("since") else None,
     )
 
 

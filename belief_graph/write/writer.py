@@ -24,7 +24,7 @@ from ..vocabulary import Vocabulary, normalize_key
 from . import consolidation, operations
 from .apply import AtOnce, Planned, at_once, in_order, lock_slots, run, run_locked, send
 from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
-from .remember import Remember, Request, after_apply, replayed
+from .remember import PastNeeded, Remember, Request, after_apply, replayed
 from .state import State, read_namespace, read_state
 
 # After a structural batch of up to CARRIED_BATCH drafts commits, the writer keeps the state its
@@ -135,6 +135,10 @@ class Writer:
         self.assume_new_at = ASSUME_NEW_AT
         # Whether each of the last facts written without holding them was new (under the lock).
         self._unheld: deque[bool] = deque(maxlen=UNHELD_WINDOW)
+        # Read every past version of a fact before deciding a draft of it (False: those from
+        # its newest window on, all only when a draft is placed before them; the tests compare
+        # the two).
+        self.whole_past = False
 
     def remember(
         self,
@@ -241,6 +245,7 @@ class Writer:
             self.clock,
             self.new_id,
             requests,
+            whole_past=self.whole_past,
             **state_from,
         )
 
@@ -299,7 +304,10 @@ class Writer:
             state = batch.read()
         else:
             return None
-        planned = batch.plan(state)
+        try:
+            planned = batch.plan(state)
+        except PastNeeded:  # a draft placed before its slot's past as read: read it whole
+            return None
         changes = [p for p in planned if isinstance(p, ChangeSet)]
         # Its statement is built here too, while the batch before it is on the server.
         statement = at_once(state, changes) if changes else None

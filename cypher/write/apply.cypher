@@ -8,8 +8,8 @@
 // The same steps as write/lock, write/changes, write/flags and write/finish (the general path,
 // which an erase takes); tests/integration/test_onetrip.py checks both leave the same graph.
 // Params: $batch, one map (docs/engine.md#plans) of: slots (sorted list of {namespace,
-//         subject_key, predicate, id, subject, cardinality, new, seq: as read, versions, head,
-//         last_recorded_at, last_revision: as planned}),
+//         subject_key, predicate, id, subject, cardinality, new, seq: as read, since: as
+//         write/slot_states, versions, head, last_recorded_at, last_revision: as planned}),
 //         revisions (list of {props, at, added, retired, reinforced, flagged, restored, result_head,
 //         result_sep, result_tail}: as write/finish, the stored result without the dependents
 //         this statement flags, which go between result_head and result_tail),

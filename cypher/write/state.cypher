@@ -1,17 +1,18 @@
 // Read step of every write operation: the state of the slots it may touch, revisions that
 // already ran (replays), claims it names, and which referenced claim ids exist.
 // Params: $batch, one map (docs/engine.md#plans) of: slots (list of {namespace, subject_key,
-//         predicate}: slots by key, maybe not created yet), slot_refs (list of {namespace,
-//         id}: slots by id), near (list of {draft, namespace, embedding, fetch, k, rank}: the
-//         slots of the claims nearest to these embeddings, as write/neighbours finds them: a
-//         single draft's look-up rides with its read), claim_refs (list of {namespace, id}:
-//         claims an operation acts on; their slots are read too), revisions (list of
-//         {namespace, id}), claim_ids (list of {namespace, id}); $fetch (write/neighbours')
+//         predicate, since}: slots by key, maybe not created yet; since: as write/slot_states),
+//         slot_refs (list of {namespace, id}: slots by id), near (list of {draft, namespace,
+//         embedding, fetch, k, rank}: the slots of the claims nearest to these embeddings, as
+//         write/neighbours finds them: a single draft's look-up rides with its read),
+//         claim_refs (list of {namespace, id}: claims an operation acts on; their slots are
+//         read too), revisions (list of {namespace, id}), claim_ids (list of {namespace, id});
+//         $fetch (write/neighbours')
 // Returns: held (the ids of the slots locked), slots (by key: a slot not held reads as not there
 // yet), by_id (slots by id, held ones), claims, replays, existing. A slot's state holds
 // its active and pending claims, and the windows of its earlier versions still believed for
-// them (past: superseded, not retracted). Moments come back as ISO-8601 text: the driver hydrates native
-// datetimes slowly.
+// them (past: superseded, not retracted; by key, from since on). Moments come back as ISO-8601
+// text: the driver hydrates native datetimes slowly.
 // Every stored slot the read covers is locked first, in the apply step's order (namespace,
 // subject key, predicate), and read only then: Neo4j makes a commit visible one record at a
 // time (read-committed: no atomic view of another transaction's writes), so a read beside a

@@ -95,15 +95,23 @@ def draft(run: Run, parts: tuple[Any, ...], **extra: Any) -> ClaimDraft:
 
 
 def play(
-    store: Store, ops: list[tuple[Any, ...]], preset: str, *, one_trip: bool, carry: bool = True
+    store: Store,
+    ops: list[tuple[Any, ...]],
+    preset: str,
+    *,
+    one_trip: bool,
+    carry: bool = True,
+    whole_past: bool = False,
 ) -> list[Any]:
     """Run ``ops`` on an empty database through one apply path (``carry``: small writes decided
-    with no read); what the calls answered and the export of every namespace."""
+    with no read; ``whole_past``: every past version of a fact read before deciding); what the
+    calls answered and the export of every namespace."""
     wipe(store)
     ids = itertools.count()
     bg = BeliefGraph(store, policy=Policy(preset=preset), clock=Clock())  # type: ignore[arg-type]
     bg._writer.one_trip = one_trip
     bg._writer.carry = carry
+    bg._writer.whole_past = whole_past
     bg._writer.new_id = lambda: f"id-{next(ids):05d}"
     run = Run(store, bg)
     answers: list[Any] = []
@@ -243,6 +251,84 @@ def test_deciding_with_no_read_believes_what_reading_first_believes(
     which ids were drawn and the test clock's milliseconds."""
     reading = beliefs(play(store, ops, preset, one_trip=True, carry=False))
     assert beliefs(play(store, ops, preset, one_trip=True)) == reading
+
+
+@compared
+@example(  # five versions 10 days apart, then drafts placed among them, and a correction
+    ops=[
+        ("remember", 0, 0, 0, 0, "user_stated", 0.8, False, False, None, None),
+        ("wait", 10),
+        ("remember", 0, 0, 0, 1, "user_stated", 0.8, False, False, None, None),
+        ("wait", 10),
+        ("remember", 0, 0, 0, 2, "user_stated", 0.8, False, False, None, None),
+        ("wait", 10),
+        ("remember", 0, 0, 0, 3, "user_stated", 0.8, False, False, None, None),
+        ("wait", 10),
+        ("remember", 0, 0, 0, 0, "user_stated", 0.8, False, False, None, None),
+        ("remember", 0, 0, 0, 1, "user_stated", 0.8, False, False, -40, 3),
+        ("remember", 0, 0, 0, 2, "user_stated", 0.8, False, False, -40, 30),
+        ("batch", [(0, 0, 0, 1, "observed"), (0, 0, 0, 2, "observed")]),
+        ("remember", 0, 0, 0, 3, "user_stated", 0.8, True, False, None, None),
+    ],
+    preset="recency",
+)
+@sequences
+def test_a_facts_past_read_from_its_newest_window_on_believes_what_reading_all_of_it_believes(
+    store: Store, ops: list[tuple[Any, ...]], preset: str
+) -> None:
+    """A fact's past versions read only from its newest window on (or from the earliest
+    window a draft of the batch gives), every one read and the draft decided again only when
+    it is placed before those or corrects, against reading every past version before every
+    write: the same answers and the same graph, but for ids and the test clock's milliseconds
+    (a draft decided again draws both again)."""
+    whole = beliefs(play(store, ops, preset, one_trip=True, whole_past=True))
+    assert beliefs(play(store, ops, preset, one_trip=True)) == whole
+
+
+@pytest.mark.parametrize(
+    ("carry", "reads_for_an_update", "reads_for_a_late_draft"),
+    [
+        (False, [1], [22]),  # read first: from the newest window on, then from the draft's start
+        (True, [], [30]),  # decided on what the client kept, then every past version read
+    ],
+)
+def test_a_write_reads_a_long_lived_facts_recent_versions_not_its_whole_history(
+    store: Store, carry: bool, reads_for_an_update: list[int], reads_for_a_late_draft: list[int]
+) -> None:
+    """A fact rewritten 30 times, a day apart: an update reads the newest version's predecessor
+    (or nothing, when the client kept the fact), not the 30 superseded ones; a draft about a
+    moment 20 days back is placed among the versions from then on (read, or all of them read
+    once the kept ones do not reach back that far)."""
+    wipe(store)
+    clock = Clock()
+    bg = BeliefGraph(store, clock=clock)  # type: ignore[arg-type]
+    bg._writer.carry = carry
+    for i in range(30):
+        clock.set(clock.now + timedelta(days=1))
+        bg.remember(city(f"city-{i}"))
+    past_read: list[int] = []
+    real = store.read_leader
+
+    def read(name: str, **params: Any) -> Any:
+        rows = real(name, **params)
+        if name.endswith("write/state"):
+            past_read.extend(len(s["past"]) for s in rows[0]["slots"])
+        return rows
+
+    store.read_leader = read  # type: ignore[method-assign]
+    try:
+        assert bg.remember(city("city-30")).verdict == "UPDATE"
+        assert past_read == reads_for_an_update
+        past_read.clear()
+        start = clock.now - timedelta(days=20, hours=12)
+        late = bg.remember(city("city-8", valid_from=start, valid_to=start + timedelta(hours=6)))
+    finally:
+        del store.read_leader
+    assert late.verdict == "SAME"  # city-8 held then (days 9 to 10): reinforced
+    assert past_read == reads_for_a_late_draft
+    current = bg.current(NAMESPACES[0], "ana", "city")
+    assert current is not None and not isinstance(current, list)
+    assert current.object == "city-30"
 
 
 @contextmanager

@@ -1,0 +1,94 @@
+"""A fact with a long history: what a ``remember`` of it costs as its versions grow, with every
+past version read before each write (``Writer.whole_past``, the way before 2026-12-04) and with
+the past read from the draft on (the engine's way), call by call in turns, each way on a fact
+of its own in a namespace of its own; each way by a client that reads first and by one that
+keeps what it wrote (``carry``). Then ``current`` of the fact. The versions are one day apart,
+written by ``ingest`` up to each mark. python bench/long_history.py [--versions 50,500,2000]
+[--samples 40] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from datetime import timedelta
+
+from _common import connect, percentile, report
+from engine import BASE
+
+from belief_graph import BeliefGraph, ClaimDraft
+
+WAYS = {
+    "every past version, read first": (True, False),
+    "from the draft on, read first": (False, False),
+    "every past version, kept": (True, True),
+    "from the draft on, kept": (False, True),
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--versions", default="50,500,2000")
+    parser.add_argument("--samples", type=int, default=40)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    marks = sorted(int(v) for v in args.versions.split(","))
+    bg = connect()
+    run = f"bench:history:{time.time_ns()}"
+    clients: dict[str, BeliefGraph] = {}
+    for way, (whole_past, carry) in WAYS.items():
+        client = BeliefGraph(bg.store)
+        client._writer.whole_past, client._writer.carry = whole_past, carry
+        clients[way] = client
+    namespaces = {way: f"{run}:{i}" for i, way in enumerate(WAYS)}
+    written = dict.fromkeys(WAYS, 0)
+
+    def draft(way: str) -> ClaimDraft:
+        n = written[way]
+        written[way] += 1
+        at = BASE + timedelta(days=n)
+        value = f"place-{n % 7}"
+        return ClaimDraft(
+            namespace=namespaces[way],
+            subject="the user",
+            predicate="lives_in",
+            object=value,
+            text=f"The user lives in {value}.",
+            valid_from=at,
+            recorded_at=at,
+        )
+
+    for mark in marks:
+        for way in WAYS:
+            filled = [draft(way) for _ in range(max(0, mark - written[way]))]
+            if filled:
+                bg.ingest(filled, batch_size=500)
+        times: dict[str, list[float]] = {way: [] for way in WAYS}
+        for i in range(args.samples + 2):
+            for way in WAYS:
+                started = time.perf_counter()
+                clients[way].remember(draft(way))
+                if i >= 2:  # the first calls of a mark fill what a client keeps
+                    times[way].append((time.perf_counter() - started) * 1000)
+        current: list[float] = []
+        for _ in range(args.samples):
+            started = time.perf_counter()
+            bg.current(namespaces["from the draft on, read first"], "the user", "lives_in")
+            current.append((time.perf_counter() - started) * 1000)
+        rows: dict[str, str] = {}
+        for way, values in times.items():
+            rows[f"remember, {way} (p50 / p95 ms)"] = (
+                f"{statistics.median(values):.2f} / {percentile(values, 0.95):.2f}"
+            )
+        rows["current (p50 / p95 ms)"] = (
+            f"{statistics.median(current):.2f} / {percentile(current, 0.95):.2f}"
+        )
+        report(f"a fact with {mark} versions", rows, args.json)
+    bg.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
