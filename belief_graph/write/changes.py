@@ -57,22 +57,13 @@ class SlotState:
         )
 
     def recent(self) -> SlotState:
-        """This state with its past from the start of its newest window on, as the write path
-        reads a slot (write/slot_states): what a client keeps of a fact it wrote, which would
-        otherwise grow by a version each write."""
+        """This state, its past cut (in place) to the versions from the start of its newest
+        window on, as the write path reads a slot (write/slot_states): what a client keeps of a
+        fact it wrote, which would otherwise grow by a version each write."""
         since = max((r["valid_from"] for r in (*self.active, *self.past)), default=None)
         if since is None or (self.past_since is not None and self.past_since >= since):
             return self
-        top = max((r.get("version") or 0 for r in self.past), default=0)
-        self.past = [
-            r
-            for r in self.past
-            if r.get("valid_to") is None
-            or r["valid_to"] >= since
-            or r["valid_from"] >= since
-            or (r.get("version") or 0) == top
-        ]
-        self.past_since = since
+        self.past, self.past_since = past_from(self.past, since), since
         return self
 
     @property
@@ -100,6 +91,21 @@ class SlotState:
         if status == "superseded":
             end = valid_to if valid_to is not None else row.get("valid_to")
             self.past.append({**row, "status": status, "valid_to": end})
+
+
+def past_from(past: list[dict[str, Any]], since: datetime) -> list[dict[str, Any]]:
+    """Of a fact's past versions, those a draft that starts at ``since`` or later is placed
+    among (write/timeline.py): the versions whose window ends or starts then or later, and the
+    newest (the fact's head when its last window has ended). write/slot_states reads the same."""
+    top = max((r.get("version") or 0 for r in past), default=0)
+    return [
+        r
+        for r in past
+        if r.get("valid_to") is None
+        or r["valid_to"] >= since
+        or r["valid_from"] >= since
+        or (r.get("version") or 0) == top
+    ]
 
 
 @dataclass

@@ -82,6 +82,15 @@ class PastNeeded(StaleSlot):
     read the slots with every past version and decide again."""
 
 
+def _needs_older(slot: SlotState, start: datetime | None, *, correction: bool) -> bool:
+    """Whether a draft of the single-valued ``slot`` that starts at ``start`` (or corrects it,
+    which may retract versions back to the start of the value it replaces) needs past versions
+    older than those its state holds (``SlotState.past_since``)."""
+    if slot.past_since is None or slot.cardinality != "single":
+        return False
+    return correction or (start is not None and start < slot.past_since)
+
+
 def after_apply(state: State) -> dict[SlotKey, SlotState]:
     """The slots a plan touched as its apply leaves them (``seq`` one on, no longer new, last
     written by the plan's revision), copies the next plan may change: what a read after the
@@ -446,8 +455,7 @@ class Remember:
             # Before any clock read or id drawn, so a batch decided again reads and draws as
             # often as one read whole at once (a draft with no moment of its own is checked
             # in ``_decide``, once it has one).
-            self._whole_past = True
-            raise PastNeeded()
+            raise self._read_whole_past()
         for index, (request, embedding, source_embedding) in enumerate(
             zip(self.requests, self.embeddings, self.source_embeddings, strict=True)
         ):
@@ -558,8 +566,8 @@ class Remember:
         return planned
 
     def _before_past(self, request: Request, state: State) -> bool:
-        """Whether a draft that gives its start corrects a single-valued fact, or starts before
-        the past versions its slot's state holds (``SlotState.past_since``)."""
+        """``_needs_older`` for a draft by the start it gives (none: its moment is the clock's,
+        checked when it is read)."""
         draft = request.draft
         if draft.subject is None or draft.predicate is None:
             return False
@@ -567,10 +575,13 @@ class Remember:
             return False
         key, _ = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)
         slot = state.slots.get(key)
-        if slot is None or slot.past_since is None or slot.cardinality != "single":
-            return False
         start = draft.valid_from or draft.recorded_at
-        return draft.correction or (start is not None and start < slot.past_since)
+        return slot is not None and _needs_older(slot, start, correction=draft.correction)
+
+    def _read_whole_past(self) -> PastNeeded:
+        """Have the next read take every past version of the slots."""
+        self._whole_past = True
+        return PastNeeded()
 
     def _inside(
         self, slot: SlotState, scores: dict[str, PairScores], text: str
@@ -667,11 +678,8 @@ class Remember:
                 r for r in slot.active if r.get("valid_to") is None or r["valid_to"] > valid_from
             ]
             return _changes(*args, policy(live), policy=self.policy)
-        if slot.past_since is not None and (draft.correction or valid_from < slot.past_since):
-            # Placed before the past the read holds (or a correction, which may reach further
-            # back): read the slot's every past version and decide again.
-            self._whole_past = True
-            raise PastNeeded()
+        if _needs_older(slot, valid_from, correction=draft.correction):
+            raise self._read_whole_past()
         known = slot.known
         # The newest version still believed (the chain's head, unless it was retracted).
         head = max((r for r in known if r.get("version")), key=lambda r: r["version"], default=None)

@@ -3,9 +3,13 @@ the pure rules of write/timeline.py, without a database."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from belief_graph.write.changes import past_from
 from belief_graph.write.timeline import correction, held_at, place
 
 
@@ -69,3 +73,70 @@ def test_a_correction_retracts_every_later_wrong_version_and_continues_the_right
     assert [r["id"] for r in fix.wrong] == ["rust"] and fix.valid_from == at(6)
     # nothing to correct when the newest version already holds the value
     assert correction([express, go, rust], rust, None, at(7), is_("rust")) is None
+
+
+def day(n: int) -> datetime:
+    return datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=n)
+
+
+versions = st.lists(
+    st.tuples(
+        st.integers(0, 40),  # valid_from, days
+        st.one_of(st.none(), st.integers(1, 15)),  # window length (None: open)
+        st.integers(0, 60),  # accepted, days
+        st.sampled_from("abc"),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    history=versions,
+    start=st.integers(0, 45),
+    length=st.one_of(st.none(), st.integers(1, 20)),
+    value=st.sampled_from("abc"),
+    cut=st.integers(0, 45),
+    ended=st.booleans(),
+)
+def test_a_draft_is_placed_alike_among_every_past_version_and_among_those_from_its_start_on(
+    history: list[tuple[int, int | None, int, str]],
+    start: int,
+    length: int | None,
+    value: str,
+    cut: int,
+    ended: bool,
+) -> None:
+    """The write path reads a fact's past versions from a moment no later than a draft's start
+    (``past_from``): the draft falls where it would among all of them, whatever the windows,
+    the newest version active or (``ended``) past too."""
+    assume(cut <= start)
+    rows = [
+        {
+            "id": f"v{i}",
+            "object_key": v,
+            "valid_from": day(s),
+            "valid_to": day(s + n) if n else None,
+            "accepted_at": day(a),
+            "version": i + 1,
+            "status": "superseded",
+        }
+        for i, (s, n, a, v) in enumerate(history)
+    ]
+    *past, newest = rows
+    active = [] if ended else [newest]
+    if ended:
+        past.append(newest)
+    else:
+        newest["status"] = "active"
+
+    def placed(past_rows: list[dict[str, Any]]) -> tuple[Any, ...]:
+        known = [*active, *past_rows]
+        head = max(known, key=lambda r: r["version"])
+        end = day(start + length) if length else None
+        found = place(known, head, day(start), end, is_(value))
+        target = found.target["id"] if found.target else None
+        return found.where, target, [r["id"] for r in found.later]
+
+    assert placed(past_from(past, day(cut))) == placed(past)
