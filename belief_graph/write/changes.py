@@ -41,9 +41,9 @@ class SlotState:
     # Earlier versions still believed for their windows (superseded, not retracted): the
     # windows a late draft about the past is placed among.
     past: list[dict[str, Any]] = field(default_factory=list)
-    # None: ``past`` holds every such version. A moment: only those whose window ends at or
-    # after it or starts at or after it, and the newest (a draft placed from then on needs no
-    # more; the write path reads them so, docs/engine.md#a-facts-history-read-from-the-draft-on).
+    # None: ``past`` holds every such version. A moment: every one whose window ends after it
+    # (and the newest) is held, the others were left out: a draft that starts at or after it
+    # needs none of them (docs/engine.md#a-facts-history-read-from-the-draft-on).
     past_since: datetime | None = None
 
     def copy(self, **changes: Any) -> SlotState:
@@ -61,9 +61,11 @@ class SlotState:
         window on, as the write path reads a slot (write/slot_states): what a client keeps of a
         fact it wrote, which would otherwise grow by a version each write."""
         since = max((r["valid_from"] for r in (*self.active, *self.past)), default=None)
-        if since is None or (self.past_since is not None and self.past_since >= since):
+        if since is None:
             return self
-        self.past, self.past_since = past_from(self.past, since), since
+        self.past, left_out = past_from(self.past, since)
+        if left_out is not None and (self.past_since is None or left_out > self.past_since):
+            self.past_since = left_out
         return self
 
     @property
@@ -93,19 +95,24 @@ class SlotState:
             self.past.append({**row, "status": status, "valid_to": end})
 
 
-def past_from(past: list[dict[str, Any]], since: datetime) -> list[dict[str, Any]]:
-    """Of a fact's past versions, those a draft that starts at ``since`` or later is placed
-    among (write/timeline.py): the versions whose window ends or starts then or later, and the
-    newest (the fact's head when its last window has ended). write/slot_states reads the same."""
+def past_from(
+    past: list[dict[str, Any]], since: datetime
+) -> tuple[list[dict[str, Any]], datetime | None]:
+    """Of a fact's past versions, those whose window ends or starts at or after ``since``, and
+    the newest (the fact's head when its last window has ended), as write/slot_states reads
+    them; and the latest end among the others (None: none left out). A draft that starts at or
+    after that end falls where it would among them all (write/timeline.py)."""
     top = max((r.get("version") or 0 for r in past), default=0)
-    return [
-        r
-        for r in past
-        if r.get("valid_to") is None
-        or r["valid_to"] >= since
-        or r["valid_from"] >= since
-        or (r.get("version") or 0) == top
-    ]
+    kept, ends = [], []
+    for r in past:
+        end = r.get("valid_to")
+        if end is None or end >= since or r["valid_from"] >= since:
+            kept.append(r)
+        elif (r.get("version") or 0) == top:
+            kept.append(r)
+        else:
+            ends.append(end)
+    return kept, max(ends, default=None)
 
 
 @dataclass
