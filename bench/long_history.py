@@ -27,6 +27,10 @@ WAYS = {
 }
 
 
+def spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} / {percentile(values, 0.95):.2f}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--versions", default="50,500,2000")
@@ -76,14 +80,8 @@ def main() -> int:
             started = time.perf_counter()
             bg.current(namespaces["from the draft on, read first"], "the user", "lives_in")
             current.append((time.perf_counter() - started) * 1000)
-        rows: dict[str, str] = {}
-        for way, values in times.items():
-            rows[f"remember, {way} (p50 / p95 ms)"] = (
-                f"{statistics.median(values):.2f} / {percentile(values, 0.95):.2f}"
-            )
-        rows["current (p50 / p95 ms)"] = (
-            f"{statistics.median(current):.2f} / {percentile(current, 0.95):.2f}"
-        )
+        rows = {f"remember, {way} (p50 / p95 ms)": spread(values) for way, values in times.items()}
+        rows["current (p50 / p95 ms)"] = spread(current)
         report(f"a fact with {mark} versions", rows, args.json)
     bg.close()
     return 0
