@@ -106,9 +106,12 @@ def past_from(
     kept, ends = [], []
     for r in past:
         end = r.get("valid_to")
-        if end is None or end >= since or r["valid_from"] >= since:
-            kept.append(r)
-        elif (r.get("version") or 0) == top:
+        if (
+            end is None
+            or end >= since
+            or r["valid_from"] >= since
+            or (r.get("version") or 0) == top
+        ):
             kept.append(r)
         else:
             ends.append(end)

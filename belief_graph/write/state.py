@@ -85,7 +85,7 @@ def read_state(
                     "namespace": k[0],
                     "subject_key": k[1],
                     "predicate": k[2],
-                    "since": _iso(past, k),
+                    "since": _since(past, k),
                     "whole_past": past is None or k not in past,
                 }
                 for k in sorted(keys)
@@ -150,7 +150,9 @@ def found_state(
     return state
 
 
-def _iso(past: Mapping[SlotKey, datetime | None] | None, key: SlotKey) -> str | None:
+def _since(past: Mapping[SlotKey, datetime | None] | None, key: SlotKey) -> str | None:
+    """The moment from which ``key``'s past is read, as ISO-8601 text (None: its newest window's
+    start, or all of it when ``past`` does not name it)."""
     moment = past.get(key) if past is not None else None
     return moment.isoformat() if moment is not None else None
 
