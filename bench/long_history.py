@@ -3,8 +3,10 @@ past version read before each write (``Writer.whole_past``, the way before 2026-
 the past read from the draft on (the engine's way), by clients that read first, and by one that
 keeps what it wrote (``carry``, the default: no read; what it keeps is cut alike), call by call
 in turns, each way on a fact of its own in a namespace of its own. Then ``current`` of the
-fact. The versions are an hour apart, written by ``ingest`` up to each mark.
-python bench/long_history.py [--versions 50,500,2000] [--samples 40] [--json]
+fact. The versions are an hour apart, written by ``ingest`` up to each mark. With ``--models``
+the offline embedder and contradiction classifier are on (every client reads first then: a
+draft's nearest slots are read with its own).
+python bench/long_history.py [--versions 50,500,2000] [--samples 40] [--models] [--json]
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import time
 from datetime import timedelta
 
 from _common import connect, percentile, report
-from engine import BASE
+from engine import BASE, offline_models
 
 from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph.detect import Detector
 
 WAYS = {
     "every past version, read first": (True, False),
@@ -35,14 +38,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--versions", default="50,500,2000")
     parser.add_argument("--samples", type=int, default=40)
+    parser.add_argument("--models", action="store_true", help="the offline models on")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     marks = sorted(int(v) for v in args.versions.split(","))
-    bg = connect()
+    detector = Detector(*offline_models()) if args.models else None
+    bg = connect(detector=detector)
     run = f"bench:history:{time.time_ns()}"
     clients: dict[str, BeliefGraph] = {}
     for way, (whole_past, carry) in WAYS.items():
-        client = BeliefGraph(bg.store)
+        client = BeliefGraph(bg.store, detector=detector)
         client._writer.whole_past, client._writer.carry = whole_past, carry
         clients[way] = client
     namespaces = {way: f"{run}:{i}" for i, way in enumerate(WAYS)}

@@ -9,7 +9,8 @@
 //         read too), revisions (list of {namespace, id}), claim_ids (list of {namespace, id});
 //         $fetch (write/neighbours')
 // Returns: held (the ids of the slots locked), slots (by key: a slot not held reads as not there
-// yet), by_id (slots by id, held ones), claims, replays, existing. A slot's state holds
+// yet), by_id (slots by id, held ones, but for those read by key: a draft's own slot, often
+// among its nearest, is read once, its past cut), claims, replays, existing. A slot's state holds
 // its active and pending claims, and the windows of its earlier versions still believed for
 // them (past: superseded, not retracted; by key, from since on). Moments come back as ISO-8601
 // text: the driver hydrates native datetimes slowly.
@@ -72,6 +73,8 @@ CALL (claims, held, near) {
   WITH DISTINCT ref WHERE ref.id IN held
   MATCH (s:Slot {id: ref.id, namespace: ref.namespace})
   USING INDEX SEEK s:Slot(id)
+  WITH s WHERE NOT any(k IN $batch.slots WHERE k.namespace = s.namespace
+                       AND k.subject_key = s.subject_key AND k.predicate = s.predicate)
   WITH s, s.seq AS seq
   WITH s, seq, s {.namespace, .subject_key, .predicate, .subject, .cardinality, slot_id: s.id,
                   .versions, .head, .last_revision,

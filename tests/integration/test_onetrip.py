@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy, RevisionResult
+from belief_graph.detect import Detector
 from belief_graph.store import Store
 from belief_graph.testing.graph import wipe
 from belief_graph.transfer.snapshot import export_namespace
@@ -102,13 +103,19 @@ def play(
     one_trip: bool,
     carry: bool = True,
     whole_past: bool = False,
+    detector: Detector | None = None,
 ) -> list[Any]:
     """Run ``ops`` on an empty database through one apply path (``carry``: small writes decided
-    with no read; ``whole_past``: every past version of a fact read before deciding); what the
-    calls answered and the export of every namespace."""
+    with no read; ``whole_past``: every past version of a fact read before deciding;
+    ``detector``: the models on); what the calls answered and the export of every namespace."""
     wipe(store)
     ids = itertools.count()
-    bg = BeliefGraph(store, policy=Policy(preset=preset), clock=Clock())  # type: ignore[arg-type]
+    bg = BeliefGraph(
+        store,
+        policy=Policy(preset=preset),
+        clock=Clock(),  # type: ignore[arg-type]
+        detector=detector,
+    )
     bg._writer.one_trip = one_trip
     bg._writer.carry = carry
     bg._writer.whole_past = whole_past
@@ -285,23 +292,46 @@ def test_a_facts_past_read_from_its_newest_window_on_believes_what_reading_all_o
     assert beliefs(play(store, ops, preset, one_trip=True)) == whole
 
 
+@settings(compared, max_examples=EXAMPLES // 4)
+@sequences
+def test_with_the_models_on_a_facts_past_read_from_its_newest_window_on_believes_the_same(
+    store: Store, offline_models: tuple[Any, Any], ops: list[tuple[Any, ...]], preset: str
+) -> None:
+    """As above with the offline models on, where a draft's own fact is often among its
+    nearest slots: read once, by its key and cut, it decides what every version read does."""
+    models = Detector(*offline_models)
+    whole = beliefs(play(store, ops, preset, one_trip=True, whole_past=True, detector=models))
+    assert beliefs(play(store, ops, preset, one_trip=True, detector=models)) == whole
+
+
 @pytest.mark.parametrize(
-    ("carry", "reads_for_an_update", "reads_for_a_late_draft"),
+    ("models", "carry", "reads_for_an_update", "reads_for_a_late_draft"),
     [
-        (False, [1], [22]),  # read first: from the newest window on, then from the draft's start
-        (True, [], [30]),  # decided on what the client kept, then every past version read
+        # read first: from the newest window on, then from the draft's start
+        (False, False, [1], [22]),
+        # decided on what the client kept, then every past version read
+        (False, True, [], [30]),
+        # the models on: the fact's own slot is the draft's nearest, and is read by its key
+        (True, False, [1], [22]),
     ],
 )
 def test_a_write_reads_a_long_lived_facts_recent_versions_not_its_whole_history(
-    store: Store, carry: bool, reads_for_an_update: list[int], reads_for_a_late_draft: list[int]
+    store: Store,
+    request: pytest.FixtureRequest,
+    models: bool,
+    carry: bool,
+    reads_for_an_update: list[int],
+    reads_for_a_late_draft: list[int],
 ) -> None:
     """A fact rewritten 30 times, a day apart: an update reads the newest version's predecessor
     (or nothing, when the client kept the fact), not the 30 superseded ones; a draft about a
     moment 20 days back is placed among the versions from then on (read, or all of them read
-    once the kept ones do not reach back that far)."""
+    once the kept ones do not reach back that far). With the models on, the fact's slot is
+    among the draft's nearest too, and is read once, by its key, cut alike."""
     wipe(store)
     clock = Clock()
-    bg = BeliefGraph(store, clock=clock)  # type: ignore[arg-type]
+    detector = Detector(*request.getfixturevalue("offline_models")) if models else None
+    bg = BeliefGraph(store, clock=clock, detector=detector)  # type: ignore[arg-type]
     bg._writer.carry = carry
     for i in range(30):
         clock.set(clock.now + timedelta(days=1))
@@ -312,12 +342,14 @@ def test_a_write_reads_a_long_lived_facts_recent_versions_not_its_whole_history(
     def read(name: str, **params: Any) -> Any:
         rows = real(name, **params)
         if name.endswith("write/state"):
-            past_read.extend(len(s["past"]) for s in rows[0]["slots"])
+            # The fact's slot is the only one stored: by its key, or by id as a draft's nearest.
+            past_read.extend(len(s["past"]) for s in rows[0]["slots"] + rows[0]["by_id"])
         return rows
 
     store.read_leader = read  # type: ignore[method-assign]
     try:
-        assert bg.remember(city("city-30")).verdict == "UPDATE"
+        # The new value supersedes (the contradiction model may flag it a conflict too).
+        assert bg.remember(city("city-30")).verdict in {"UPDATE", "CONFLICT"}
         assert past_read == reads_for_an_update
         past_read.clear()
         start = clock.now - timedelta(days=20, hours=12)
