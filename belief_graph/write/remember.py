@@ -315,7 +315,8 @@ class Remember:
     @property
     def _fetch(self) -> int:
         # Filtered inside the index (Neo4j 2026), every hit is an active claim of the namespace:
-        # a few more than the slots ranked cover those that hold several of them.
+        # a few more than the slots ranked cover those that hold several of them (a look-up that
+        # still finds too few asks once more, wider: write/neighbours).
         return self._ranks * 4
 
     def _near(self, lookups: list[dict[str, Any]]) -> list[tuple[str, str]]:

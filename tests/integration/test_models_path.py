@@ -698,3 +698,48 @@ def test_an_ingest_in_batches_leaves_what_one_draft_at_a_time_leaves(
     alone = ingest(store, monkeypatch, embedder, Hashed(), stream, 1, False, policy)
     assert batched[0] == alone[0]
     assert unsequenced(batched[1]) == unsequenced(alone[1])
+
+
+# -- a look-up crowded out: nearer claims fill the index's fetch ----------------------------
+
+CROWD = 150
+
+
+@pytest.mark.parametrize("rides", [True, False], ids=["with its read", "on its own"])
+@pytest.mark.parametrize("crowd", ["another namespace", "the draft's own fact"])
+def test_a_drafts_nearest_claim_elsewhere_is_found_when_many_nearer_ones_fill_the_fetch(
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    offline_models: tuple[Any, Any],
+    crowd: str,
+    rides: bool,
+) -> None:
+    """150 claims nearer to "Priya splurges on everything." than anything else of ours (that
+    she does so at shop 1, 2, ...): held by another tenant of the database (on a server whose
+    vector index spans every namespace, a look-up's first fetch holds none of ours), or by the
+    draft's own fact, a habit of many values (its candidates are claims of other facts, and
+    the first fetch holds only its own). The look-up asks the index again, wider, and Priya
+    being frugal is still met, the conflict with it on record: the look-up riding with the
+    draft's read, or on its own before it (as a batch's do)."""
+    embedder, scorer = offline_models
+    clock = fresh_start(store, monkeypatch)
+    namespace = "models-path-crowd" if crowd == "another namespace" else NS
+    filler = BeliefGraph(store, detector=Detector(embedder, None), clock=clock)
+    filler.ingest(
+        [
+            ClaimDraft(
+                namespace=namespace,
+                subject="priya",
+                predicate="has_habit",
+                object=f"splurging at shop {i}",
+                text=f"Priya splurges on everything at shop {i}.",
+            )
+            for i in range(CROWD)
+        ]
+    )
+    bg = BeliefGraph(store, detector=Detector(embedder, scorer), clock=clock)
+    frugal = bg.remember(d("Priya is frugal.", "priya", "frugality", "frugal")).added[0]
+    if not rides:
+        monkeypatch.setattr(remember_module, "RIDES_UP_TO", 0)
+    result = bg.remember(d("Priya splurges on everything.", "priya", "has_habit", "splurging"))
+    assert frugal in result.flagged, result

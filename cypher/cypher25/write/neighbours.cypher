@@ -1,6 +1,8 @@
 // Detect (read): the slots of the active claims nearest to each draft's embedding, in its
 // namespace, filtered inside the vector index (Neo4j 2026.01+, claim_embedding declares namespace
 // and status): every hit is an active claim of the namespace, so $fetch is a few more than k.
+// A look-up whose fetch came back full with fewer slots than it ranks (a fact of many values
+// near the draft holds them all) asks once more, 16 times wider, as write/neighbours does.
 // cypher25/write/state carries this statement (see write/neighbours).
 // Params: $batch.near (list of {draft, namespace, embedding, fetch, k, rank}), $fetch
 // Returns: near, ranked (see write/neighbours)
@@ -15,12 +17,28 @@ CALL () {
         WHERE node.namespace = q.namespace AND node.status = 'active'
         LIMIT $fetch
       ) SCORE AS score
-    RETURN node, score
+    WITH q, node ORDER BY score DESC
+    WITH q, count(*) AS fetched, collect(DISTINCT node.slot_id) AS slot_ids
+    RETURN fetched < $fetch AS whole, slot_ids
   }
-  WITH q, node ORDER BY score DESC
-  WITH q, count(*) < $fetch AS whole, collect(DISTINCT node.slot_id) AS slot_ids
-  WITH collect({draft: q.draft, namespace: q.namespace, ids: slot_ids[..q.rank], k: q.k,
-                complete: whole AND size(slot_ids) <= q.rank}) AS ranked
+  CALL (q, whole, slot_ids) {
+    WITH whole, slot_ids WHERE whole OR size(slot_ids) >= q.rank
+    RETURN whole AS covered, slot_ids AS found
+    UNION ALL
+    WITH q WHERE NOT whole AND size(slot_ids) < q.rank
+    MATCH (node:Claim)
+      SEARCH node IN (
+        VECTOR INDEX claim_embedding
+        FOR q.embedding
+        WHERE node.namespace = q.namespace AND node.status = 'active'
+        LIMIT $fetch * 16
+      ) SCORE AS score
+    WITH q, node ORDER BY score DESC
+    WITH q, count(*) AS fetched, collect(DISTINCT node.slot_id) AS wider
+    RETURN fetched < $fetch * 16 AS covered, wider AS found
+  }
+  WITH collect({draft: q.draft, namespace: q.namespace, ids: found[..q.rank], k: q.k,
+                complete: covered AND size(found) <= q.rank}) AS ranked
   RETURN ranked, COLLECT {
     UNWIND ranked AS r
     UNWIND r.ids[..r.k] AS id
