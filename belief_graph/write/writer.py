@@ -15,6 +15,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
+from .. import cypher
 from ..detect import Detector
 from ..errors import NotFound
 from ..models import ConsolidationReport, RevisionResult
@@ -726,9 +727,10 @@ class Writer:
             and c.get("predicate") == TEXT_PREDICATE
         )
         rows: list[tuple[str, str, PairScores]] = []
+        twins = cypher.variant("write/consolidate_twins", self.store.filters_in_vector_index())
         for start in range(0, len(ids), 200):
             for row in self.store.read_leader(
-                "write/consolidate_twins",
+                twins,
                 namespace=namespace,
                 ids=ids[start : start + 200],
                 fetch=50,

@@ -591,3 +591,35 @@ def test_the_mcp_tool_consolidates_the_servers_namespace_only(
 
     anyio.run(body)
     assert exported(store, audit=False) == sorted(_without_audit(before))
+
+
+@pytest.mark.parametrize("crowd", [0, 300], ids=["alone", "another namespace crowding"])
+def test_with_the_models_a_text_only_paraphrase_of_a_fact_folds_into_it(
+    make_bg: Callable[..., BeliefGraph], offline_models: tuple[Any, Any], crowd: int
+) -> None:
+    """A sentence written before the fact it restates opened a fact of its own; with the models
+    on, consolidation finds the fact among the sentence's nearest claims and folds the sentence
+    into it, even when another tenant of the database holds many nearer sentences (on a server
+    whose vector index spans every namespace, they fill the look-up's first fetch)."""
+    from belief_graph.detect import Detector
+
+    embedder, scorer = offline_models
+    filler = make_bg(detector=Detector(embedder, None))
+    filler.ingest(
+        [
+            draft(
+                f"tenant {i}",
+                "lives_in",
+                "Lisbon",
+                f"Lives in Lisbon: Priya ({i}).",
+                namespace="user:crowd",
+            )
+            for i in range(crowd)
+        ]
+    )
+    bg = BeliefGraph(filler.store, detector=Detector(embedder, scorer))
+    twin = bg.remember(draft(None, None, None, "Lives in Lisbon: Priya.")).claim_id
+    fact = bg.remember(draft("Priya", "lives_in", "Lisbon", "Priya now lives in Lisbon.")).claim_id
+    assert bg.get(NS, twin or "").slot_id != bg.get(NS, fact or "").slot_id
+    report = bg.consolidate(NS)
+    assert ("merge", twin, fact) in {(s.action, s.claim_id, s.other_id) for s in report.steps}
