@@ -1,0 +1,120 @@
+"""A draft's look-up (write/neighbours: the slots of its nearest active claims outside its own
+fact) in a database that many namespaces of like sentences share: how often the first fetch of
+the vector index holds fewer of the namespace's slots than the look-up ranks (on Neo4j 5.26,
+whose index spans every namespace, other tenants' nearer sentences fill it; until 2026-12-04
+such a draft met fewer neighbours than asked), how often the look-up still does after it asks
+once more, wider, and what the look-up costs, widened or not. Each tenant holds ``--per``
+engine drafts (``bench/engine.py``'s people and predicates) with their embeddings; the drafts
+looked up are more of the first tenant's.
+python bench/crowded_lookups.py [--tenants 20] [--per 1000] [--drafts 300] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from datetime import timedelta
+from typing import Any
+
+from _common import connect, percentile, report
+from engine import BASE, random_fact
+
+from belief_graph import cypher
+from belief_graph.detect import Detector
+from belief_graph.store import Store
+from belief_graph.testing.offline import offline_embedder
+
+# Remember's look-up of one draft: neighbours (5) + 1 slots, fetching 20 per neighbour.
+RANK, FETCH = 6, 100
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--tenants", type=int, default=20)
+    parser.add_argument("--per", type=int, default=1000)
+    parser.add_argument("--drafts", type=int, default=300)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    embedder = offline_embedder()
+    bg = connect(detector=Detector(embedder, None))
+    store = bg.store
+    run = f"bench:crowded:{time.time_ns()}"
+    spaces = [f"{run}:{i}" for i in range(args.tenants)]
+    rng = random.Random(11)
+    started = time.perf_counter()
+    for ns in spaces:
+        people = max(1, args.per // 5)
+        at = [BASE + timedelta(seconds=i) for i in range(args.per)]
+        bg.ingest([random_fact(ns, people, rng, at[i], i) for i in range(args.per)])
+        print(f"  filled {ns}", file=sys.stderr)
+    filled = time.perf_counter() - started
+    drafts = [
+        random_fact(spaces[0], args.per // 5, rng, BASE, 10**6 + i) for i in range(args.drafts)
+    ]
+    vectors = embedder.embed([d.text for d in drafts])
+    statement = cypher.variant("write/neighbours", store.filters_in_vector_index())
+    first_short = still_short = 0
+    widened: list[float] = []
+    plain: list[float] = []
+    for draft, vector in zip(drafts, vectors, strict=True):
+        look_up = {
+            "draft": 0,
+            "namespace": draft.namespace,
+            "embedding": store.query_vector(vector),
+            "fetch": FETCH,
+            "k": RANK,
+            "rank": RANK,
+        }
+        t = time.perf_counter()
+        rows = store.read_leader(statement, batch={"near": [look_up]}, fetch=RANK * 4)
+        took = (time.perf_counter() - t) * 1000
+        ranked = rows[0]["ranked"][0]["ids"] if rows[0]["ranked"] else []
+        short = len(first_fetch(store, draft.namespace, look_up["embedding"])) < RANK
+        first_short += short
+        still_short += len(ranked) < RANK
+        (widened if short else plain).append(took)
+    rows_out = {
+        "claims (tenants x per)": f"{args.tenants * args.per} ({args.tenants} x {args.per})",
+        "fill, s": round(filled, 1),
+        "server filters inside the index": store.filters_in_vector_index(),
+        f"look-ups whose first fetch held < {RANK} slots": f"{first_short} of {args.drafts}",
+        f"look-ups holding < {RANK} slots in the end": f"{still_short} of {args.drafts}",
+    }
+    for name, values in (("widened", widened), ("not widened", plain)):
+        if values:
+            rows_out[f"look-up, {name} (p50 / p95 ms, n)"] = (
+                f"{statistics.median(values):.2f} / {percentile(values, 0.95):.2f}, {len(values)}"
+            )
+    report("a draft's look-up among many tenants", rows_out, args.json)
+    bg.close()
+    return 0
+
+
+def first_fetch(store: Store, namespace: str, embedding: Any) -> list[Any]:
+    """The namespace's active slots among the index's first hits: what a look-up held before
+    it widened (5.26: the first ``FETCH`` of every namespace; 2026: the first ``RANK * 4`` of
+    the namespace's active claims, filtered inside the index)."""
+    if store.filters_in_vector_index():
+        return store.run_literal(
+            "CYPHER 25 MATCH (node:Claim) SEARCH node IN (VECTOR INDEX claim_embedding "
+            "FOR $embedding WHERE node.namespace = $namespace AND node.status = 'active' "
+            "LIMIT $fetch) RETURN DISTINCT node.slot_id AS slot",
+            fetch=RANK * 4,
+            embedding=embedding,
+            namespace=namespace,
+        )
+    return store.run_literal(
+        "CALL db.index.vector.queryNodes('claim_embedding', $fetch, $embedding) "
+        "YIELD node WHERE node.namespace = $namespace AND node.status = 'active' "
+        "RETURN DISTINCT node.slot_id AS slot",
+        fetch=FETCH,
+        embedding=embedding,
+        namespace=namespace,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
