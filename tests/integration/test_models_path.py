@@ -743,3 +743,31 @@ def test_a_drafts_nearest_claim_elsewhere_is_found_when_many_nearer_ones_fill_th
         monkeypatch.setattr(remember_module, "RIDES_UP_TO", 0)
     result = bg.remember(d("Priya splurges on everything.", "priya", "has_habit", "splurging"))
     assert frugal in result.flagged, result
+
+
+@pytest.mark.parametrize("crowd", [0, 1000], ids=["alone", "another namespace crowding"])
+def test_a_sentence_restating_a_fact_joins_it_when_another_namespace_crowds_the_index(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any], crowd: int
+) -> None:
+    """A sentence the parser does not read ("Lives in Lisbon: Priya.") restates Priya living in
+    Lisbon: its look-up finds the fact among its nearest claims and it joins it, one belief,
+    even when another tenant holds hundreds of sentences nearer to it (of a thousand)."""
+    embedder, scorer = offline_models
+    clock = fresh_start(store, monkeypatch)
+    filler = BeliefGraph(store, detector=Detector(embedder, None), clock=clock)
+    filler.ingest(
+        [
+            ClaimDraft(
+                namespace="models-path-crowd",
+                subject=f"tenant {i}",
+                predicate="lives_in",
+                object="Lisbon",
+                text=f"Lives in Lisbon: Priya ({i}).",
+            )
+            for i in range(crowd)
+        ]
+    )
+    bg = BeliefGraph(store, detector=Detector(embedder, scorer), clock=clock)
+    fact = bg.remember(d("Priya now lives in Lisbon.", "priya", "lives_in", "Lisbon"))
+    restated = bg.remember(d("Lives in Lisbon: Priya."))
+    assert restated.slot_id == fact.slot_id, restated
