@@ -1,6 +1,6 @@
 // Consolidation, read (models on), on a server that filters inside the vector index (Neo4j
 // 2026.01+): the active claims nearest to each listed text-only claim, every hit one of the
-// namespace's active claims (the claim itself among them, so one more is asked for).
+// namespace's active claims (the claim itself among them, left out), so no fetch is crowded.
 // Params: $namespace, $ids (text-only claim ids), $fetch, $k
 // Returns: id, embedding, near (see write/consolidate_twins)
 CYPHER 25
