@@ -22,13 +22,15 @@ from typing import Any
 from _common import connect, percentile, report
 from engine import BASE, random_fact
 
-from belief_graph import cypher
+from belief_graph import Policy, cypher
 from belief_graph.detect import Detector
 from belief_graph.store import Store
 from belief_graph.testing.offline import offline_embedder
 
-# Remember's look-up of one draft: neighbours (5) + 1 slots, fetching 20 per neighbour.
-RANK, FETCH = 6, 100
+# Remember's look-up of one draft (``Remember._lookup``): the policy's neighbours + 1 slots,
+# fetching 20 per neighbour.
+NEIGHBOURS = Policy().neighbours
+RANK, FETCH = NEIGHBOURS + 1, max(NEIGHBOURS * 20, (NEIGHBOURS + 1) * 4)
 
 
 def main() -> int:
@@ -44,16 +46,15 @@ def main() -> int:
     run = f"bench:crowded:{time.time_ns()}"
     spaces = [f"{run}:{i}" for i in range(args.tenants)]
     rng = random.Random(11)
+    people = max(1, args.per // 5)
     started = time.perf_counter()
     for ns in spaces:
-        people = max(1, args.per // 5)
-        at = [BASE + timedelta(seconds=i) for i in range(args.per)]
-        bg.ingest([random_fact(ns, people, rng, at[i], i) for i in range(args.per)])
+        bg.ingest(
+            [random_fact(ns, people, rng, BASE + timedelta(seconds=i), i) for i in range(args.per)]
+        )
         print(f"  filled {ns}", file=sys.stderr)
     filled = time.perf_counter() - started
-    drafts = [
-        random_fact(spaces[0], args.per // 5, rng, BASE, 10**6 + i) for i in range(args.drafts)
-    ]
+    drafts = [random_fact(spaces[0], people, rng, BASE, 10**6 + i) for i in range(args.drafts)]
     vectors = embedder.embed([d.text for d in drafts])
     statement = cypher.variant("write/neighbours", store.filters_in_vector_index())
     first_short = still_short = 0
