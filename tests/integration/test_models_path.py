@@ -705,6 +705,20 @@ def test_an_ingest_in_batches_leaves_what_one_draft_at_a_time_leaves(
 CROWD = 150
 
 
+def crowded(
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    offline_models: tuple[Any, Any],
+    crowd: list[ClaimDraft],
+) -> BeliefGraph:
+    """An emptied database holding ``crowd`` with their embeddings (no contradiction model: a
+    fast fill), and a client with both models on it."""
+    embedder, scorer = offline_models
+    clock = fresh_start(store, monkeypatch)
+    BeliefGraph(store, detector=Detector(embedder, None), clock=clock).ingest(crowd)
+    return BeliefGraph(store, detector=Detector(embedder, scorer), clock=clock)
+
+
 @pytest.mark.parametrize("rides", [True, False], ids=["with its read", "on its own"])
 @pytest.mark.parametrize("crowd", ["another namespace", "the draft's own fact"])
 def test_a_drafts_nearest_claim_elsewhere_is_found_when_many_nearer_ones_fill_the_fetch(
@@ -721,23 +735,18 @@ def test_a_drafts_nearest_claim_elsewhere_is_found_when_many_nearer_ones_fill_th
     the first fetch holds only its own). The look-up asks the index again, wider, and Priya
     being frugal is still met, the conflict with it on record: the look-up riding with the
     draft's read, or on its own before it (as a batch's do)."""
-    embedder, scorer = offline_models
-    clock = fresh_start(store, monkeypatch)
     namespace = "models-path-crowd" if crowd == "another namespace" else NS
-    filler = BeliefGraph(store, detector=Detector(embedder, None), clock=clock)
-    filler.ingest(
-        [
-            ClaimDraft(
-                namespace=namespace,
-                subject="priya",
-                predicate="has_habit",
-                object=f"splurging at shop {i}",
-                text=f"Priya splurges on everything at shop {i}.",
-            )
-            for i in range(CROWD)
-        ]
-    )
-    bg = BeliefGraph(store, detector=Detector(embedder, scorer), clock=clock)
+    splurges = [
+        ClaimDraft(
+            namespace=namespace,
+            subject="priya",
+            predicate="has_habit",
+            object=f"splurging at shop {i}",
+            text=f"Priya splurges on everything at shop {i}.",
+        )
+        for i in range(CROWD)
+    ]
+    bg = crowded(store, monkeypatch, offline_models, splurges)
     frugal = bg.remember(d("Priya is frugal.", "priya", "frugality", "frugal")).added[0]
     if not rides:
         monkeypatch.setattr(remember_module, "RIDES_UP_TO", 0)
@@ -752,22 +761,17 @@ def test_a_sentence_restating_a_fact_joins_it_when_another_namespace_crowds_the_
     """A sentence the parser does not read ("Lives in Lisbon: Priya.") restates Priya living in
     Lisbon: its look-up finds the fact among its nearest claims and it joins it, one belief,
     even when another tenant holds hundreds of sentences nearer to it (of a thousand)."""
-    embedder, scorer = offline_models
-    clock = fresh_start(store, monkeypatch)
-    filler = BeliefGraph(store, detector=Detector(embedder, None), clock=clock)
-    filler.ingest(
-        [
-            ClaimDraft(
-                namespace="models-path-crowd",
-                subject=f"tenant {i}",
-                predicate="lives_in",
-                object="Lisbon",
-                text=f"Lives in Lisbon: Priya ({i}).",
-            )
-            for i in range(crowd)
-        ]
-    )
-    bg = BeliefGraph(store, detector=Detector(embedder, scorer), clock=clock)
+    tenants = [
+        ClaimDraft(
+            namespace="models-path-crowd",
+            subject=f"tenant {i}",
+            predicate="lives_in",
+            object="Lisbon",
+            text=f"Lives in Lisbon: Priya ({i}).",
+        )
+        for i in range(crowd)
+    ]
+    bg = crowded(store, monkeypatch, offline_models, tenants)
     fact = bg.remember(d("Priya now lives in Lisbon.", "priya", "lives_in", "Lisbon"))
     restated = bg.remember(d("Lives in Lisbon: Priya."))
     assert restated.slot_id == fact.slot_id, restated
