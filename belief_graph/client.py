@@ -84,6 +84,9 @@ _SCHEMA_INDEXES = (
     "claim_recorded_at",
     "revision_namespace_at",
     "claim_embedding",
+    "claim_slot_status",
+    "claim_slot_valid_to",
+    "claim_slot_superseded_at",
 )
 # The statuses each search mode may return; the in-index filter keeps the rest out of the fetch.
 _AS_OF_STATUSES = ["active", "superseded", "retracted"]

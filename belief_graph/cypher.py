@@ -51,14 +51,18 @@ def _read(name: str) -> str:
 
 # ``//@include write/changes`` on a line of its own: that statement's text without its final
 # RETURN, so one statement can carry another's unit subqueries (write/apply runs the changes of
-# write/changes after its lock, in one round trip) while the text lives in one file.
+# write/changes after its lock, in one round trip) while the text lives in one file. A statement
+# that works on what its carrier has bound (read/held_claims: a slot and two moments) binds it
+# for itself above a ``//@shared`` line, and only what follows that line is carried.
 _INCLUDE = re.compile(r"^//@include ([\w/]+)$", re.M)
+_SHARED = "\n//@shared\n"
 # A statement's query options (its Cypher version, ``replan=skip``): a line of its own, before
 # any clause.
 _OPTIONS = re.compile(r"^CYPHER\b.*$", re.M)
 
 
 def _body(text: str) -> str:
+    text = text.partition(_SHARED)[2] or text
     head, _, last = text.rstrip().rpartition("\n")
     if not last.startswith("RETURN "):
         raise ConfigError("an included statement must end with a RETURN line")

@@ -1,21 +1,18 @@
 // Each namespace's own answer for the named facts, for resolution through a scope chain: what
-// held at world time $valid_at as known at $known_at (as_of_claims' test and tie-break), in each
-// namespace of $namespaces and nowhere else. With $embedding, each claim's similarity to it.
+// held at world time $valid_at as known at $known_at (read/held_claims; as_of_claims'
+// tie-break), in each namespace of $namespaces and nowhere else. With $embedding, each claim's
+// similarity to it.
 // Params: $namespaces (the chain, nearest first), $facts (list of {subject_key, predicate}),
 //         $valid_at, $known_at, $embedding (list of floats, or null)
 // Returns: layer (index in $namespaces), subject_key, predicate, cardinality, claim, episodes
 //          (distinct episodes it was derived from), score (null without $embedding), rivals (open
 //          contradictions and pending claims of its slot, in its namespace)
+WITH $valid_at AS valid_at, $known_at AS known_at
 UNWIND range(0, size($namespaces) - 1) AS layer
 UNWIND $facts AS fact
 MATCH (s:Slot {namespace: $namespaces[layer], subject_key: fact.subject_key,
-               predicate: fact.predicate})<-[:IN_SLOT]-(c:Claim)
-WHERE c.status IN ['active', 'superseded', 'retracted']
-  AND c.accepted_at <= $known_at
-  AND (c.retracted_at IS NULL OR c.retracted_at > $known_at)
-  AND c.valid_from <= $valid_at
-  AND (c.valid_to IS NULL OR (c.superseded_at IS NOT NULL AND c.superseded_at > $known_at)
-       OR $valid_at < c.valid_to)
+               predicate: fact.predicate})
+//@include read/held_claims
 WITH layer, s, c ORDER BY c.accepted_at DESC, c.version DESC
 WITH layer, s, collect(c) AS held
 UNWIND CASE s.cardinality WHEN 'single' THEN held[..1] ELSE held END AS c

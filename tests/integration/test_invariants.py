@@ -29,10 +29,12 @@ from belief_graph import (
 )
 from belief_graph.store import Store
 from belief_graph.testing.graph import (
+    as_of_by_walk,
     counts,
     one_active_per_single_slot,
     q,
     string_values,
+    superseded_without_an_end,
     version_chains,
     wipe,
 )
@@ -183,6 +185,7 @@ class Run:
         assert after["revisions"] == before["revisions"] + 1 == self.revisions, "invariant 4"
         assert after["claims"] >= before["claims"], "invariant 3: a claim disappeared"
         assert one_active_per_single_slot(self.store) == []
+        assert superseded_without_an_end(self.store) == []
         self.claims += [(ns, cid) for cid in result.added]
         self.done.append(Done(kind, ns, result, do if replayable else None))
         if forbidden is not None:
@@ -231,21 +234,42 @@ class Run:
                     )
                     for days in (-20, 0, 2, 10, 35):
                         key = (ns, subject, predicate, t + timedelta(days=days), t)
-                        answers[key] = first(
+                        held_then = (
                             again
                             if days == 0
                             else bg.as_of(ns, subject, predicate, valid_at=key[3], known_at=t)
                         )
+                        assert ids(held_then) == self.by_walk(*key), "as_of ≠ its walk"
+                        answers[key] = first(held_then)
         for (ns, subject, predicate, valid_at, known_at), answer in (
             self.asked if everything else self.latest
         ).items():
-            got = first(bg.as_of(ns, subject, predicate, valid_at=valid_at, known_at=known_at))
+            held_then = bg.as_of(ns, subject, predicate, valid_at=valid_at, known_at=known_at)
+            assert ids(held_then) == self.by_walk(ns, subject, predicate, valid_at, known_at), (
+                "as_of ≠ its walk"
+            )
+            got = first(held_then)
             seen = {*(answer or "").split(","), *(got or "").split(",")} - {""}
             if got != answer and any(bg.get(ns, i).status == "erased" for i in seen):
                 continue
             assert got == answer, "invariant 9: an answer for a past known_at changed"
         self.asked.update(answers)
         self.latest = answers
+
+    def by_walk(self, *asked: Any) -> list[str]:
+        """What as_of answers for ``asked`` (an ``Asked``), found by walking the fact's every
+        claim: the engine finds them by index."""
+        ns, subject, predicate, valid_at, known_at = asked
+        canonical = self.bg.vocabulary.canonical(predicate)
+        found = as_of_by_walk(
+            self.store,
+            ns,
+            normalize_key(subject),
+            canonical,
+            valid_at.isoformat(),
+            known_at.isoformat(),
+        )
+        return sorted(found) if self.bg.vocabulary.cardinality(canonical) == "multi" else found[:1]
 
     def prepare(self, op: tuple[Any, ...]) -> tuple[str, Any, bool] | None:
         bg, kind = self.bg, op[0]

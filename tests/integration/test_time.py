@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from belief_graph import BeliefGraph, ClaimDraft, ConflictError, Policy
+from belief_graph import BeliefGraph, ClaimDraft, ConflictError, Policy, cypher
 from belief_graph.testing.graph import string_values
 from tests.conftest import Clock
 
@@ -602,3 +602,59 @@ def test_a_correction_that_waits_still_retracts_when_confirmed(
     assert agree(w) == "Express.js"
     assert w.at(d(5, 18)) == "Express.js" and w.at(d(4, 1)) == "Express.js"
     assert w.at(d(5, 18), d(5, 20)) == "Go"  # what we believed then stays on record
+
+
+def claims_read(store: Any, **params: Any) -> int:
+    """How many claims ``read/as_of_claims`` reads for ``params``, as PROFILE counts the rows of
+    its reads of the fact's claims: by index, or by walking the slot's edges."""
+    summary = store._driver.execute_query(
+        "PROFILE " + cypher.load("read/as_of_claims"), params, database_=store.database
+    ).summary
+
+    def rows(op: dict[str, Any]) -> int:
+        reads_claims = op["operatorType"].startswith("Expand") or "Claim(" in op.get(
+            "args", {}
+        ).get("Details", "")
+        own = op["rows"] if reads_claims else 0
+        return own + sum(rows(child) for child in op.get("children", []))
+
+    return rows(summary.profile)
+
+
+def test_current_and_as_of_of_a_long_lived_fact_read_its_few_windows_not_its_history(
+    make_bg: Callable[..., BeliefGraph], store: Any
+) -> None:
+    """Two facts rewritten every day, one for 3 days, one for 120: ``current`` reads one claim
+    of either, and ``as_of`` two days back the same few of either, as known now and as known
+    then (when the later ends were not known yet); the answers are the versions of then."""
+    clock = Clock(d(1, 1))
+    bg = make_bg(clock=clock)
+    for day in range(120):
+        clock.set(d(1, 1) + timedelta(days=day))
+        for subject, versions in (("atlas", 3), ("borealis", 120)):
+            if day >= 120 - versions:
+                bg.remember(
+                    ClaimDraft(
+                        namespace=NS,
+                        subject=subject,
+                        predicate="uses",
+                        object=f"v{day}",
+                        text=f"{subject} uses v{day}.",
+                    )
+                )
+    now = d(1, 1) + timedelta(days=119, hours=12)
+    then = now - timedelta(days=2)
+    clock.set(now)
+    read: dict[str, list[int]] = {}
+    for subject in ("atlas", "borealis"):
+        assert value(bg.current(NS, subject, "uses")) == "v119"
+        assert value(bg.as_of(NS, subject, "uses", valid_at=then)) == "v117"
+        assert value(bg.as_of(NS, subject, "uses", known_at=then)) == "v117"
+        slot = bg._slot(NS, subject, "uses")
+        fact = {"namespace": NS, "subject_key": slot.subject_key, "predicate": slot.predicate}
+        read[subject] = [
+            claims_read(store, **fact, valid_at=valid.isoformat(), known_at=known.isoformat())
+            for valid, known in ((now, now), (then, now), (then, then))
+        ]
+    assert read["atlas"] == read["borealis"]
+    assert read["atlas"][0] == 1
