@@ -73,6 +73,9 @@ from .write.state import moments
 from .write.writer import Writer
 
 _MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
+# A fact of up to this many claims is walked to answer current/as_of/beliefs; a longer one is
+# read by index (read/held_claims): three index reads cost about as much as walking sixteen.
+_WALK_UP_TO = 16
 _SCHEMA_INDEXES = (
     "claim_id_unique",
     "slot_id_unique",
@@ -145,6 +148,7 @@ class BeliefGraph:
         self._writer = Writer(
             self.store, self.vocabulary, self.policy, self.detector, clock, new_id
         )
+        self._walk_up_to = _WALK_UP_TO
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -756,6 +760,7 @@ class BeliefGraph:
             predicate=slot.predicate,
             valid_at=now,
             known_at=now,
+            walk_up_to=self._walk_up_to,
         )
         return self._shape(slot, rows)
 
@@ -783,6 +788,7 @@ class BeliefGraph:
             predicate=slot.predicate,
             valid_at=valid.isoformat(),
             known_at=known.isoformat(),
+            walk_up_to=self._walk_up_to,
         )
         return self._shape(slot, rows)
 
@@ -801,6 +807,7 @@ class BeliefGraph:
             namespace=namespace,
             subject_key=normalize_key(subject),
             now=self.clock().isoformat(),
+            walk_up_to=self._walk_up_to,
         )
         return [_claim(r["claim"]) for r in rows]
 
@@ -1077,6 +1084,7 @@ class BeliefGraph:
             valid_at=valid,
             known_at=known,
             embedding=embedding,
+            walk_up_to=self._walk_up_to,
         )
 
     def _scope_store(self, scope: Sequence[str]) -> Store:

@@ -31,17 +31,17 @@ from belief_graph.store import _native
 
 
 def native_text() -> str:
-    """``read/as_of_claims`` as it was before its moments travelled as text."""
+    """``read/as_of_claims`` as it was before its moments travelled as text: the moments go in
+    and come back as native datetimes."""
     text = cypher.load("read/as_of_claims")
-    text = text.replace(
-        "WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at\n", ""
+    moments = "WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at\n"
+    assert moments in text
+    text = text.replace(moments, "WITH $valid_at AS valid_at, $known_at AS known_at\n")
+    native, n = re.subn(
+        r"RETURN c \{.*?\} AS claim", "RETURN c {.*, embedding: null} AS claim", text, flags=re.S
     )
-    head, where = text.split("WHERE", 1)
-    where = re.sub(r"(?<![$\w])(valid_at|known_at)\b", r"$\1", where)
-    where = re.sub(
-        r"RETURN c \{.*?\} AS claim", "RETURN c {.*, embedding: null} AS claim", where, flags=re.S
-    )
-    return head + "WHERE" + where
+    assert n == 1
+    return native
 
 
 def main() -> int:

@@ -624,14 +624,16 @@ def claims_read(store: Any, **params: Any) -> int:
 def test_current_and_as_of_of_a_long_lived_fact_read_its_few_windows_not_its_history(
     make_bg: Callable[..., BeliefGraph], store: Any
 ) -> None:
-    """Two facts rewritten every day, one for 3 days, one for 120: ``current`` reads one claim
-    of either, and ``as_of`` two days back the same few of either, as known now and as known
-    then (when the later ends were not known yet); the answers are the versions of then."""
+    """Facts rewritten every day, for 3, 20 and 120 days: ``current`` reads one claim of the
+    two long ones, and ``as_of`` two days back the same few of either, as known now and as known
+    then (when the later ends were not known yet); the short one is walked, its 3 claims. The
+    answers are the versions of then."""
     clock = Clock(d(1, 1))
     bg = make_bg(clock=clock)
+    lengths = {"atlas": 3, "borealis": 20, "cygnus": 120}
     for day in range(120):
         clock.set(d(1, 1) + timedelta(days=day))
-        for subject, versions in (("atlas", 3), ("borealis", 120)):
+        for subject, versions in lengths.items():
             if day >= 120 - versions:
                 bg.remember(
                     ClaimDraft(
@@ -646,15 +648,22 @@ def test_current_and_as_of_of_a_long_lived_fact_read_its_few_windows_not_its_his
     then = now - timedelta(days=2)
     clock.set(now)
     read: dict[str, list[int]] = {}
-    for subject in ("atlas", "borealis"):
+    for subject in lengths:
         assert value(bg.current(NS, subject, "uses")) == "v119"
         assert value(bg.as_of(NS, subject, "uses", valid_at=then)) == "v117"
         assert value(bg.as_of(NS, subject, "uses", known_at=then)) == "v117"
         slot = bg._slot(NS, subject, "uses")
         fact = {"namespace": NS, "subject_key": slot.subject_key, "predicate": slot.predicate}
         read[subject] = [
-            claims_read(store, **fact, valid_at=valid.isoformat(), known_at=known.isoformat())
+            claims_read(
+                store,
+                **fact,
+                valid_at=valid.isoformat(),
+                known_at=known.isoformat(),
+                walk_up_to=bg._walk_up_to,
+            )
             for valid, known in ((now, now), (then, now), (then, then))
         ]
-    assert read["atlas"] == read["borealis"]
-    assert read["atlas"][0] == 1
+    assert read["borealis"] == read["cygnus"]
+    assert read["cygnus"][0] == 1
+    assert read["atlas"] == [3, 3, 3]

@@ -59,3 +59,16 @@ def test_a_statement_carrying_a_cypher25_one_has_a_cypher25_variant_planned_once
     assert "queryNodes" in cypher.load("write/state")
     assert cypher.planned_once("cypher25/write/state")
     assert cypher.batch_keys("cypher25/write/state") == cypher.batch_keys("write/state")
+
+
+def test_a_statement_carries_only_what_an_included_one_shares() -> None:
+    # read/held_claims binds a slot and two moments for itself, above its //@shared line; the
+    # statements that carry it bind their own, and carry only its test.
+    alone = cypher.load("read/held_claims")
+    assert "$slot_id" in alone and "//@shared" in alone
+    for carrier in ("read/as_of_claims", "read/beliefs_subject", "read/scope_facts"):
+        text = cypher.load(carrier)
+        assert "$slot_id" not in text and "//@shared" not in text
+        assert "USING INDEX SEEK c:Claim(slot_id, superseded_at)" in text
+    # A statement without the line is carried whole but for its RETURN, as before.
+    assert "MATCH (s:Slot {namespace: k.namespace" in cypher.load("write/apply")
