@@ -133,7 +133,7 @@ def as_of_by_walk(
     store: Store, namespace: str, subject_key: str, predicate: str, valid_at: str, known_at: str
 ) -> list[str]:
     """The ids ``as_of`` answers, best first, found by walking every claim of the fact: the
-    reference for the engine's statement, which finds them by index."""
+    reference for the engine's statement, which reads a long fact by index."""
     rows = q(
         store,
         "WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at "

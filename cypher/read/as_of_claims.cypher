@@ -1,7 +1,8 @@
 // What held at world time $valid_at according to what was known at transaction time $known_at
 // (read/held_claims). When several match, the latest accepted wins (a later restore or
 // correction).
-// Params: $namespace, $subject_key, $predicate, $valid_at, $known_at (ISO-8601 text)
+// Params: $namespace, $subject_key, $predicate, $valid_at, $known_at (ISO-8601 text),
+//         $walk_up_to (read/held_claims)
 // Returns: claim (best first), its moments as ISO-8601 text: the driver packs and hydrates
 // native datetimes slowly, and a read like this one is little more than its round trip.
 // Planned once: the slot is found by its unique key, its claims by the slot's id with the index

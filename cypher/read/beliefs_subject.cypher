@@ -1,7 +1,7 @@
 // Every current belief about a subject: as_of(now, now) for each of its facts (valid now, as
 // known now, read/held_claims; in a single-valued fact the claim accepted last wins, exactly as
 // as_of decides).
-// Params: $namespace, $subject_key, $now (ISO-8601 text)
+// Params: $namespace, $subject_key, $now (ISO-8601 text), $walk_up_to (read/held_claims)
 // Returns: claim, its moments as ISO-8601 text (read/as_of_claims says why)
 WITH datetime($now) AS valid_at, datetime($now) AS known_at
 // The subject's facts, by the first two keys of the slots' unique index.

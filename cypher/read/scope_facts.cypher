@@ -3,7 +3,8 @@
 // tie-break), in each namespace of $namespaces and nowhere else. With $embedding, each claim's
 // similarity to it.
 // Params: $namespaces (the chain, nearest first), $facts (list of {subject_key, predicate}),
-//         $valid_at, $known_at, $embedding (list of floats, or null)
+//         $valid_at, $known_at, $embedding (list of floats, or null), $walk_up_to
+//         (read/held_claims)
 // Returns: layer (index in $namespaces), subject_key, predicate, cardinality, claim, episodes
 //          (distinct episodes it was derived from), score (null without $embedding), rivals (open
 //          contradictions and pending claims of its slot, in its namespace)
