@@ -129,30 +129,6 @@ def superseded_without_an_end(store: Store) -> list[str]:
     return [f"a superseded claim without an end: {row}" for row in bad]
 
 
-def as_of_by_walk(
-    store: Store, namespace: str, subject_key: str, predicate: str, valid_at: str, known_at: str
-) -> list[str]:
-    """The ids ``as_of`` answers, best first, found by walking every claim of the fact: the
-    reference for the engine's statement, which reads a long fact by index."""
-    rows = q(
-        store,
-        "WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at "
-        "MATCH (:Slot {namespace: $namespace, subject_key: $subject_key, predicate: $predicate})"
-        "<-[:IN_SLOT]-(c:Claim) "
-        "WHERE c.status IN ['active', 'superseded', 'retracted'] AND c.accepted_at <= known_at "
-        "AND (c.retracted_at IS NULL OR c.retracted_at > known_at) "
-        "AND c.valid_from <= valid_at "
-        "AND (c.valid_to IS NULL OR c.superseded_at > known_at OR valid_at < c.valid_to) "
-        "RETURN c.id AS id ORDER BY c.accepted_at DESC, c.version DESC",
-        namespace=namespace,
-        subject_key=subject_key,
-        predicate=predicate,
-        valid_at=valid_at,
-        known_at=known_at,
-    )
-    return [row["id"] for row in rows]
-
-
 def version_chains(store: Store) -> list[str]:
     """Invariant 2: each single slot's versions are 1..n, the slot counts them, and every
     non-first version SUPERSEDES exactly its predecessor in the same slot; multi slots have no

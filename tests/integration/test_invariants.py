@@ -30,7 +30,6 @@ from belief_graph import (
 )
 from belief_graph.store import Store
 from belief_graph.testing.graph import (
-    as_of_by_walk,
     counts,
     one_active_per_single_slot,
     q,
@@ -258,33 +257,33 @@ class Run:
         self.asked.update(answers)
         self.latest = answers
 
-    @cached_property
-    def indexed(self) -> BeliefGraph:
-        """A second client reading every fact by index (the engine walks a fact of a few
-        claims, and the facts of these sequences are short)."""
+    def reader(self, walk_up_to: int) -> BeliefGraph:
+        """A second client that walks every fact of up to ``walk_up_to`` claims and reads a
+        longer one by index (the engine walks a fact of a few claims, and the facts of these
+        sequences are short)."""
         bg = BeliefGraph(self.store, policy=self.bg.policy, clock=self.bg.clock)
-        bg._walk_up_to = 0
+        bg._walk_up_to = walk_up_to
         return bg
 
-    def by_index(self, *asked: Any) -> list[str]:
-        """What as_of answers for ``asked`` (an ``Asked``) read by index."""
+    @cached_property
+    def indexed(self) -> BeliefGraph:
+        return self.reader(0)
+
+    @cached_property
+    def walked(self) -> BeliefGraph:
+        return self.reader(10**9)
+
+    @staticmethod
+    def answer(bg: BeliefGraph, *asked: Any) -> list[str]:
+        """What ``bg`` answers as_of for ``asked`` (an ``Asked``)."""
         ns, subject, predicate, valid_at, known_at = asked
-        return ids(self.indexed.as_of(ns, subject, predicate, valid_at=valid_at, known_at=known_at))
+        return ids(bg.as_of(ns, subject, predicate, valid_at=valid_at, known_at=known_at))
+
+    def by_index(self, *asked: Any) -> list[str]:
+        return self.answer(self.indexed, *asked)
 
     def by_walk(self, *asked: Any) -> list[str]:
-        """What as_of answers for ``asked`` (an ``Asked``), found by walking the fact's every
-        claim: the engine finds them by index."""
-        ns, subject, predicate, valid_at, known_at = asked
-        canonical = self.bg.vocabulary.canonical(predicate)
-        found = as_of_by_walk(
-            self.store,
-            ns,
-            normalize_key(subject),
-            canonical,
-            valid_at.isoformat(),
-            known_at.isoformat(),
-        )
-        return sorted(found) if self.bg.vocabulary.cardinality(canonical) == "multi" else found[:1]
+        return self.answer(self.walked, *asked)
 
     def prepare(self, op: tuple[Any, ...]) -> tuple[str, Any, bool] | None:
         bg, kind = self.bg, op[0]
