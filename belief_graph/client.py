@@ -73,9 +73,6 @@ from .write.state import moments
 from .write.writer import Writer
 
 _MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
-# A fact of up to this many claims is walked to answer current/as_of/beliefs; a longer one is
-# read by index (read/held_claims): three index reads cost about as much as walking sixteen.
-_WALK_UP_TO = 16
 _SCHEMA_INDEXES = (
     "claim_id_unique",
     "slot_id_unique",
@@ -90,6 +87,8 @@ _SCHEMA_INDEXES = (
     "claim_slot_status",
     "claim_slot_valid_to",
     "claim_slot_superseded_at",
+    "claim_slot_valid_from",
+    "claim_slot_version",
 )
 # The statuses each search mode may return; the in-index filter keeps the rest out of the fetch.
 _AS_OF_STATUSES = ["active", "superseded", "retracted"]
@@ -148,7 +147,6 @@ class BeliefGraph:
         self._writer = Writer(
             self.store, self.vocabulary, self.policy, self.detector, clock, new_id
         )
-        self._walk_up_to = _WALK_UP_TO
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -760,7 +758,7 @@ class BeliefGraph:
             predicate=slot.predicate,
             valid_at=now,
             known_at=now,
-            walk_up_to=self._walk_up_to,
+            walk_up_to=self._writer.walk_up_to,
         )
         return self._shape(slot, rows)
 
@@ -788,7 +786,7 @@ class BeliefGraph:
             predicate=slot.predicate,
             valid_at=valid.isoformat(),
             known_at=known.isoformat(),
-            walk_up_to=self._walk_up_to,
+            walk_up_to=self._writer.walk_up_to,
         )
         return self._shape(slot, rows)
 
@@ -807,7 +805,7 @@ class BeliefGraph:
             namespace=namespace,
             subject_key=normalize_key(subject),
             now=self.clock().isoformat(),
-            walk_up_to=self._walk_up_to,
+            walk_up_to=self._writer.walk_up_to,
         )
         return [_claim(r["claim"]) for r in rows]
 
@@ -1084,7 +1082,7 @@ class BeliefGraph:
             valid_at=valid,
             known_at=known,
             embedding=embedding,
-            walk_up_to=self._walk_up_to,
+            walk_up_to=self._writer.walk_up_to,
         )
 
     def _scope_store(self, scope: Sequence[str]) -> Store:

@@ -1,7 +1,7 @@
 """What a read of a short fact pays for the indexes of a fact's claims: ``current`` and
 ``as_of`` of random facts of ``bench/_common.ReadLoad`` (about two claims a fact) three ways
 call by call in turns on one server: every fact walked (the way before 2026-12-04), every fact
-read by index, and the engine's way (a fact of up to ``_WALK_UP_TO`` claims walked, a longer
+read by index, and the engine's way (a fact of up to ``WALK_UP_TO`` claims walked, a longer
 one by index). The three answer alike (checked on every call). A long-lived fact's reads:
 ``bench/long_history.py``.
 
@@ -19,9 +19,9 @@ from datetime import UTC, datetime
 from _common import ReadLoad, connect, report, summary
 
 from belief_graph import BeliefGraph
-from belief_graph.client import _WALK_UP_TO
+from belief_graph.write.state import WALK_UP_TO
 
-WAYS = {"walked": 10**9, "by index": 0, f"walked up to {_WALK_UP_TO} claims": _WALK_UP_TO}
+WAYS = {"walked": 10**9, "by index": 0, f"walked up to {WALK_UP_TO} claims": WALK_UP_TO}
 
 
 def main() -> int:
@@ -35,7 +35,7 @@ def main() -> int:
     clients = {}
     for way, walk_up_to in WAYS.items():
         client = BeliefGraph(bg.store)
-        client._walk_up_to = walk_up_to
+        client._writer.walk_up_to = walk_up_to
         clients[way] = client
     times: dict[tuple[str, str], list[float]] = {}
     rng = random.Random(11)

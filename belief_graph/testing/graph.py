@@ -11,6 +11,7 @@ import json
 import os
 from typing import Any, LiteralString
 
+from belief_graph import cypher
 from belief_graph.store import Store
 
 WIPE_ALLOWED = "BELIEF_GRAPH_TEST_WIPE"
@@ -28,6 +29,24 @@ class WipeRefused(RuntimeError):
 def q(store: Store, query: LiteralString, **params: Any) -> list[Row]:
     """Run test Cypher (a literal) with ``params``; rows as the driver returns them."""
     return store.run_literal(query, **params)
+
+
+def claims_read(store: Store, statement: str, **params: Any) -> int:
+    """How many claims ``statement`` reads for ``params``, as PROFILE counts the rows of its
+    reads of claims: by index, or by walking a slot's edges."""
+    summary = store._driver.execute_query(
+        "PROFILE " + cypher.load(statement), params, database_=store.database
+    ).summary
+    assert summary is not None and summary.profile is not None
+
+    def rows(op: dict[str, Any]) -> int:
+        reads_claims = op["operatorType"].startswith("Expand") or "Claim(" in op.get(
+            "args", {}
+        ).get("Details", "")
+        own = op["rows"] if reads_claims else 0
+        return int(own) + sum(rows(child) for child in op.get("children", []))
+
+    return rows(summary.profile)
 
 
 def node_count(store: Store) -> int:

@@ -24,7 +24,7 @@ from ..errors import ConflictError
 from ..models import RevisionResult
 from ..store import Row, StaleSlot, Store, Tx
 from .changes import ChangeSet, Erasure, SlotState
-from .state import State
+from .state import WALK_UP_TO, State
 
 MAX_ATTEMPTS = 100
 
@@ -41,13 +41,15 @@ def run(
     decide: Callable[[State], Planned],
     *,
     one_trip: bool = True,
+    walk_up_to: int = WALK_UP_TO,
     carry: Callable[[State], None] | None = None,
     found: Callable[[list[Row]], None] | None = None,
 ) -> list[RevisionResult]:
     """Read, decide and apply until the transaction commits on the state it was decided on;
     the results in the order ``decide`` planned them. ``one_trip``: apply a batch without an
     erasure as one statement (``write/apply``); else, and for an erasure, statement by
-    statement (lock, changes, flags, finish). ``carry``: given the state as planned, once its
+    statement (lock, changes, flags, finish); a refused statement reads its long facts back by
+    index (more than ``walk_up_to`` claims). ``carry``: given the state as planned, once its
     changes are committed. ``found``: given the slots a refused one-statement apply found
     under its locks, before the next read."""
     for _ in range(MAX_ATTEMPTS):
@@ -61,7 +63,7 @@ def run(
             return in_order(planned, [])
         try:
             if one_trip and all(c.erasure is None for c in changes):
-                applied = apply_at_once(store, state, changes)
+                applied = apply_at_once(store, state, changes, walk_up_to)
             else:
                 applied = store.transaction(partial(_apply, state=state, changes=changes))
         except StaleSlot as stale:
@@ -216,15 +218,16 @@ def apply_at_once(
     store: Store,
     state: State,
     changes: list[ChangeSet],
+    walk_up_to: int = WALK_UP_TO,
 ) -> list[RevisionResult]:
     """``_apply`` as one statement, its own auto-commit transaction (``write/apply``): one round
     trip. The slot locks and their seq check gate the changes in the statement itself, which
     changes nothing when a slot changed or a revision of the batch ran since the read, and
     returns the slots as it found them: ``StaleSlot`` with those, plan again."""
-    return send(store, at_once(state, changes))
+    return send(store, at_once(state, changes, walk_up_to))
 
 
-def at_once(state: State, changes: list[ChangeSet]) -> AtOnce:
+def at_once(state: State, changes: list[ChangeSet], walk_up_to: int = WALK_UP_TO) -> AtOnce:
     """The statement ``apply_at_once`` runs for ``changes`` planned on ``state``. The
     dependents it flags go into each stored result between the two halves written here (claim
     ids are identifiers: letters, digits and ``_.:-/@``, nothing JSON escapes)."""
@@ -254,6 +257,7 @@ def at_once(state: State, changes: list[ChangeSet]) -> AtOnce:
         ],
         "revisions": revisions,
         "retired": _retired(changes),
+        "walk_up_to": walk_up_to,
     }
     return AtOnce(params, bases)
 

@@ -49,7 +49,7 @@ from .changes import (
     Supersedes,
     claim_properties,
 )
-from .state import State, assumed, found_state, new_slot, read_state
+from .state import WALK_UP_TO, State, assumed, found_state, new_slot, read_state
 from .timeline import Correction, correction, place
 
 # A call of this many drafts has its look-up ride with its state read; a batch's run first, on
@@ -136,6 +136,7 @@ class Remember:
         after: dict[SlotKey, SlotState] | None = None,
         ahead: bool = False,
         whole_past: bool = False,
+        walk_up_to: int = WALK_UP_TO,
     ) -> None:
         """``known``: the state of those of the slots this client's last write of them left
         (when it gives them, the batch is decided with no read, the slots not known taken as
@@ -147,7 +148,8 @@ class Remember:
         that ``adopt`` can tell whether what those batches change could have moved a draft's
         nearest slots. ``whole_past``: read every past version of the drafts' slots (else those
         from the newest window on, or from the earliest a draft gives; every one only when a
-        draft is placed before those)."""
+        draft is placed before those). ``walk_up_to``: a slot of more claims has its past read by
+        index (``read_state``)."""
         self.store = store
         self.known = known
         self.after = after or {}
@@ -162,6 +164,7 @@ class Remember:
         # Read every past version of the slots (asked, or a draft was placed before the past
         # read held).
         self._whole_past = whole_past
+        self.walk_up_to = walk_up_to
         # The slots a refused apply found under its locks (``found``), for the next read.
         self._found: list[dict[str, Any]] | None = None
         # A refusal decided on a carried state, and the slots (id, seq) it was decided on.
@@ -237,6 +240,7 @@ class Remember:
             near=near,
             fetch=self._fetch,
             past=past,
+            walk_up_to=self.walk_up_to,
             revisions=[(r.draft.namespace, r.revision_id) for r in self.requests],
             claim_ids=[
                 (r.draft.namespace, i)

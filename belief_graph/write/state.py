@@ -26,6 +26,10 @@ _MOMENTS = (
 )
 
 Ref = tuple[str, str]  # (namespace, id)
+# A fact of up to this many claims is walked when it is read (current, as_of, beliefs, the write
+# path's read); a longer one is read by index (read/held_claims, write/slot_states): three index
+# reads cost about as much as walking sixteen claims.
+WALK_UP_TO = 16
 
 
 def moments(row: dict[str, Any]) -> dict[str, Any]:
@@ -62,14 +66,16 @@ def read_state(
     near: Sequence[Mapping[str, Any]] = (),
     fetch: int = 0,
     past: Mapping[SlotKey, datetime | None] | None = None,
+    walk_up_to: int = WALK_UP_TO,
 ) -> State:
     """Read the slots by key (``keys``: subject and cardinality for a slot not created yet;
     ``past``: the slots whose past versions are read only from the start of their newest window
     on, or from the moment given if earlier, the others' all: ``SlotState.past_since``) and by
     id, those of the claims nearest to ``near``'s embeddings (write/neighbours' look-ups;
     ``fetch``: how many each asks of an index that filters inside), the claims ``claim_refs``
-    (and their slots), stored ``revisions`` and which of ``claim_ids`` exist. Given a
-    transaction, read inside it (an erase reads under its locks)."""
+    (and their slots), stored ``revisions`` and which of ``claim_ids`` exist. A slot by key of
+    more than ``walk_up_to`` claims has its cut past read by index. Given a transaction, read
+    inside it (an erase reads under its locks)."""
     if isinstance(store, Tx):
         read, name = store.run, "write/state"
     else:
@@ -95,6 +101,7 @@ def read_state(
             "claim_refs": [{"namespace": ns, "id": i} for ns, i in claim_refs],
             "revisions": [{"namespace": ns, "id": i} for ns, i in revisions],
             "claim_ids": [{"namespace": ns, "id": i} for ns, i in claim_ids],
+            "walk_up_to": walk_up_to,
         },
     )[0]
     state = State(

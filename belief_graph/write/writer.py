@@ -26,7 +26,7 @@ from . import consolidation, operations
 from .apply import AtOnce, Planned, at_once, in_order, lock_slots, run, run_locked, send
 from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
 from .remember import PastNeeded, Remember, Request, after_apply, replayed
-from .state import State, read_namespace, read_state
+from .state import WALK_UP_TO, State, read_namespace, read_state
 
 # After a structural batch of up to CARRIED_BATCH drafts commits, the writer keeps the state its
 # plan left the slots in, the last CARRIED_SLOTS of them (an agent keeps writing the same few
@@ -140,6 +140,9 @@ class Writer:
         # its newest window on, all only when a draft is placed before them; the tests compare
         # the two).
         self.whole_past = False
+        # A fact of more claims has its past read by index (write/slot_states); the tests
+        # compare the two ways.
+        self.walk_up_to = WALK_UP_TO
 
     def remember(
         self,
@@ -174,6 +177,7 @@ class Writer:
             batch.read,
             batch.plan,
             one_trip=self.one_trip,
+            walk_up_to=self.walk_up_to,
             carry=partial(self._keep, unheld=unheld) if keep else None,
             found=batch.found if use else None,
         )
@@ -247,6 +251,7 @@ class Writer:
             self.new_id,
             requests,
             whole_past=self.whole_past,
+            walk_up_to=self.walk_up_to,
             **state_from,
         )
 
@@ -311,7 +316,7 @@ class Writer:
             return None
         changes = [p for p in planned if isinstance(p, ChangeSet)]
         # Its statement is built here too, while the batch before it is on the server.
-        statement = at_once(state, changes) if changes else None
+        statement = at_once(state, changes, self.walk_up_to) if changes else None
         return _Flight(requests, state, planned, after_apply(state), statement)
 
     def _known(self, keys: list[SlotKey]) -> dict[SlotKey, SlotState]:
@@ -353,7 +358,13 @@ class Writer:
         self._forget()
         rid = revision_id or self.new_id()
         plan = _planner(namespace, rid, decide)
-        return run(self.store, lambda: read(rid), plan, one_trip=self.one_trip)[0]
+        return run(
+            self.store,
+            lambda: read(rid),
+            plan,
+            one_trip=self.one_trip,
+            walk_up_to=self.walk_up_to,
+        )[0]
 
     def _claim_state(self, namespace: str, *claim_ids: str) -> Callable[[str], State]:
         return lambda rid: read_state(
@@ -694,7 +705,7 @@ class Writer:
             return [] if dry_run or plan.change is None else [plan.change]
 
         self._forget()
-        results = run(self.store, read, decide, one_trip=self.one_trip)
+        results = run(self.store, read, decide, one_trip=self.one_trip, walk_up_to=self.walk_up_to)
         survey: consolidation.Survey = found["survey"]
         plan: consolidation.Plan = found["plan"]
         claims = survey.claims.values()

@@ -262,7 +262,7 @@ class Run:
         longer one by index (the engine walks a fact of a few claims, and the facts of these
         sequences are short)."""
         bg = BeliefGraph(self.store, policy=self.bg.policy, clock=self.bg.clock)
-        bg._walk_up_to = walk_up_to
+        bg._writer.walk_up_to = walk_up_to
         return bg
 
     @cached_property

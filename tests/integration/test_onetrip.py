@@ -26,8 +26,9 @@ from hypothesis import strategies as st
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy, RevisionResult
 from belief_graph.detect import Detector
 from belief_graph.store import Store
-from belief_graph.testing.graph import wipe
+from belief_graph.testing.graph import claims_read, wipe
 from belief_graph.transfer.snapshot import export_namespace
+from belief_graph.write.state import WALK_UP_TO
 from tests.conftest import Clock
 from tests.integration.test_invariants import (
     NAMESPACES,
@@ -103,11 +104,13 @@ def play(
     one_trip: bool,
     carry: bool = True,
     whole_past: bool = False,
+    walk_up_to: int = WALK_UP_TO,
     detector: Detector | None = None,
 ) -> list[Any]:
     """Run ``ops`` on an empty database through one apply path (``carry``: small writes decided
     with no read; ``whole_past``: every past version of a fact read before deciding;
-    ``detector``: the models on); what the calls answered and the export of every namespace."""
+    ``walk_up_to``: a fact of more claims read by index, not walked; ``detector``: the models
+    on); what the calls answered and the export of every namespace."""
     wipe(store)
     ids = itertools.count()
     bg = BeliefGraph(
@@ -119,6 +122,7 @@ def play(
     bg._writer.one_trip = one_trip
     bg._writer.carry = carry
     bg._writer.whole_past = whole_past
+    bg._writer.walk_up_to = walk_up_to
     bg._writer.new_id = lambda: f"id-{next(ids):05d}"
     run = Run(store, bg)
     answers: list[Any] = []
@@ -287,9 +291,11 @@ def test_a_facts_past_read_from_its_newest_window_on_believes_what_reading_all_o
     window a draft of the batch gives), every one read and the draft decided again only when
     it is placed before those or corrects, against reading every past version before every
     write: the same answers and the same graph, but for ids and the test clock's milliseconds
-    (a draft decided again draws both again)."""
+    (a draft decided again draws both again). Cut alike when every fact is read by index (the
+    engine walks a fact of a few claims, and the facts of these sequences are short)."""
     whole = beliefs(play(store, ops, preset, one_trip=True, whole_past=True))
     assert beliefs(play(store, ops, preset, one_trip=True)) == whole
+    assert beliefs(play(store, ops, preset, one_trip=True, walk_up_to=0)) == whole
 
 
 @settings(compared, max_examples=EXAMPLES // 4)
@@ -298,10 +304,13 @@ def test_with_the_models_on_a_facts_past_read_from_its_newest_window_on_believes
     store: Store, offline_models: tuple[Any, Any], ops: list[tuple[Any, ...]], preset: str
 ) -> None:
     """As above with the offline models on, where a draft's own fact is often among its
-    nearest slots: read once, by its key and cut, it decides what every version read does."""
+    nearest slots: read once, by its key and cut (walked or by index), it decides what every
+    version read does."""
     models = Detector(*offline_models)
     whole = beliefs(play(store, ops, preset, one_trip=True, whole_past=True, detector=models))
     assert beliefs(play(store, ops, preset, one_trip=True, detector=models)) == whole
+    indexed = play(store, ops, preset, one_trip=True, walk_up_to=0, detector=models)
+    assert beliefs(indexed) == whole
 
 
 @pytest.mark.parametrize(
@@ -361,6 +370,62 @@ def test_a_write_reads_a_long_lived_facts_recent_versions_not_its_whole_history(
     current = bg.current(NAMESPACES[0], "ana", "city")
     assert current is not None and not isinstance(current, list)
     assert current.object == "city-30"
+
+
+def test_the_write_paths_read_of_a_long_lived_fact_reads_its_recent_claims_by_index(
+    store: Store,
+) -> None:
+    """Facts rewritten every day for 3, 20 and 120 days, then written again by a client that
+    reads first: the write path's read reads as many claims of either long fact, by index,
+    fewer than walking the shorter one would, however long its history; the short one is walked,
+    its 3 claims. A draft about ten days back reads the versions from then on: as many of either
+    (some twice: by their start and by their end)."""
+    wipe(store)
+    clock = Clock()
+    writer = BeliefGraph(store, clock=clock)  # type: ignore[arg-type]
+    lengths = {"atlas": 3, "borealis": 20, "cygnus": 120}
+    for day in range(120):
+        clock.set(clock.now + timedelta(days=1))
+        for subject, versions in lengths.items():
+            if day >= 120 - versions:
+                writer.remember(city(f"city-{day}", subject))
+    reader = BeliefGraph(store, clock=clock)  # type: ignore[arg-type]
+    reader._writer.carry = False
+    sent: list[dict[str, Any]] = []
+    real = store.read_leader
+
+    def read(name: str, **params: Any) -> Any:
+        if name.endswith("write/state"):
+            sent.append(params)
+        return real(name, **params)
+
+    def claims(params: dict[str, Any], walk_up_to: int) -> int:
+        batch = {**params["batch"], "walk_up_to": walk_up_to}
+        return claims_read(store, "write/state", **{**params, "batch": batch})
+
+    store.read_leader = read  # type: ignore[method-assign]
+    clock.set(clock.now + timedelta(days=1))
+    start = clock.now - timedelta(days=10, hours=12)
+    try:
+        updates = {s: reader.remember(city("city-new", s)) for s in lengths}
+        then = {"valid_from": start, "valid_to": start + timedelta(hours=1)}
+        late = [reader.remember(city("city-109", s, **then)) for s in ("borealis", "cygnus")]
+    finally:
+        del store.read_leader
+    assert {r.decision for r in updates.values()} == {"supersede"}
+    assert {r.verdict for r in late} == {"SAME"}  # city-109 held then: reinforced
+    for subject in lengths:
+        current = reader.current(NAMESPACES[0], subject, "city")
+        assert current is not None and not isinstance(current, list)
+        assert current.object == "city-new"
+    update_reads, late_reads = sent[: len(lengths)], sent[len(lengths) :]
+    engine = [claims(p, WALK_UP_TO) for p in update_reads]
+    walked = [claims(p, 10**9) for p in update_reads]
+    assert engine[0] == walked[0] == 4  # atlas: 3 claims and the new one, walked
+    assert engine[1] == engine[2] < walked[1] < walked[2], (engine, walked)
+    engine = [claims(p, WALK_UP_TO) for p in late_reads]
+    walked = [claims(p, 10**9) for p in late_reads]
+    assert engine[0] == engine[1] < walked[1], (engine, walked)
 
 
 @contextmanager

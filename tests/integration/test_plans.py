@@ -25,7 +25,9 @@ _UNIQUE_SEEK = re.compile(
 _EQUALS_ONE = re.compile(r"^(?P<key>\w+) = (?!.* IN ).+$")
 # A seek of one slot's claims, as EXPLAIN details it: "RANGE INDEX c:Claim(slot_id, status)
 # WHERE slot_id = s.id AND status IN $autolist_0"
-_SLOTS_CLAIMS = re.compile(r"^RANGE INDEX \w+:Claim\(slot_id, \w+\) WHERE slot_id = \w+\.id AND ")
+_SLOTS_CLAIMS = re.compile(
+    r"^RANGE INDEX \w+:Claim\(slot_id, \w+\) WHERE slot_id = (\w+\.id|cache\[\w+\.id\]) AND "
+)
 
 
 def statements() -> list[str]:
@@ -116,6 +118,10 @@ def test_finding_one_node_is_told_from_the_reads_that_grow() -> None:
     assert of_a_slot_in_hand(
         "NodeIndexSeek: RANGE INDEX c:Claim(slot_id, valid_to) WHERE slot_id = s.id AND "
         "valid_to > valid_at"
+    )
+    assert of_a_slot_in_hand(
+        "NodeIndexSeek: RANGE INDEX c:Claim(slot_id, version) WHERE slot_id = cache[s.id] AND "
+        "version IS NOT NULL"
     )
     assert not of_a_slot_in_hand(
         "NodeIndexSeek: RANGE INDEX c:Claim(slot_id, status) WHERE slot_id IS NOT NULL AND "

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from belief_graph import BeliefGraph, ClaimDraft, ConflictError, Policy, cypher
-from belief_graph.testing.graph import string_values
+from belief_graph import BeliefGraph, ClaimDraft, ConflictError, Policy
+from belief_graph.testing.graph import claims_read, string_values
 from tests.conftest import Clock
 
 NS = "project:atlas"
@@ -604,23 +604,6 @@ def test_a_correction_that_waits_still_retracts_when_confirmed(
     assert w.at(d(5, 18), d(5, 20)) == "Go"  # what we believed then stays on record
 
 
-def claims_read(store: Any, **params: Any) -> int:
-    """How many claims ``read/as_of_claims`` reads for ``params``, as PROFILE counts the rows of
-    its reads of the fact's claims: by index, or by walking the slot's edges."""
-    summary = store._driver.execute_query(
-        "PROFILE " + cypher.load("read/as_of_claims"), params, database_=store.database
-    ).summary
-
-    def rows(op: dict[str, Any]) -> int:
-        reads_claims = op["operatorType"].startswith("Expand") or "Claim(" in op.get(
-            "args", {}
-        ).get("Details", "")
-        own = op["rows"] if reads_claims else 0
-        return own + sum(rows(child) for child in op.get("children", []))
-
-    return rows(summary.profile)
-
-
 def test_current_and_as_of_of_a_long_lived_fact_read_its_few_windows_not_its_history(
     make_bg: Callable[..., BeliefGraph], store: Any
 ) -> None:
@@ -657,10 +640,11 @@ def test_current_and_as_of_of_a_long_lived_fact_read_its_few_windows_not_its_his
         read[subject] = [
             claims_read(
                 store,
+                "read/as_of_claims",
                 **fact,
                 valid_at=valid.isoformat(),
                 known_at=known.isoformat(),
-                walk_up_to=bg._walk_up_to,
+                walk_up_to=bg._writer.walk_up_to,
             )
             for valid, known in ((now, now), (then, now), (then, then))
         ]
