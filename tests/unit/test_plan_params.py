@@ -16,6 +16,7 @@ EMPTY_STATE = {
     "claim_refs": [],
     "revisions": [],
     "claim_ids": [],
+    "walk_up_to": 16,
 }
 
 
