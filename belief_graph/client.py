@@ -968,6 +968,7 @@ class BeliefGraph:
                 now=now,
                 valid_at=valid,
                 known_at=known,
+                walk_up_to=self._writer.walk_up_to,
             )
             # Widen until k hits survive the filter, the index has no more to give, or the fetch
             # reaches its cap. Without in-index filtering the index spans every namespace, and
@@ -1053,6 +1054,7 @@ class BeliefGraph:
                 now=now,
                 valid_at=valid,
                 known_at=known,
+                walk_up_to=self._writer.walk_up_to,
             )[0]
             hits = self._scoped_hits(scope, found["hits"], history, embedding, valid, known)
             # As search: the index spans every namespace, so widen until k hits survive, or it

@@ -22,11 +22,7 @@ CALL (c) {
   WHERE x.resolution IS NULL AND r.status IN ['active', 'pending']
   RETURN collect(r {.*, embedding: null}) AS contradicting
 }
-CALL (c, s) {
-  OPTIONAL MATCH (s)<-[:IN_SLOT]-(p:Claim {namespace: c.namespace, status: 'pending'})
-  WHERE p <> c
-  RETURN collect(p {.*, embedding: null}) AS waiting
-}
+//@include read/pending_rivals
 RETURN layer, s.subject_key AS subject_key, s.predicate AS predicate,
        s.cardinality AS cardinality, c {.*, embedding: null} AS claim,
        COUNT { (c)-[:DERIVED_FROM]->(:Episode) } AS episodes,

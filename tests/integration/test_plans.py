@@ -26,7 +26,8 @@ _EQUALS_ONE = re.compile(r"^(?P<key>\w+) = (?!.* IN ).+$")
 # A seek of one slot's claims, as EXPLAIN details it: "RANGE INDEX c:Claim(slot_id, status)
 # WHERE slot_id = s.id AND status IN $autolist_0"
 _SLOTS_CLAIMS = re.compile(
-    r"^RANGE INDEX \w+:Claim\(slot_id, \w+\) WHERE slot_id = (\w+\.id|cache\[\w+\.id\]) AND "
+    r"^RANGE INDEX \w+:Claim\(slot_id, \w+\) "
+    r"WHERE slot_id = (\w+\.id|cache\[\w+\.id\]|\w+\.slot_id|cache\[\w+\.slot_id\]) AND "
 )
 
 
@@ -122,6 +123,10 @@ def test_finding_one_node_is_told_from_the_reads_that_grow() -> None:
     assert of_a_slot_in_hand(
         "NodeIndexSeek: RANGE INDEX c:Claim(slot_id, version) WHERE slot_id = cache[s.id] AND "
         "version IS NOT NULL"
+    )
+    assert of_a_slot_in_hand(
+        "NodeIndexSeek: RANGE INDEX p:Claim(slot_id, status) WHERE slot_id = c.slot_id AND "
+        "status = $autostring_0"
     )
     assert not of_a_slot_in_hand(
         "NodeIndexSeek: RANGE INDEX c:Claim(slot_id, status) WHERE slot_id IS NOT NULL AND "

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, Policy
+from belief_graph.detect import Detector
 from belief_graph.testing.graph import claims_read, string_values
 from tests.conftest import Clock
 
@@ -651,3 +652,77 @@ def test_current_and_as_of_of_a_long_lived_fact_read_its_few_windows_not_its_his
     assert read["borealis"] == read["cygnus"]
     assert read["cygnus"][0] == 1
     assert read["atlas"] == [3, 3, 3]
+
+
+def test_search_of_a_long_lived_fact_answers_current_reading_its_few_windows(
+    make_bg: Callable[..., BeliefGraph], store: Any, offline_models: tuple[object, object]
+) -> None:
+    """Facts rewritten every day for 3 and 120 days, each then given a value stated with an end
+    still ahead and a newer one over it: search finds what ``current`` finds (the claim accepted
+    later holds, as_of's tie-break), as a client that walks every fact does and one that reads
+    every fact by index; and for the long fact it reads its few claims that can hold now, not
+    its history, which a walk reads whole for each hit of the fact."""
+    clock = Clock(d(1, 1))
+    embedder, _ = offline_models
+    bg = make_bg(clock=clock, detector=Detector(embedder, None))  # type: ignore[arg-type]
+    lengths = {"atlas": 3, "cygnus": 120}
+    query = "Which database does the service run on?"
+
+    def said(subject: str, value: str, **window: Any) -> None:
+        text = f"The {subject} service runs on the {value} database."
+        bg.remember(
+            ClaimDraft(
+                namespace=NS,
+                subject=subject,
+                predicate="runs_on",
+                object=value,
+                text=text,
+                **window,
+            )
+        )
+
+    for day in range(120):
+        clock.set(d(1, 1) + timedelta(days=day))
+        for subject, versions in lengths.items():
+            if day >= 120 - versions:
+                said(subject, f"db{day}")
+    now = d(1, 1) + timedelta(days=121)
+    for subject in lengths:
+        clock.set(now - timedelta(hours=2))
+        said(subject, "Postgres", valid_to=now + timedelta(days=30))  # an end stated: kept
+        clock.set(now - timedelta(hours=1))
+        said(subject, "MySQL")  # over it: accepted later, it holds
+    clock.set(now)
+    walked, indexed = (BeliefGraph(bg.store, detector=bg.detector, clock=clock) for _ in "ab")
+    walked._writer.walk_up_to, indexed._writer.walk_up_to = 10**9, 0
+    answers = {}
+    for client in (bg, walked, indexed):
+        hits = client.search(query, NS, k=10)
+        answers[client] = sorted((h.claim.subject, h.claim.object, h.claim.id) for h in hits)
+    assert answers[bg] == answers[walked] == answers[indexed]
+    current = {s: bg.current(NS, s, "runs_on") for s in lengths}
+    assert answers[bg] == sorted((c.subject, c.object, c.id) for c in current.values())  # type: ignore[union-attr]
+    assert {c.object for c in current.values()} == {"MySQL"}  # type: ignore[union-attr]
+
+    def read(subject: str, walk_up_to: int) -> int:
+        """The claims one search for ``subject``'s sentence reads, its one hit that holds."""
+        embedding = bg.detector.embed([f"The {subject} service runs on the MySQL database."])[0]
+        return claims_read(
+            store,
+            "read/search_claims",
+            namespace=NS,
+            embedding=embedding,
+            fetch=1,
+            k=1,
+            mode="current",
+            now=now,
+            valid_at=now,
+            known_at=now,
+            walk_up_to=walk_up_to,
+        )
+
+    engine = {s: read(s, bg._writer.walk_up_to) for s in lengths}
+    walk = {s: read(s, 10**9) for s in lengths}
+    index = {s: read(s, 0) for s in lengths}
+    assert engine["cygnus"] == index["cygnus"] == index["atlas"] < walk["cygnus"]
+    assert engine["atlas"] == walk["atlas"]

@@ -67,9 +67,14 @@ def test_a_statement_carries_only_what_an_included_one_shares() -> None:
     # statements that carry it bind their own, and carry only its test.
     alone = cypher.load("read/held_claims")
     assert "$slot_id" in alone and "//@shared" in alone
-    for carrier in ("read/as_of_claims", "read/beliefs_subject", "read/scope_facts"):
+    carriers = ("read/as_of_claims", "read/beliefs_subject", "read/scope_facts")
+    # ... and through read/search_holds, which a search's statements carry.
+    searches = ("read/search_claims", "cypher25/read/search_claims", "read/scope_search")
+    for carrier in (*carriers, *searches):
         text = cypher.load(carrier)
         assert "$slot_id" not in text and "//@shared" not in text
         assert "USING INDEX SEEK c:Claim(slot_id, superseded_at)" in text
+    for carrier in searches:
+        assert "{id: $id}" not in cypher.load(carrier)
     # A statement without the line is carried whole but for its RETURN, as before.
     assert "MATCH (s:Slot {namespace: k.namespace" in cypher.load("write/apply")

@@ -1,0 +1,36 @@
+// The hits of a semantic search in one namespace, from the claims fetched (read/search_claims
+// and its Cypher 25 variant carry it; they differ in how they fetch): those of this namespace
+// that pass what $mode asks for, best $k kept; each hit with its open rivals (claims it
+// contradicts or is contradicted by, and pending claims of its fact) and their validity windows.
+// Params, alone: $id (a claim to take as the one fetched), $namespace, $k, $mode ('current' |
+//         'history' | 'as_of'), $now, $valid_at, $known_at (datetimes), $walk_up_to
+//         (read/search_holds)
+// Carried, from its //@shared line on: near (list of {c, score}: the claims fetched), and the
+// same parameters but $id.
+// Returns: hits (list of {claim, score, rivals}, best first; a hit's moments as ISO-8601 text:
+// the driver hydrates native datetimes slowly, and a search returns k claims)
+MATCH (node:Claim {id: $id})
+WITH [{c: node, score: 1.0}] AS near
+//@shared
+CALL (near) {
+  UNWIND near AS found
+  WITH found.c AS c, found.score AS score
+  WHERE c.namespace = $namespace
+//@include read/search_holds
+  WITH c, score ORDER BY score DESC LIMIT $k
+  CALL (c) {
+    OPTIONAL MATCH (c)-[x:CONTRADICTS]-(r:Claim)
+    WHERE x.resolution IS NULL AND r.status IN ['active', 'pending']
+    RETURN collect(r {.*, embedding: null}) AS contradicting
+  }
+//@include read/pending_rivals
+  WITH c, score, contradicting + waiting AS rivals ORDER BY score DESC
+  RETURN collect({claim: c {.*, embedding: null,
+                    valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
+                    recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
+                    reinforced_at: toString(c.reinforced_at),
+                    superseded_at: toString(c.superseded_at),
+                    retracted_at: toString(c.retracted_at), erased_at: toString(c.erased_at)},
+                   score: score, rivals: rivals}) AS hits
+}
+RETURN size(near) AS fetched, hits
