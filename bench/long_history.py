@@ -3,9 +3,10 @@ past version read before each write (``Writer.whole_past``, the way before 2026-
 the past read from the draft on (the engine's way), by clients that read first, and by one that
 keeps what it wrote (``carry``, the default: no read; what it keeps is cut alike), call by call
 in turns, each way on a fact of its own in a namespace of its own. Then ``current`` of the
-fact. The versions are an hour apart, written by ``ingest`` up to each mark. With ``--models``
-the offline embedder and contradiction classifier are on (every client reads first then: a
-draft's nearest slots are read with its own).
+fact (and with the models on, a ``search`` that finds it). The versions are an hour apart,
+written by ``ingest`` up to each mark. With ``--models`` the offline embedder and contradiction
+classifier are on (every client reads first then: a draft's nearest slots are read with its
+own).
 python bench/long_history.py [--versions 50,500,2000] [--samples 40] [--models] [--json]
 """
 
@@ -87,6 +88,13 @@ def main() -> int:
             current.append((time.perf_counter() - started) * 1000)
         rows = {f"remember, {way} (p50 / p95 ms)": spread(values) for way, values in times.items()}
         rows["current (p50 / p95 ms)"] = spread(current)
+        if detector is not None:  # a search whose hit is the fact's current claim
+            searched: list[float] = []
+            for _ in range(args.samples):
+                started = time.perf_counter()
+                bg.search("Where does the user live?", namespaces["from the draft on, read first"])
+                searched.append((time.perf_counter() - started) * 1000)
+            rows["search, k=10 (p50 / p95 ms)"] = spread(searched)
         report(f"a fact with {mark} versions", rows, args.json)
     bg.close()
     return 0
