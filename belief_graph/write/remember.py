@@ -241,6 +241,7 @@ class Remember:
             fetch=self._fetch,
             past=past,
             walk_up_to=self.walk_up_to,
+            by_id_whole=self._whole_past,
             revisions=[(r.draft.namespace, r.revision_id) for r in self.requests],
             claim_ids=[
                 (r.draft.namespace, i)
@@ -355,7 +356,13 @@ class Remember:
         held = {s.slot_id for s in state.slots.values()}
         missing = [ref for ref in dict.fromkeys(wanted) if ref[1] not in held]
         if missing:
-            more = read_state(self.store, self.new_id, slot_refs=missing)
+            more = read_state(
+                self.store,
+                self.new_id,
+                slot_refs=missing,
+                walk_up_to=self.walk_up_to,
+                by_id_whole=self._whole_past,
+            )
             for key, slot in more.slots.items():
                 state.slots.setdefault(key, slot)
         for key, slot in written.items():
@@ -401,7 +408,13 @@ class Remember:
             left, _ = untouched(found)
         missing = [(namespace, i) for i in left[:n] if i not in held]
         if missing:
-            more = read_state(self.store, self.new_id, slot_refs=missing)
+            more = read_state(
+                self.store,
+                self.new_id,
+                slot_refs=missing,
+                walk_up_to=self.walk_up_to,
+                by_id_whole=self._whole_past,
+            )
             for key, slot in more.slots.items():
                 held[slot.slot_id] = state.slots.setdefault(key, slot)
 

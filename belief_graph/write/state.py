@@ -67,15 +67,17 @@ def read_state(
     fetch: int = 0,
     past: Mapping[SlotKey, datetime | None] | None = None,
     walk_up_to: int = WALK_UP_TO,
+    by_id_whole: bool = True,
 ) -> State:
     """Read the slots by key (``keys``: subject and cardinality for a slot not created yet;
     ``past``: the slots whose past versions are read only from the start of their newest window
     on, or from the moment given if earlier, the others' all: ``SlotState.past_since``) and by
     id, those of the claims nearest to ``near``'s embeddings (write/neighbours' look-ups;
     ``fetch``: how many each asks of an index that filters inside), the claims ``claim_refs``
-    (and their slots), stored ``revisions`` and which of ``claim_ids`` exist. A slot by key of
-    more than ``walk_up_to`` claims has its cut past read by index. Given a transaction, read
-    inside it (an erase reads under its locks)."""
+    (and their slots), stored ``revisions`` and which of ``claim_ids`` exist. The slots read by id
+    hold every past version, or, unless ``by_id_whole``, those from their newest window's start
+    on, as a slot by key is cut. A slot of more than ``walk_up_to`` claims has its cut past read
+    by index. Given a transaction, read inside it (an erase reads under its locks)."""
     if isinstance(store, Tx):
         read, name = store.run, "write/state"
     else:
@@ -102,6 +104,7 @@ def read_state(
             "revisions": [{"namespace": ns, "id": i} for ns, i in revisions],
             "claim_ids": [{"namespace": ns, "id": i} for ns, i in claim_ids],
             "walk_up_to": walk_up_to,
+            "by_id_whole": by_id_whole,
         },
     )[0]
     state = State(

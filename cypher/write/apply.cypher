@@ -61,7 +61,7 @@ CALL (locked, ok) {
 }
 // The state the check refused, read under the locks (a slot created for the batch is gone).
 OPTIONAL CALL (ok) {
-  WITH ok WHERE NOT ok
+  WITH $batch.slots AS keys WHERE NOT ok
 //@include write/slot_states
   RETURN slots AS found
 }

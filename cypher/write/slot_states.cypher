@@ -1,15 +1,19 @@
-// The state of slots by key, as the write path's read step sees it (write/state includes it) and
-// as write/apply reads it back when it refuses a batch, so the write decided again needs no
-// read of its own.
-// Params: $batch.slots (list of {namespace, subject_key, predicate, since, whole_past, ...}:
-//         since, ISO-8601 text or null, whole_past, a boolean, as below), $batch.walk_up_to (a
-//         fact of up to this many claims is walked, a longer one read by index: below); it is
-//         included in statements that take their lists in one map, docs/engine.md#plans
+// The state of slots by key, as the write path's read step sees it (write/state includes it, for
+// the slots named by key and again for those found by id) and as write/apply reads it back when
+// it refuses a batch, so the write decided again needs no read of its own.
+// Params, alone: $batch.slots (the keys), $batch.walk_up_to (a fact of up to this many claims is
+//         walked, a longer one read by index: below); it is included in statements that take
+//         their lists in one map, docs/engine.md#plans
+// Carried, from its //@shared line on: keys (list of {namespace, subject_key, predicate, since,
+//         whole_past, ...}: since, ISO-8601 text or null, whole_past, a boolean, as below; every
+//         other key comes back as given) and $batch.walk_up_to
 // Returns: slots (each key's map with slot_id, seq, versions, head, last_revision,
 //          last_recorded_at, stored_cardinality, claims: active and pending, past: superseded
 //          from a moment on, since: the latest end among those left out, null when none was)
-CALL () {
-  UNWIND $batch.slots AS k
+WITH $batch.slots AS keys
+//@shared
+CALL (keys) {
+  UNWIND keys AS k
   OPTIONAL MATCH (s:Slot {namespace: k.namespace, subject_key: k.subject_key, predicate: k.predicate})
   USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
   WITH k, s, s.seq AS seq

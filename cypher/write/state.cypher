@@ -56,6 +56,7 @@ CALL (near) {
   REMOVE s.locked
   RETURN collect(s.id) AS held
 }
+WITH near, held, $batch.slots AS keys
 //@include write/slot_states
 CALL () {
   UNWIND $batch.claim_refs AS ref
@@ -75,23 +76,12 @@ CALL (claims, held, near) {
   USING INDEX SEEK s:Slot(id)
   WITH s WHERE NOT any(k IN $batch.slots WHERE k.namespace = s.namespace
                        AND k.subject_key = s.subject_key AND k.predicate = s.predicate)
-  WITH s, s.seq AS seq
-  WITH s, seq, s {.namespace, .subject_key, .predicate, .subject, .cardinality, slot_id: s.id,
-                  .versions, .head, .last_revision,
-                  last_recorded_at: toString(s.last_recorded_at)} AS state
-  OPTIONAL MATCH (s)<-[:IN_SLOT]-(c:Claim) WHERE c.status IN ['active', 'pending']
-  WITH s, state, seq, collect(c {.*,
-    valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
-    recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
-    reinforced_at: toString(c.reinforced_at)}) AS slot_claims
-  CALL (s) {
-    OPTIONAL MATCH (s)<-[:IN_SLOT]-(v:Claim {status: 'superseded'})
-    RETURN collect(v {.*, embedding: null, valid_from: toString(v.valid_from),
-      valid_to: toString(v.valid_to), recorded_at: toString(v.recorded_at),
-      accepted_at: toString(v.accepted_at), reinforced_at: toString(v.reinforced_at),
-      superseded_at: toString(v.superseded_at)}) AS past
-  }
-  RETURN collect(state {.*, seq: seq, claims: slot_claims, past: past}) AS by_id
+  // Cut as a slot named by key is (since its newest window's start) unless $batch.by_id_whole:
+  // a draft decided into one of them that needs older versions has the batch read again whole.
+  WITH collect(s {.namespace, .subject_key, .predicate, .subject, .cardinality, since: null,
+                  whole_past: $batch.by_id_whole}) AS keys
+//@include write/slot_states
+  RETURN slots AS by_id
 }
 CALL () {
   UNWIND $batch.revisions AS rv

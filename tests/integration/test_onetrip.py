@@ -372,6 +372,46 @@ def test_a_write_reads_a_long_lived_facts_recent_versions_not_its_whole_history(
     assert current.object == "city-30"
 
 
+def test_with_the_models_on_a_nearest_facts_past_is_read_from_its_newest_window_on(
+    store: Store, offline_models: tuple[Any, Any]
+) -> None:
+    """With the models on, a draft's nearest slots are read with its own, by id, for the
+    contradiction check, which looks at their current claims: a nearest fact rewritten 30 times
+    comes back with its newest past version, not all 29 (until 2026-12-04 every one, whatever
+    its history), and the draft is decided alike."""
+    wipe(store)
+    clock = Clock()
+    bg = BeliefGraph(store, clock=clock, detector=Detector(*offline_models))  # type: ignore[arg-type]
+    bg._writer.carry = False
+    for i in range(30):
+        clock.set(clock.now + timedelta(days=1))
+        bg.remember(city(f"city-{i}"))
+    past_read: list[tuple[str, int]] = []
+    real = store.read_leader
+
+    def read(name: str, **params: Any) -> Any:
+        rows = real(name, **params)
+        if name.endswith("write/state"):
+            slots = rows[0]["slots"] + rows[0]["by_id"]
+            past_read.extend((s["predicate"], len(s["past"])) for s in slots)
+        return rows
+
+    store.read_leader = read  # type: ignore[method-assign]
+    try:
+        hometown = ClaimDraft(
+            namespace=NAMESPACES[0],
+            subject="ana",
+            predicate="hometown",
+            object="city-3",
+            text="city-3",
+        )
+        result = bg.remember(hometown)
+    finally:
+        del store.read_leader
+    assert result.verdict == "NEW"
+    assert sorted(past_read) == [("born_in", 0), ("lives_in", 1)]  # hometown, city
+
+
 def test_the_write_paths_read_of_a_long_lived_fact_reads_its_recent_claims_by_index(
     store: Store,
 ) -> None:

@@ -17,6 +17,7 @@ EMPTY_STATE = {
     "revisions": [],
     "claim_ids": [],
     "walk_up_to": 16,
+    "by_id_whole": True,
 }
 
 
