@@ -3,7 +3,8 @@ past version read before each write (``Writer.whole_past``, the way before 2026-
 the past read from the draft on (the engine's way), by clients that read first, and by one that
 keeps what it wrote (``carry``, the default: no read; what it keeps is cut alike), call by call
 in turns, each way on a fact of its own in a namespace of its own. Then ``current`` of the
-fact (and with the models on, a ``search`` that finds it). The versions are an hour apart,
+fact (and with the models on, a ``remember`` of another fact of the same person, whose nearest
+slot is the long one, and a ``search`` that finds it). The versions are an hour apart,
 written by ``ingest`` up to each mark. With ``--models`` the offline embedder and contradiction
 classifier are on (every client reads first then: a draft's nearest slots are read with its
 own).
@@ -88,13 +89,31 @@ def main() -> int:
             current.append((time.perf_counter() - started) * 1000)
         rows = {f"remember, {way} (p50 / p95 ms)": spread(values) for way, values in times.items()}
         rows["current (p50 / p95 ms)"] = spread(current)
-        if detector is not None:  # a search whose hit is the fact's current claim
+        if detector is not None:
+            # A search whose hit is the fact's current claim.
             searched: list[float] = []
             for _ in range(args.samples):
                 started = time.perf_counter()
                 bg.search("Where does the user live?", namespaces["from the draft on, read first"])
                 searched.append((time.perf_counter() - started) * 1000)
             rows["search, k=10 (p50 / p95 ms)"] = spread(searched)
+            # A second fact of the same person, whose nearest slot is the long-lived one.
+            beside: list[float] = []
+            client = clients["from the draft on, read first"]
+            for i in range(args.samples):
+                place = f"place-{i % 7}"
+                started = time.perf_counter()
+                client.remember(
+                    ClaimDraft(
+                        namespace=namespaces["from the draft on, read first"],
+                        subject="the user",
+                        predicate="works_in",
+                        object=place,
+                        text=f"The user works in {place}.",
+                    )
+                )
+                beside.append((time.perf_counter() - started) * 1000)
+            rows["remember, a fact beside it, read first (p50 / p95 ms)"] = spread(beside)
         report(f"a fact with {mark} versions", rows, args.json)
     bg.close()
     return 0
