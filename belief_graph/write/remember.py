@@ -356,19 +356,23 @@ class Remember:
         held = {s.slot_id for s in state.slots.values()}
         missing = [ref for ref in dict.fromkeys(wanted) if ref[1] not in held]
         if missing:
-            more = read_state(
-                self.store,
-                self.new_id,
-                slot_refs=missing,
-                walk_up_to=self.walk_up_to,
-                by_id_whole=self._whole_past,
-            )
+            more = self._read_by_id(missing)
             for key, slot in more.slots.items():
                 state.slots.setdefault(key, slot)
         for key, slot in written.items():
             state.slots[key] = slot.copy()
         self._moved = {(key[0], s.slot_id) for key, s in written.items()}
         return True
+
+    def _read_by_id(self, refs: list[tuple[str, str]]) -> State:
+        """The slots ``refs`` (namespace, id), read as the batch's read reads its nearest slots."""
+        return read_state(
+            self.store,
+            self.new_id,
+            slot_refs=refs,
+            walk_up_to=self.walk_up_to,
+            by_id_whole=self._whole_past,
+        )
 
     def _reach(
         self, index: int, embedding: list[float], state: State, exclude: SlotState | None
@@ -408,13 +412,7 @@ class Remember:
             left, _ = untouched(found)
         missing = [(namespace, i) for i in left[:n] if i not in held]
         if missing:
-            more = read_state(
-                self.store,
-                self.new_id,
-                slot_refs=missing,
-                walk_up_to=self.walk_up_to,
-                by_id_whole=self._whole_past,
-            )
+            more = self._read_by_id(missing)
             for key, slot in more.slots.items():
                 held[slot.slot_id] = state.slots.setdefault(key, slot)
 
