@@ -412,6 +412,47 @@ def test_with_the_models_on_a_nearest_facts_past_is_read_from_its_newest_window_
     assert sorted(past_read) == [("born_in", 0), ("lives_in", 1)]  # hometown, city
 
 
+@pytest.mark.parametrize("whole_past", [True, False])
+def test_a_text_only_draft_about_the_past_of_a_nearest_fact_is_decided_on_all_its_versions(
+    store: Store, offline_models: tuple[Any, Any], whole_past: bool
+) -> None:
+    """A text-only draft that restates a fact rewritten 30 times, back-dated 20 days, with the
+    models on: it goes to that fact, read by id as its nearest, cut to its newest versions; it
+    starts before them, so the batch is read again with every version (``whole_past``: read
+    whole at once) and decided alike either way."""
+    wipe(store)
+    clock = Clock()
+    bg = BeliefGraph(store, clock=clock, detector=Detector(*offline_models))  # type: ignore[arg-type]
+    bg._writer.carry = False
+    bg._writer.whole_past = whole_past
+    for i in range(30):
+        clock.set(clock.now + timedelta(days=1))
+        bg.remember(city(f"city-{i}"))
+    past_read: list[int] = []
+    real = store.read_leader
+
+    def read(name: str, **params: Any) -> Any:
+        rows = real(name, **params)
+        if name.endswith("write/state"):
+            past_read.extend(len(s["past"]) for s in rows[0]["by_id"])
+        return rows
+
+    start = clock.now - timedelta(days=20, hours=12)
+    restated = ClaimDraft(
+        namespace=NAMESPACES[0],
+        text="city-29",
+        valid_from=start,
+        valid_to=start + timedelta(hours=6),
+    )
+    store.read_leader = read  # type: ignore[method-assign]
+    try:
+        with pytest.raises(ConflictError, match=r"valid_from: the window from .* disagrees"):
+            bg.remember(restated)  # city-8 held then
+    finally:
+        del store.read_leader
+    assert past_read == ([29] if whole_past else [1, 29])
+
+
 def test_the_write_paths_read_of_a_long_lived_fact_reads_its_recent_claims_by_index(
     store: Store,
 ) -> None:
