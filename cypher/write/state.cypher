@@ -6,13 +6,15 @@
 //         embedding, fetch, k, rank}: the slots of the claims nearest to these embeddings, as
 //         write/neighbours finds them: a single draft's look-up rides with its read),
 //         claim_refs (list of {namespace, id}: claims an operation acts on; their slots are
-//         read too), revisions (list of {namespace, id}), claim_ids (list of {namespace, id});
-//         $fetch (write/neighbours')
+//         read too), revisions (list of {namespace, id}), claim_ids (list of {namespace, id}),
+//         walk_up_to (write/slot_states), by_id_whole (a boolean: the slots by id with every
+//         past version); $fetch (write/neighbours')
 // Returns: held (the ids of the slots locked), slots (by key: a slot not held reads as not there
 // yet), by_id (slots by id, held ones, but for those read by key: a draft's own slot, often
 // among its nearest, is read once, its past cut), claims, replays, existing. A slot's state holds
 // its active and pending claims, and the windows of its earlier versions still believed for
-// them (past: superseded, not retracted; by key, from since on). Moments come back as ISO-8601
+// them (past: superseded, not retracted; by key, from since on; by id, from the start of its
+// newest window on, or all unless by_id_whole: write/slot_states). Moments come back as ISO-8601
 // text: the driver hydrates native datetimes slowly.
 // Every stored slot the read covers is locked first, in the apply step's order (namespace,
 // subject key, predicate), and read only then: Neo4j makes a commit visible one record at a
