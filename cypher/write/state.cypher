@@ -14,7 +14,7 @@
 // among its nearest, is read once, its past cut), claims, replays, existing. A slot's state holds
 // its active and pending claims, and the windows of its earlier versions still believed for
 // them (past: superseded, not retracted; by key, from since on; by id, from the start of its
-// newest window on, or all unless by_id_whole: write/slot_states). Moments come back as ISO-8601
+// newest window on, or all of it with by_id_whole: write/slot_states). Moments come back as ISO-8601
 // text: the driver hydrates native datetimes slowly.
 // Every stored slot the read covers is locked first, in the apply step's order (namespace,
 // subject key, predicate), and read only then: Neo4j makes a commit visible one record at a
