@@ -313,6 +313,41 @@ def test_with_the_models_on_a_facts_past_read_from_its_newest_window_on_believes
     assert beliefs(indexed) == whole
 
 
+@contextmanager
+def state_reads(store: Store) -> Iterator[list[tuple[dict[str, Any], dict[str, Any]]]]:
+    """The write path's reads (write/state) sent meanwhile: each one's parameters and row."""
+    sent: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    real = store.read_leader
+
+    def read(name: str, **params: Any) -> Any:
+        rows = real(name, **params)
+        if name.endswith("write/state"):
+            sent.append((params, rows[0]))
+        return rows
+
+    store.read_leader = read  # type: ignore[method-assign]
+    try:
+        yield sent
+    finally:
+        del store.read_leader  # the class's again
+
+
+def rewritten_30_times(
+    store: Store, detector: Detector | None, **writer: Any
+) -> tuple[BeliefGraph, Clock]:
+    """An empty database where Ana's city was written 30 times, a day apart, by the client
+    returned (its writer's attributes set from ``writer``)."""
+    wipe(store)
+    clock = Clock()
+    bg = BeliefGraph(store, clock=clock, detector=detector)  # type: ignore[arg-type]
+    for name, value in writer.items():
+        setattr(bg._writer, name, value)
+    for i in range(30):
+        clock.set(clock.now + timedelta(days=1))
+        bg.remember(city(f"city-{i}"))
+    return bg, clock
+
+
 @pytest.mark.parametrize(
     ("models", "carry", "reads_for_an_update", "reads_for_a_late_draft"),
     [
@@ -337,36 +372,22 @@ def test_a_write_reads_a_long_lived_facts_recent_versions_not_its_whole_history(
     moment 20 days back is placed among the versions from then on (read, or all of them read
     once the kept ones do not reach back that far). With the models on, the fact's slot is
     among the draft's nearest too, and is read once, by its key, cut alike."""
-    wipe(store)
-    clock = Clock()
     detector = Detector(*request.getfixturevalue("offline_models")) if models else None
-    bg = BeliefGraph(store, clock=clock, detector=detector)  # type: ignore[arg-type]
-    bg._writer.carry = carry
-    for i in range(30):
-        clock.set(clock.now + timedelta(days=1))
-        bg.remember(city(f"city-{i}"))
-    past_read: list[int] = []
-    real = store.read_leader
+    bg, clock = rewritten_30_times(store, detector, carry=carry)
 
-    def read(name: str, **params: Any) -> Any:
-        rows = real(name, **params)
-        if name.endswith("write/state"):
-            # The fact's slot is the only one stored: by its key, or by id as a draft's nearest.
-            past_read.extend(len(s["past"]) for s in rows[0]["slots"] + rows[0]["by_id"])
-        return rows
+    def past_read(sent: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[int]:
+        # The fact's slot is the only one stored: by its key, or by id as a draft's nearest.
+        return [len(s["past"]) for _, row in sent for s in row["slots"] + row["by_id"]]
 
-    store.read_leader = read  # type: ignore[method-assign]
-    try:
+    with state_reads(store) as sent:
         # The new value supersedes (the contradiction model may flag it a conflict too).
         assert bg.remember(city("city-30")).verdict in {"UPDATE", "CONFLICT"}
-        assert past_read == reads_for_an_update
-        past_read.clear()
+        assert past_read(sent) == reads_for_an_update
+        sent.clear()
         start = clock.now - timedelta(days=20, hours=12)
         late = bg.remember(city("city-8", valid_from=start, valid_to=start + timedelta(hours=6)))
-    finally:
-        del store.read_leader
     assert late.verdict == "SAME"  # city-8 held then (days 9 to 10): reinforced
-    assert past_read == reads_for_a_late_draft
+    assert past_read(sent) == reads_for_a_late_draft
     current = bg.current(NAMESPACES[0], "ana", "city")
     assert current is not None and not isinstance(current, list)
     assert current.object == "city-30"
@@ -379,35 +400,15 @@ def test_with_the_models_on_a_nearest_facts_past_is_read_from_its_newest_window_
     contradiction check, which looks at their current claims: a nearest fact rewritten 30 times
     comes back with its newest past version, not all 29 (until 2026-12-04 every one, whatever
     its history), and the draft is decided alike."""
-    wipe(store)
-    clock = Clock()
-    bg = BeliefGraph(store, clock=clock, detector=Detector(*offline_models))  # type: ignore[arg-type]
-    bg._writer.carry = False
-    for i in range(30):
-        clock.set(clock.now + timedelta(days=1))
-        bg.remember(city(f"city-{i}"))
-    past_read: list[tuple[str, int]] = []
-    real = store.read_leader
-
-    def read(name: str, **params: Any) -> Any:
-        rows = real(name, **params)
-        if name.endswith("write/state"):
-            slots = rows[0]["slots"] + rows[0]["by_id"]
-            past_read.extend((s["predicate"], len(s["past"])) for s in slots)
-        return rows
-
-    store.read_leader = read  # type: ignore[method-assign]
-    try:
-        hometown = ClaimDraft(
-            namespace=NAMESPACES[0],
-            subject="ana",
-            predicate="hometown",
-            object="city-3",
-            text="city-3",
-        )
+    bg, _ = rewritten_30_times(store, Detector(*offline_models), carry=False)
+    hometown = ClaimDraft(
+        namespace=NAMESPACES[0], subject="ana", predicate="hometown", object="city-3", text="city-3"
+    )
+    with state_reads(store) as sent:
         result = bg.remember(hometown)
-    finally:
-        del store.read_leader
+    past_read = [
+        (s["predicate"], len(s["past"])) for _, row in sent for s in row["slots"] + row["by_id"]
+    ]
     assert result.verdict == "NEW"
     assert sorted(past_read) == [("born_in", 0), ("lives_in", 1)]  # hometown, city
 
@@ -420,23 +421,9 @@ def test_a_text_only_draft_about_the_past_of_a_nearest_fact_is_decided_on_all_it
     models on: it goes to that fact, read by id as its nearest, cut to its newest versions; it
     starts before them, so the batch is read again with every version (``whole_past``: read
     whole at once) and decided alike either way."""
-    wipe(store)
-    clock = Clock()
-    bg = BeliefGraph(store, clock=clock, detector=Detector(*offline_models))  # type: ignore[arg-type]
-    bg._writer.carry = False
-    bg._writer.whole_past = whole_past
-    for i in range(30):
-        clock.set(clock.now + timedelta(days=1))
-        bg.remember(city(f"city-{i}"))
-    past_read: list[int] = []
-    real = store.read_leader
-
-    def read(name: str, **params: Any) -> Any:
-        rows = real(name, **params)
-        if name.endswith("write/state"):
-            past_read.extend(len(s["past"]) for s in rows[0]["by_id"])
-        return rows
-
+    bg, clock = rewritten_30_times(
+        store, Detector(*offline_models), carry=False, whole_past=whole_past
+    )
     start = clock.now - timedelta(days=20, hours=12)
     restated = ClaimDraft(
         namespace=NAMESPACES[0],
@@ -444,12 +431,10 @@ def test_a_text_only_draft_about_the_past_of_a_nearest_fact_is_decided_on_all_it
         valid_from=start,
         valid_to=start + timedelta(hours=6),
     )
-    store.read_leader = read  # type: ignore[method-assign]
-    try:
+    with state_reads(store) as sent:
         with pytest.raises(ConflictError, match=r"valid_from: the window from .* disagrees"):
             bg.remember(restated)  # city-8 held then
-    finally:
-        del store.read_leader
+    past_read = [len(s["past"]) for _, row in sent for s in row["by_id"]]
     assert past_read == ([29] if whole_past else [1, 29])
 
 
@@ -472,27 +457,18 @@ def test_the_write_paths_read_of_a_long_lived_fact_reads_its_recent_claims_by_in
                 writer.remember(city(f"city-{day}", subject))
     reader = BeliefGraph(store, clock=clock)  # type: ignore[arg-type]
     reader._writer.carry = False
-    sent: list[dict[str, Any]] = []
-    real = store.read_leader
-
-    def read(name: str, **params: Any) -> Any:
-        if name.endswith("write/state"):
-            sent.append(params)
-        return real(name, **params)
 
     def claims(params: dict[str, Any], walk_up_to: int) -> int:
         batch = {**params["batch"], "walk_up_to": walk_up_to}
         return claims_read(store, "write/state", **{**params, "batch": batch})
 
-    store.read_leader = read  # type: ignore[method-assign]
     clock.set(clock.now + timedelta(days=1))
     start = clock.now - timedelta(days=10, hours=12)
-    try:
+    with state_reads(store) as reads:
         updates = {s: reader.remember(city("city-new", s)) for s in lengths}
         then = {"valid_from": start, "valid_to": start + timedelta(hours=1)}
         late = [reader.remember(city("city-109", s, **then)) for s in ("borealis", "cygnus")]
-    finally:
-        del store.read_leader
+    sent = [params for params, _ in reads]
     assert {r.decision for r in updates.values()} == {"supersede"}
     assert {r.verdict for r in late} == {"SAME"}  # city-109 held then: reinforced
     for subject in lengths:
