@@ -148,8 +148,8 @@ class Remember:
         that ``adopt`` can tell whether what those batches change could have moved a draft's
         nearest slots. ``whole_past``: read every past version of the drafts' slots and of their
         nearest slots (else those from the newest window on, or from the earliest a draft gives;
-        every one only when a draft is placed before those). ``walk_up_to``: a slot of more claims has its past read by
-        index (``read_state``)."""
+        every one only when a draft is placed before those). ``walk_up_to``: a slot of more
+        claims has its past read by index (``read_state``)."""
         self.store = store
         self.known = known
         self.after = after or {}
