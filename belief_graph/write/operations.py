@@ -140,6 +140,7 @@ def settle(
             "a policy (or reject it)"
         )
     fix = _correction(slot, claim) if slot.cardinality == "single" else None
+    wrong = {row["id"] for row in fix.wrong} if fix is not None else set()
     if fix is not None:
         for row in fix.wrong:
             change.retires.append(
@@ -147,7 +148,7 @@ def settle(
             )
     if slot.cardinality == "single":
         for old in slot.active:
-            if _stale(claim, old):
+            if _stale(claim, old, retracted=old["id"] in wrong):
                 raise ConflictError(
                     f"claim_id: pending claim {claim_id!r} (valid from "
                     f"{claim['valid_from'].isoformat()}) is stale: claim {old['id']!r}, valid "
@@ -199,13 +200,14 @@ def _superseded_by(old: dict[str, Any], newcomer: dict[str, Any]) -> Retire:
     )
 
 
-def _stale(waiting: dict[str, Any], belief: dict[str, Any]) -> bool:
+def _stale(waiting: dict[str, Any], belief: dict[str, Any], *, retracted: bool = False) -> bool:
     """True when ``belief`` became the belief after ``waiting`` was held against another one,
     or starts no earlier than it: confirming ``waiting`` would silently override a newer
-    decision, or leave ``belief`` an empty (or inverted) window."""
+    decision, or leave ``belief`` an empty (or inverted) window. A belief the confirmation
+    retracts (``retracted``: a correction back to before it began) keeps no window to empty."""
     accepted = belief.get("accepted_at")
     return bool(
-        belief["valid_from"] >= waiting["valid_from"]
+        (not retracted and belief["valid_from"] >= waiting["valid_from"])
         or (accepted is not None and accepted > waiting["recorded_at"])
     )
 

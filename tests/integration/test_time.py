@@ -605,6 +605,40 @@ def test_a_correction_that_waits_still_retracts_when_confirmed(
     assert w.at(d(5, 18), d(5, 20)) == "Go"  # what we believed then stays on record
 
 
+def test_a_back_dated_correction_that_waits_retracts_the_belief_that_began_after_it(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    """"It was Express all along, from May 15": held for confirmation, then confirmed. Go,
+    the belief, began on May 15 too; it is what the correction retracts, not a newer decision
+    the confirmation would override (until 2026-12-05 it was refused as stale)."""
+    w = World(make_bg, Policy(preset="conservative"))
+    w.r(3, 1, "Express.js")
+    go = w.r(5, 16, "Go", valid_from=d(5, 15)).added[0]
+    w.on(5, 17).confirm(NS, go)
+    fix = w.r(5, 20, "Express.js", correction=True, valid_from=d(5, 15))
+    assert fix.decision == "hold_pending"
+    confirmed = w.on(5, 21).confirm(NS, fix.added[0])
+    assert go in confirmed.retired and w.bg.get(NS, go).status == "retracted"
+    assert agree(w) == "Express.js" and w.at(d(5, 18)) == "Express.js"
+    assert w.at(d(5, 18), d(5, 20)) == "Go"
+
+
+def test_a_waiting_correction_is_stale_once_a_later_decision_made_another_value_the_belief(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    """A correction back to April held on May 1; Zig confirmed on May 11 is a decision taken
+    after it: confirming the correction would silently undo that one, so it is refused."""
+    w = World(make_bg, Policy(preset="conservative"))
+    w.r(3, 1, "Express.js")
+    w.on(4, 2).confirm(NS, w.r(4, 1, "Go").added[0])
+    fix = w.r(5, 1, "Rust", correction=True, valid_from=d(4, 1))
+    assert fix.decision == "hold_pending"
+    w.on(5, 11).confirm(NS, w.r(5, 10, "Zig").added[0])
+    with pytest.raises(ConflictError, match="stale"):
+        w.on(5, 12).confirm(NS, fix.added[0])
+    assert agree(w) == "Zig"
+
+
 def test_current_and_as_of_of_a_long_lived_fact_read_its_few_windows_not_its_history(
     make_bg: Callable[..., BeliefGraph], store: Any
 ) -> None:
