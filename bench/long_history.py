@@ -4,7 +4,8 @@ the past read from the draft on (the engine's way), by clients that read first, 
 keeps what it wrote (``carry``, the default: no read; what it keeps is cut alike), call by call
 in turns, each way on a fact of its own in a namespace of its own. Then ``current`` of the
 fact (and with the models on, a ``remember`` of another fact of the same person, whose nearest
-slot is the long one, and a ``search`` that finds it). The versions are an hour apart,
+slot is the long one, and a ``search`` that finds it), and a ``contract`` that retracts its
+current claim, its fact read whole and read from its newest window on. The versions are an hour apart,
 written by ``ingest`` up to each mark. With ``--models`` the offline embedder and contradiction
 classifier are on (every client reads first then: a draft's nearest slots are read with its
 own).
@@ -30,6 +31,9 @@ WAYS = {
     "from the draft on, read first": (False, False),
     "from the draft on, kept": (False, True),
 }
+
+# The ways an operation on a claim reads its fact (every client of an operation reads first).
+READ_FIRST = [way for way, (_, carry) in WAYS.items() if not carry]
 
 
 def spread(values: list[float]) -> str:
@@ -82,12 +86,23 @@ def main() -> int:
                 clients[way].remember(draft(way))
                 if i >= 2:  # the first calls of a mark fill what a client keeps
                     times[way].append((time.perf_counter() - started) * 1000)
+        # An operation on the fact: its current claim retracted (then written again, untimed).
+        retracted: dict[str, list[float]] = {way: [] for way in READ_FIRST}
+        for _ in range(args.samples):
+            for way in READ_FIRST:
+                head = clients[way].current(namespaces[way], "the user", "lives_in")
+                assert head is not None and not isinstance(head, list)
+                started = time.perf_counter()
+                clients[way].contract(namespaces[way], head.id, retract=True, reason="wrong")
+                retracted[way].append((time.perf_counter() - started) * 1000)
+                clients[way].remember(draft(way))
         current: list[float] = []
         for _ in range(args.samples):
             started = time.perf_counter()
             bg.current(namespaces["from the draft on, read first"], "the user", "lives_in")
             current.append((time.perf_counter() - started) * 1000)
         rows = {f"remember, {way} (p50 / p95 ms)": spread(values) for way, values in times.items()}
+        rows |= {f"contract, {way} (p50 / p95 ms)": spread(v) for way, v in retracted.items()}
         rows["current (p50 / p95 ms)"] = spread(current)
         if detector is not None:
             # A search whose hit is the fact's current claim.

@@ -171,6 +171,16 @@ def settle(
     return change
 
 
+def correction_needs_past(state: State, namespace: str, claim_id: str) -> bool:
+    """Whether confirming ``claim_id`` needs its fact's older versions, which the read left
+    out: a pending correction retracts the versions from its moment on, however old."""
+    claim = state.claims.get((namespace, claim_id))
+    if claim is None or not claim.get("correction") or claim.get("slot_id") is None:
+        return False
+    slot = state.slot(claim["slot_id"])
+    return slot is not None and slot.cardinality == "single" and slot.past_since is not None
+
+
 def _correction(slot: SlotState, claim: dict[str, Any]) -> Correction | None:
     """What a pending correction retracts when it is confirmed (as remember would have)."""
     if not claim.get("correction"):

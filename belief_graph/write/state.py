@@ -67,7 +67,7 @@ def read_state(
     fetch: int = 0,
     past: Mapping[SlotKey, datetime | None] | None = None,
     walk_up_to: int = WALK_UP_TO,
-    by_id_whole: bool = True,
+    by_id_whole: bool = False,
 ) -> State:
     """Read the slots by key (``keys``: subject and cardinality for a slot not created yet;
     ``past``: the slots whose past versions are read only from the start of their newest window
@@ -75,9 +75,9 @@ def read_state(
     id, those of the claims nearest to ``near``'s embeddings (write/neighbours' look-ups;
     ``fetch``: how many each asks of an index that filters inside), the claims ``claim_refs``
     (and their slots), stored ``revisions`` and which of ``claim_ids`` exist. The slots read by id
-    hold every past version, or, unless ``by_id_whole``, those from their newest window's start
-    on, as a slot by key is cut. A slot of more than ``walk_up_to`` claims has its cut past read
-    by index. Given a transaction, read inside it (an erase reads under its locks)."""
+    hold their past versions from their newest window's start on, as a slot by key is cut, or
+    with ``by_id_whole`` every one. A slot of more than ``walk_up_to`` claims has its cut past
+    read by index. Given a transaction, read inside it (an erase reads under its locks)."""
     if isinstance(store, Tx):
         read, name = store.run, "write/state"
     else:

@@ -136,9 +136,9 @@ class Writer:
         self.assume_new_at = ASSUME_NEW_AT
         # Whether each of the last facts written without holding them was new (under the lock).
         self._unheld: deque[bool] = deque(maxlen=UNHELD_WINDOW)
-        # Read every past version of a fact before deciding a draft of it (False: those from
-        # its newest window on, all only when a draft is placed before them; the tests compare
-        # the two).
+        # Read every past version of a fact before deciding a draft of it or an operation on it
+        # (False: those from its newest window on, all only when a draft is placed before them
+        # or a confirmed correction reaches before them; the tests compare the two).
         self.whole_past = False
         # A fact of more claims has its past read by index (write/slot_states); the tests
         # compare the two ways.
@@ -366,13 +366,31 @@ class Writer:
             walk_up_to=self.walk_up_to,
         )[0]
 
-    def _claim_state(self, namespace: str, *claim_ids: str) -> Callable[[str], State]:
-        return lambda rid: read_state(
-            self.store,
-            self.new_id,
-            claim_refs=[(namespace, i) for i in claim_ids],
-            revisions=[(namespace, rid)],
-        )
+    def _claim_state(
+        self,
+        namespace: str,
+        *claim_ids: str,
+        past_needed: Callable[[State], bool] | None = None,
+    ) -> Callable[[str], State]:
+        """The read of an operation on ``claim_ids``: the claims and their facts, each fact's
+        past cut as the write path's read cuts it (no operation on a claim looks at older
+        versions), read again whole when ``past_needed`` says the cut left out what it needs."""
+
+        def read(rid: str, whole: bool = False) -> State:
+            return read_state(
+                self.store,
+                self.new_id,
+                claim_refs=[(namespace, i) for i in claim_ids],
+                revisions=[(namespace, rid)],
+                walk_up_to=self.walk_up_to,
+                by_id_whole=whole or self.whole_past,
+            )
+
+        def state(rid: str) -> State:
+            cut = read(rid)
+            return read(rid, whole=True) if past_needed and past_needed(cut) else cut
+
+        return state
 
     def _conflict_state(
         self, namespace: str, claim_id: str, rival_id: str, found: dict[str, bool]
@@ -511,7 +529,12 @@ class Writer:
         return self._one(
             namespace,
             revision_id,
-            self._claim_state(namespace, claim_id),
+            self._claim_state(
+                namespace,
+                claim_id,
+                past_needed=lambda state: accept
+                and operations.correction_needs_past(state, namespace, claim_id),
+            ),
             lambda state, rid: operations.settle(
                 state, namespace, claim_id, accept=accept, rid=rid, actor=actor, now=self.clock()
             ),
@@ -569,6 +592,8 @@ class Writer:
                 slot_refs=[(namespace, i) for i in (target.get("slot_ids") or [])],
                 claim_refs=[(namespace, c["id"]) for c in target.get("changes", [])],
                 revisions=[(namespace, rid)],
+                walk_up_to=self.walk_up_to,
+                by_id_whole=self.whole_past,
             )
 
         def decide(state: State, rid: str) -> ChangeSet:
@@ -642,6 +667,8 @@ class Writer:
                 self.new_id,
                 slot_refs=[(namespace, i) for i in sorted(locked)],
                 revisions=[(namespace, rid)],
+                walk_up_to=self.walk_up_to,
+                by_id_whole=self.whole_past,
             )
 
         self._forget()  # what it held of the erased facts goes with them, now and after

@@ -438,6 +438,57 @@ def test_a_text_only_draft_about_the_past_of_a_nearest_fact_is_decided_on_all_it
     assert past_read == ([29] if whole_past else [1, 29])
 
 
+def past_read_by_id(sent: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[int]:
+    """How many past versions each read of ``sent`` held of each fact it read by id."""
+    return [len(s["past"]) for _, row in sent for s in row["by_id"]]
+
+
+@pytest.mark.parametrize("whole_past", [True, False])
+def test_an_operation_on_a_long_lived_facts_claim_reads_its_newest_past_version(
+    store: Store, whole_past: bool
+) -> None:
+    """Retracting the current value of a fact rewritten 30 times, then rolling that back:
+    each reads the fact's newest past version, not all 29 (until 2026-12-05 every operation on
+    a claim read its fact whole, ``whole_past``), and does what it did."""
+    bg, _ = rewritten_30_times(store, None, carry=False, whole_past=whole_past)
+    head = bg.current(NAMESPACES[0], "ana", "city")
+    assert head is not None and not isinstance(head, list)
+    with state_reads(store) as sent:
+        retraction = bg.contract(NAMESPACES[0], head.id, retract=True, reason="wrong")
+        assert past_read_by_id(sent) == [29 if whole_past else 1]
+        assert retraction.retired == [head.id]
+        assert bg.current(NAMESPACES[0], "ana", "city") is None
+        sent.clear()
+        undone = bg.rollback(NAMESPACES[0], retraction.revision_id)
+    # city-29 retracted, the newest window is city-28's, and city-27's ends where it starts.
+    assert past_read_by_id(sent) == [29 if whole_past else 2]
+    back = bg.current(NAMESPACES[0], "ana", "city")
+    assert back is not None and not isinstance(back, list)
+    assert (back.object, back.id) == ("city-29", undone.restored[0])
+
+
+@pytest.mark.parametrize("whole_past", [True, False])
+def test_confirming_a_correction_that_reaches_before_the_newest_versions_reads_them_all(
+    store: Store, whole_past: bool
+) -> None:
+    """A correction of a fact rewritten 30 times, back to 20 days ago, held for confirmation
+    (below the confidence floor): confirmed, it retracts every version from then on, so its read
+    cut to the newest past version is read again whole (or whole at once, ``whole_past``); the
+    value it names holds from then to now."""
+    bg, clock = rewritten_30_times(store, None, carry=False, whole_past=whole_past)
+    start = clock.now - timedelta(days=20, hours=12)  # city-8 held then
+    fix = bg.remember(city("city-8", valid_from=start, correction=True, confidence=0.1))
+    assert fix.decision == "hold_pending"
+    with state_reads(store) as sent:
+        confirmed = bg.confirm(NAMESPACES[0], fix.added[0])
+    assert past_read_by_id(sent) == ([29] if whole_past else [1, 29])
+    assert len(confirmed.retired) == 21  # city-9 to city-29
+    for moment in (start + timedelta(days=5), clock.now):
+        held = bg.as_of(NAMESPACES[0], "ana", "city", valid_at=moment)
+        assert held is not None and not isinstance(held, list)
+        assert held.object == "city-8"
+
+
 def test_the_write_paths_read_of_a_long_lived_fact_reads_its_recent_claims_by_index(
     store: Store,
 ) -> None:
