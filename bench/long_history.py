@@ -5,10 +5,10 @@ keeps what it wrote (``carry``, the default: no read; what it keeps is cut alike
 in turns, each way on a fact of its own in a namespace of its own. Then ``current`` of the
 fact (and with the models on, a ``remember`` of another fact of the same person, whose nearest
 slot is the long one, and a ``search`` that finds it), and a ``contract`` that retracts its
-current claim, its fact read whole and read from its newest window on. The versions are an hour apart,
-written by ``ingest`` up to each mark. With ``--models`` the offline embedder and contradiction
-classifier are on (every client reads first then: a draft's nearest slots are read with its
-own).
+current claim, its fact read whole and read from its newest window on. The versions are an
+hour apart, written by ``ingest`` up to each mark. With ``--models`` the offline embedder and
+contradiction classifier are on (every client reads first then: a draft's nearest slots are
+read with its own).
 python bench/long_history.py [--versions 50,500,2000] [--samples 40] [--models] [--json]
 """
 

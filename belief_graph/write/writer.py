@@ -532,8 +532,9 @@ class Writer:
             self._claim_state(
                 namespace,
                 claim_id,
-                past_needed=lambda state: accept
-                and operations.correction_needs_past(state, namespace, claim_id),
+                past_needed=lambda state: (
+                    accept and operations.correction_needs_past(state, namespace, claim_id)
+                ),
             ),
             lambda state, rid: operations.settle(
                 state, namespace, claim_id, accept=accept, rid=rid, actor=actor, now=self.clock()

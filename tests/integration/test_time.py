@@ -608,9 +608,9 @@ def test_a_correction_that_waits_still_retracts_when_confirmed(
 def test_a_back_dated_correction_that_waits_retracts_the_belief_that_began_after_it(
     make_bg: Callable[..., BeliefGraph],
 ) -> None:
-    """"It was Express all along, from May 15": held for confirmation, then confirmed. Go,
-    the belief, began on May 15 too; it is what the correction retracts, not a newer decision
-    the confirmation would override (until 2026-12-05 it was refused as stale)."""
+    """A correction, "it was Express all along, from May 15", held for confirmation, then
+    confirmed. Go, the belief, began on May 15 too; it is what the correction retracts, not a
+    newer decision the confirmation would override (until 2026-12-05 refused as stale)."""
     w = World(make_bg, Policy(preset="conservative"))
     w.r(3, 1, "Express.js")
     go = w.r(5, 16, "Go", valid_from=d(5, 15)).added[0]
