@@ -546,7 +546,8 @@ class BeliefGraph:
     ) -> RevisionResult:
         """A human settles an open conflict for ``keep`` (``claim_id`` or ``rival_id``): the other
         side was wrong (retracted, or rejected if pending); a pending side kept becomes the
-        belief. Recorded as a revision with ``reason``."""
+        belief as ``confirm`` makes it one (a waiting correction retracts every version it
+        corrects). Recorded as a revision with ``reason``."""
         return self._writer_on(namespace).resolve(
             namespace,
             claim_id,

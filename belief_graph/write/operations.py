@@ -139,45 +139,62 @@ def settle(
             f"claim_id: claim {claim_id!r} is evidence disputing a policy; only promote changes "
             "a policy (or reject it)"
         )
+    _believe(change, slot, claim, verdict, field="claim_id")
+    change.settles.append(Settle(claim_id, "confirmed"))
+    return change
+
+
+def _believe(
+    change: ChangeSet,
+    slot: SlotState,
+    claim: dict[str, Any],
+    verdict: Verdict,
+    *,
+    field: str,
+    retired: str | None = None,
+) -> None:
+    """``claim``, pending, becomes the belief of ``slot`` (a human confirmed it or kept it in a
+    conflict): a correction retracts the versions it corrects, as ``remember`` would have, any
+    other claim supersedes a single-valued fact's active one. Refused when stale (``field``
+    names the claim in the error). ``retired``: a claim the operation retires already (the side
+    a resolve did not keep)."""
     fix = _correction(slot, claim) if slot.cardinality == "single" else None
-    wrong = {row["id"] for row in fix.wrong} if fix is not None else set()
-    if fix is not None:
-        for row in fix.wrong:
-            change.retires.append(
-                Retire(row["id"], "retracted", row["status"], row.get("valid_to"), why="retracted")
+    wrong = {row["id"]: row for row in fix.wrong if row["id"] != retired} if fix else {}
+    for row in wrong.values():
+        change.retires.append(
+            Retire(row["id"], "retracted", row["status"], row.get("valid_to"), why="retracted")
+        )
+    for old in slot.active if slot.cardinality == "single" else []:
+        if old["id"] == retired:
+            continue
+        if _stale(claim, old, retracted=old["id"] in wrong):
+            raise ConflictError(
+                f"{field}: pending claim {claim['id']!r} (valid from "
+                f"{claim['valid_from'].isoformat()}) is stale: claim {old['id']!r}, valid "
+                f"from {old['valid_from'].isoformat()}, has become the belief since; reject "
+                "it, or remember its value again"
             )
-    if slot.cardinality == "single":
-        for old in slot.active:
-            if _stale(claim, old, retracted=old["id"] in wrong):
-                raise ConflictError(
-                    f"claim_id: pending claim {claim_id!r} (valid from "
-                    f"{claim['valid_from'].isoformat()}) is stale: claim {old['id']!r}, valid "
-                    f"from {old['valid_from'].isoformat()}, has become the belief since; reject "
-                    "it, or remember its value again"
-                )
-            if fix is not None:
-                continue
+        if fix is None:
             change.retires.append(_superseded_by(old, claim))
-    version = change.join_chain(slot, claim_id, verdict)
+    version = change.join_chain(slot, claim["id"], verdict)
     change.activations.append(
         Activate(
-            claim_id,
+            claim["id"],
             bool(claim.get("contradiction")),
             version,
             valid_from=fix.valid_from if fix is not None else None,
         )
     )
-    change.settles.append(Settle(claim_id, "confirmed"))
-    return change
 
 
 def correction_needs_past(state: State, namespace: str, claim_id: str) -> bool:
-    """Whether confirming ``claim_id`` needs its fact's older versions, which the read left
-    out: a pending correction retracts the versions from its moment on, however old."""
+    """Whether making ``claim_id`` the belief (confirmed, or kept in a conflict) needs its
+    fact's older versions, which the read left out: a pending correction retracts the versions
+    from its moment on, however old."""
     claim = state.claims.get((namespace, claim_id))
-    if claim is None or not claim.get("correction") or claim.get("slot_id") is None:
+    if claim is None or claim["status"] != "pending" or not claim.get("correction"):
         return False
-    slot = state.slot(claim["slot_id"])
+    slot = state.slot(claim["slot_id"]) if claim.get("slot_id") else None
     return slot is not None and slot.cardinality == "single" and slot.past_since is not None
 
 
@@ -448,16 +465,7 @@ def resolve(
             f"keep: claim {keep!r} is evidence disputing a policy; only promote changes a policy"
         )
     if winner["status"] == "pending":
-        for old in home.active:
-            if old["id"] != loser["id"] and _stale(winner, old):
-                raise ConflictError(
-                    f"keep: claim {keep!r} is stale: claim {old['id']!r} has become the belief "
-                    "since it was held"
-                )
-            if old["id"] != loser["id"] and home.cardinality == "single":
-                change.retires.append(_superseded_by(old, winner))
-        version = change.join_chain(home, keep, "CONFLICT")
-        change.activations.append(Activate(keep, bool(winner.get("contradiction")), version))
+        _believe(change, home, winner, "CONFLICT", field="keep", retired=loser["id"])
     return change
 
 

@@ -393,14 +393,31 @@ class Writer:
         return state
 
     def _conflict_state(
-        self, namespace: str, claim_id: str, rival_id: str, found: dict[str, bool]
+        self,
+        namespace: str,
+        claim_id: str,
+        rival_id: str,
+        found: dict[str, bool],
+        *,
+        keep: str | None = None,
     ) -> Callable[[str], State]:
+        """The read of an operation on a conflict: whether it is open, and the two claims
+        (``keep``: the one a resolve keeps, which may be a waiting correction)."""
+        claims = self._claim_state(
+            namespace,
+            claim_id,
+            rival_id,
+            past_needed=lambda state: (
+                keep is not None and operations.correction_needs_past(state, namespace, keep)
+            ),
+        )
+
         def read(rid: str) -> State:
             rows = self.store.read_leader(
                 "write/conflict_open", namespace=namespace, claim_id=claim_id, rival_id=rival_id
             )
             found["open"] = bool(rows and rows[0]["open"])
-            return self._claim_state(namespace, claim_id, rival_id)(rid)
+            return claims(rid)
 
         return read
 
@@ -419,7 +436,7 @@ class Writer:
         return self._one(
             namespace,
             revision_id,
-            self._conflict_state(namespace, claim_id, rival_id, found),
+            self._conflict_state(namespace, claim_id, rival_id, found, keep=keep),
             lambda state, rid: operations.resolve(
                 state,
                 namespace,

@@ -467,22 +467,29 @@ def test_an_operation_on_a_long_lived_facts_claim_reads_its_newest_past_version(
     assert (back.object, back.id) == ("city-29", undone.restored[0])
 
 
+@pytest.mark.parametrize("how", ["confirm", "resolve"])
 @pytest.mark.parametrize("whole_past", [True, False])
-def test_confirming_a_correction_that_reaches_before_the_newest_versions_reads_them_all(
-    store: Store, whole_past: bool
+def test_keeping_a_correction_that_reaches_before_the_newest_versions_reads_them_all(
+    store: Store, whole_past: bool, how: str
 ) -> None:
     """A correction of a fact rewritten 30 times, back to 20 days ago, held for confirmation
-    (below the confidence floor): confirmed, it retracts every version from then on, so its read
-    cut to the newest past version is read again whole (or whole at once, ``whole_past``); the
-    value it names holds from then to now."""
+    (below the confidence floor): confirmed, or kept in its conflict with the current value, it
+    retracts every version from then on, so its read cut to the newest past version is read
+    again whole (or whole at once, ``whole_past``); the value it names holds from then to now."""
     bg, clock = rewritten_30_times(store, None, carry=False, whole_past=whole_past)
     start = clock.now - timedelta(days=20, hours=12)  # city-8 held then
     fix = bg.remember(city("city-8", valid_from=start, correction=True, confidence=0.1))
     assert fix.decision == "hold_pending"
     with state_reads(store) as sent:
-        confirmed = bg.confirm(NAMESPACES[0], fix.added[0])
+        if how == "confirm":
+            kept = bg.confirm(NAMESPACES[0], fix.added[0])
+        else:
+            [conflict] = bg.conflicts(NAMESPACES[0], open_only=True)
+            kept = bg.resolve(
+                NAMESPACES[0], conflict.claim.id, conflict.rival.id, keep=fix.added[0]
+            )
     assert past_read_by_id(sent) == ([29] if whole_past else [1, 29])
-    assert len(confirmed.retired) == 21  # city-9 to city-29
+    assert len(kept.retired) == 21  # city-9 to city-29
     for moment in (start + timedelta(days=5), clock.now):
         held = bg.as_of(NAMESPACES[0], "ana", "city", valid_at=moment)
         assert held is not None and not isinstance(held, list)

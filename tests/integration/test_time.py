@@ -623,6 +623,36 @@ def test_a_back_dated_correction_that_waits_retracts_the_belief_that_began_after
     assert w.at(d(5, 18), d(5, 20)) == "Go"
 
 
+@pytest.mark.parametrize("how", ["confirm", "resolve"])
+def test_a_waiting_correction_kept_retracts_every_version_it_corrects_however_it_is_kept(
+    make_bg: Callable[..., BeliefGraph], how: str
+) -> None:
+    """A correction, "it was Express all along, from April 1", held while Go (April) and then
+    Rust (May) were believed: kept by a confirmation or by resolving its conflict with Rust, it
+    retracts both, and Express holds throughout (until 2026-12-05 resolving retracted only Rust,
+    so April still read as Go)."""
+    w = World(make_bg, Policy(preset="conservative"))
+    w.r(3, 1, "Express.js")
+    go = w.r(4, 1, "Go").added[0]
+    w.on(4, 2).confirm(NS, go)
+    rust = w.r(5, 1, "Rust").added[0]
+    w.on(5, 2).confirm(NS, rust)
+    fix = w.r(5, 20, "Express.js", correction=True, valid_from=d(4, 1)).added[0]
+    [conflict] = w.bg.conflicts(NS, open_only=True)
+    assert {conflict.claim.id, conflict.rival.id} == {fix, rust}
+    bg = w.on(5, 21)
+    if how == "confirm":
+        kept = bg.confirm(NS, fix)
+    else:
+        kept = bg.resolve(NS, conflict.claim.id, conflict.rival.id, keep=fix)
+    assert {go, rust} <= set(kept.retired)
+    assert [w.bg.get(NS, i).status for i in (go, rust)] == ["retracted", "retracted"]
+    assert agree(w) == "Express.js"
+    assert w.at(d(4, 15)) == w.at(d(5, 10)) == "Express.js"
+    assert w.at(d(4, 15), d(5, 20)) == "Go"  # what we believed then stays on record
+    assert w.bg.conflicts(NS, open_only=True) == []
+
+
 def test_a_waiting_correction_is_stale_once_a_later_decision_made_another_value_the_belief(
     make_bg: Callable[..., BeliefGraph],
 ) -> None:
