@@ -148,16 +148,18 @@ def _believe(
     change: ChangeSet,
     slot: SlotState,
     claim: dict[str, Any],
-    verdict: Verdict,
+    verdict: str,
     *,
     field: str,
     retired: str | None = None,
+    kind: str | None = None,
 ) -> None:
-    """``claim``, pending, becomes the belief of ``slot`` (a human confirmed it or kept it in a
-    conflict): a correction retracts the versions it corrects, as ``remember`` would have, any
-    other claim supersedes a single-valued fact's active one. Refused when stale (``field``
-    names the claim in the error). ``retired``: a claim the operation retires already (the side
-    a resolve did not keep)."""
+    """``claim``, pending, becomes the belief of ``slot`` (a human confirmed it, kept it in a
+    conflict or promoted it, ``kind="policy"``): a correction retracts the versions it
+    corrects, as ``remember`` would have, any other claim supersedes a single-valued fact's
+    active one; ``verdict`` goes on its SUPERSEDES edge. Refused when stale (``field`` names the
+    claim in the error). ``retired``: a claim the operation retires already (the side a resolve
+    did not keep)."""
     fix = _correction(slot, claim) if slot.cardinality == "single" else None
     wrong = {row["id"]: row for row in fix.wrong if row["id"] != retired} if fix else {}
     for row in wrong.values():
@@ -183,12 +185,13 @@ def _believe(
             bool(claim.get("contradiction")),
             version,
             valid_from=fix.valid_from if fix is not None else None,
+            kind=kind,
         )
     )
 
 
 def correction_needs_past(state: State, namespace: str, claim_id: str) -> bool:
-    """Whether making ``claim_id`` the belief (confirmed, or kept in a conflict) needs its
+    """Whether making ``claim_id`` the belief (confirmed, kept in a conflict, promoted) needs its
     fact's older versions, which the read left out: a pending correction retracts the versions
     from its moment on, however old."""
     claim = state.claims.get((namespace, claim_id))
@@ -652,17 +655,7 @@ def promote(
         change.demotions.append(Demotion(claim_id, "", undo=True))
         return change
     if claim["status"] == "pending":
-        for old in slot.active if slot.cardinality == "single" else []:
-            if _stale(claim, old):
-                raise ConflictError(
-                    f"claim_id: pending claim {claim_id!r} is stale: claim {old['id']!r} has "
-                    "become the belief since it was held; remember its value again"
-                )
-            change.retires.append(_superseded_by(old, claim))
-        version = change.join_chain(slot, claim_id, "PROMOTE")
-        change.activations.append(
-            Activate(claim_id, bool(claim.get("contradiction")), version, kind="policy")
-        )
+        _believe(change, slot, claim, "PROMOTE", field="claim_id", kind="policy")
         change.settles.append(Settle(claim_id, "promoted"))
         return change
     row = slot.find(claim_id)

@@ -812,7 +812,13 @@ class Writer:
         return self._one(
             namespace,
             revision_id,
-            self._claim_state(namespace, claim_id),
+            self._claim_state(
+                namespace,
+                claim_id,
+                past_needed=lambda state: operations.correction_needs_past(
+                    state, namespace, claim_id
+                ),
+            ),
             lambda state, rid: operations.promote(
                 state,
                 namespace,

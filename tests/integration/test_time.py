@@ -623,14 +623,14 @@ def test_a_back_dated_correction_that_waits_retracts_the_belief_that_began_after
     assert w.at(d(5, 18), d(5, 20)) == "Go"
 
 
-@pytest.mark.parametrize("how", ["confirm", "resolve"])
+@pytest.mark.parametrize("how", ["confirm", "resolve", "promote"])
 def test_a_waiting_correction_kept_retracts_every_version_it_corrects_however_it_is_kept(
     make_bg: Callable[..., BeliefGraph], how: str
 ) -> None:
     """A correction, "it was Express all along, from April 1", held while Go (April) and then
-    Rust (May) were believed: kept by a confirmation or by resolving its conflict with Rust, it
-    retracts both, and Express holds throughout (until 2026-12-05 resolving retracted only Rust,
-    so April still read as Go)."""
+    Rust (May) were believed: confirmed, kept by resolving its conflict with Rust, or promoted
+    to a policy, it retracts both, and Express holds throughout (until 2026-12-05 resolving
+    retracted only Rust and promoting superseded Rust, so April still read as Go)."""
     w = World(make_bg, Policy(preset="conservative"))
     w.r(3, 1, "Express.js")
     go = w.r(4, 1, "Go").added[0]
@@ -643,8 +643,10 @@ def test_a_waiting_correction_kept_retracts_every_version_it_corrects_however_it
     bg = w.on(5, 21)
     if how == "confirm":
         kept = bg.confirm(NS, fix)
-    else:
+    elif how == "resolve":
         kept = bg.resolve(NS, conflict.claim.id, conflict.rival.id, keep=fix)
+    else:
+        kept = bg.promote(NS, fix, by="human", actor="ana")
     assert {go, rust} <= set(kept.retired)
     assert [w.bg.get(NS, i).status for i in (go, rust)] == ["retracted", "retracted"]
     assert agree(w) == "Express.js"
