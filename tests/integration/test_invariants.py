@@ -115,6 +115,9 @@ OPS = st.one_of(
     st.tuples(st.just("contract"), pick, st.booleans(), st.sampled_from([None, -3, 3, 30])),
     st.tuples(st.just("wait"), st.sampled_from([1, 10, 45])),
     st.tuples(st.just("settle"), ns_i, pick, st.booleans()),
+    # an open conflict settled for one side (its claim or its rival)
+    st.tuples(st.just("resolve"), ns_i, pick, st.booleans()),
+    st.tuples(st.just("promote"), pick),
     st.tuples(st.just("rollback"), pick),
     st.tuples(st.just("rectify"), pick, st.integers(0, len(OBJECTS) - 1)),
     st.tuples(st.just("erase"), ns_i, st.integers(0, len(SUBJECTS) - 1)),
@@ -335,6 +338,29 @@ class Run:
             cid, rid = pending[op[2] % len(pending)].id, self.rid()
             settle = bg.confirm if op[3] else bg.reject
             return ns, lambda: settle(ns, cid, revision_id=rid), True
+        if kind == "resolve":
+            ns = NAMESPACES[op[1]]
+            conflicts = bg.conflicts(ns, open_only=True)
+            if not conflicts:
+                return None
+            conflict, rid = conflicts[op[2] % len(conflicts)], self.rid()
+            claim_id, rival_id = conflict.claim.id, conflict.rival.id
+            keep = claim_id if op[3] else rival_id
+            return (
+                ns,
+                lambda: bg.resolve(ns, claim_id, rival_id, keep=keep, revision_id=rid),
+                True,
+            )
+        if kind == "promote":
+            if not self.claims:
+                return None
+            ns, cid = self.claims[op[1] % len(self.claims)]
+            rid = self.rid()
+            return (
+                ns,
+                lambda: bg.promote(ns, cid, by="human", actor="reviewer", revision_id=rid),
+                True,
+            )
         if kind == "rollback":
             targets = [d for d in self.done if d.op != "erase"]
             if not targets:
