@@ -366,29 +366,35 @@ class Writer:
             walk_up_to=self.walk_up_to,
         )[0]
 
-    def _claim_state(
-        self,
-        namespace: str,
-        *claim_ids: str,
-        past_needed: Callable[[State], bool] | None = None,
-    ) -> Callable[[str], State]:
-        """The read of an operation on ``claim_ids``: the claims and their facts, each fact's
-        past cut as the write path's read cuts it (no operation on a claim looks at older
-        versions), read again whole when ``past_needed`` says the cut left out what it needs."""
+    def _read(self, store: Store | Tx, *, whole: bool = False, **refs: Any) -> State:
+        """``read_state`` of ``refs`` as an operation reads: each fact by id cut as the write
+        path's read cuts it (by index past ``walk_up_to`` claims), or every past version with
+        ``whole`` or ``whole_past``."""
+        return read_state(
+            store,
+            self.new_id,
+            walk_up_to=self.walk_up_to,
+            by_id_whole=whole or self.whole_past,
+            **refs,
+        )
 
-        def read(rid: str, whole: bool = False) -> State:
-            return read_state(
-                self.store,
-                self.new_id,
-                claim_refs=[(namespace, i) for i in claim_ids],
-                revisions=[(namespace, rid)],
-                walk_up_to=self.walk_up_to,
-                by_id_whole=whole or self.whole_past,
-            )
+    def _claim_state(
+        self, namespace: str, *claim_ids: str, believed: str | None = None
+    ) -> Callable[[str], State]:
+        """The read of an operation on ``claim_ids``: the claims and their facts, cut (no
+        operation on a claim looks at older versions), but read again whole when ``believed``,
+        the claim the operation makes the belief, is a waiting correction that reaches before
+        the versions read."""
 
         def state(rid: str) -> State:
-            cut = read(rid)
-            return read(rid, whole=True) if past_needed and past_needed(cut) else cut
+            refs: dict[str, Any] = {
+                "claim_refs": [(namespace, i) for i in claim_ids],
+                "revisions": [(namespace, rid)],
+            }
+            cut = self._read(self.store, **refs)
+            if believed and operations.correction_needs_past(cut, namespace, believed):
+                return self._read(self.store, whole=True, **refs)
+            return cut
 
         return state
 
@@ -403,14 +409,7 @@ class Writer:
     ) -> Callable[[str], State]:
         """The read of an operation on a conflict: whether it is open, and the two claims
         (``keep``: the one a resolve keeps, which may be a waiting correction)."""
-        claims = self._claim_state(
-            namespace,
-            claim_id,
-            rival_id,
-            past_needed=lambda state: (
-                keep is not None and operations.correction_needs_past(state, namespace, keep)
-            ),
-        )
+        claims = self._claim_state(namespace, claim_id, rival_id, believed=keep)
 
         def read(rid: str) -> State:
             rows = self.store.read_leader(
@@ -546,13 +545,7 @@ class Writer:
         return self._one(
             namespace,
             revision_id,
-            self._claim_state(
-                namespace,
-                claim_id,
-                past_needed=lambda state: (
-                    accept and operations.correction_needs_past(state, namespace, claim_id)
-                ),
-            ),
+            self._claim_state(namespace, claim_id, believed=claim_id if accept else None),
             lambda state, rid: operations.settle(
                 state, namespace, claim_id, accept=accept, rid=rid, actor=actor, now=self.clock()
             ),
@@ -604,14 +597,11 @@ class Writer:
             )
             target.clear()
             target.update(rows[0] if rows else {})
-            return read_state(
+            return self._read(
                 self.store,
-                self.new_id,
                 slot_refs=[(namespace, i) for i in (target.get("slot_ids") or [])],
                 claim_refs=[(namespace, c["id"]) for c in target.get("changes", [])],
                 revisions=[(namespace, rid)],
-                walk_up_to=self.walk_up_to,
-                by_id_whole=self.whole_past,
             )
 
         def decide(state: State, rid: str) -> ChangeSet:
@@ -680,13 +670,10 @@ class Writer:
                 lock_slots(tx, namespace, covered - locked)
                 locked |= covered
             targets.update(found)
-            return read_state(
+            return self._read(
                 tx,
-                self.new_id,
                 slot_refs=[(namespace, i) for i in sorted(locked)],
                 revisions=[(namespace, rid)],
-                walk_up_to=self.walk_up_to,
-                by_id_whole=self.whole_past,
             )
 
         self._forget()  # what it held of the erased facts goes with them, now and after
@@ -812,13 +799,7 @@ class Writer:
         return self._one(
             namespace,
             revision_id,
-            self._claim_state(
-                namespace,
-                claim_id,
-                past_needed=lambda state: operations.correction_needs_past(
-                    state, namespace, claim_id
-                ),
-            ),
+            self._claim_state(namespace, claim_id, believed=claim_id),
             lambda state, rid: operations.promote(
                 state,
                 namespace,
