@@ -142,7 +142,9 @@ def main() -> int:
     paths: dict[str, Callable[[list[Any]], None]] = {
         "one after the other": lambda batch: (
             [
-                bg._remember(list(bg._requests(batch[i : i + args.batch], None, None)))
+                bg._remember(
+                    list(bg._requests(batch[i : i + args.batch], None, None, bg._writer.new_id))
+                )
                 for i in range(0, len(batch), args.batch)
             ]
             and None
