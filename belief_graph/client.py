@@ -127,6 +127,40 @@ class _Slot:
     cardinality: Cardinality
 
 
+class _Widening:
+    """Where a search's fetch starts: per namespace (or scope chain) and mode, the step of the
+    widening ladder (``base``, ×4, up to ``_MAX_FETCH``) that held the last search's hits there.
+
+    Where the index cannot filter (Neo4j 5.26: it spans every namespace and status), a search in
+    a namespace that holds a small share of the claims, or past a long fact's versions, widens
+    step by step until k hits survive: each step one more index read and round trip, each wider
+    than the last. The next search there is likely as crowded, so it starts where the last one's
+    hits were found (one read where it took several), and lower as soon as one needs less.
+    """
+
+    _KEYS = 4096  # namespaces (or chains) remembered; beyond, forgotten all at once
+
+    def __init__(self) -> None:
+        self._reach: dict[tuple[object, str], int] = {}
+
+    def start(self, key: tuple[object, str], base: int) -> int:
+        """The first fetch of a search under ``key`` whose ladder starts at ``base``."""
+        return self.step(base, self._reach.get(key, 0))
+
+    def learned(self, key: tuple[object, str], reach: int) -> None:
+        """A search under ``key`` needed the ``reach`` nearest claims to hold its hits."""
+        if key not in self._reach and len(self._reach) >= self._KEYS:
+            self._reach.clear()
+        self._reach[key] = reach
+
+    @staticmethod
+    def step(fetch: int, reach: int) -> int:
+        """The first step from ``fetch`` up the ladder that holds ``reach`` claims."""
+        while fetch < reach and fetch < _MAX_FETCH:
+            fetch = min(fetch * 4, _MAX_FETCH)
+        return fetch
+
+
 class BeliefGraph:
     """A belief store on Neo4j. Use ``BeliefGraph.connect()`` and close it (or use ``with``)."""
 
@@ -147,6 +181,7 @@ class BeliefGraph:
         self._writer = Writer(
             self.store, self.vocabulary, self.policy, self.detector, clock, new_id
         )
+        self._widening = _Widening()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -955,7 +990,7 @@ class BeliefGraph:
         # Never only k, even where every claim fetched is of this namespace: the fetch is the
         # HNSW search's beam, and LIMIT 10 for k=10 misses true neighbours that 30 finds
         # (recall 0.95 against 1.0 at 100k, docs/benchmarks.md), though it is 2 ms faster.
-        fetch = max(20, k * 3)
+        fetch = self._widening.start((namespace, mode), max(20, k * 3))
         vector = store.query_vector(embedding)
         while True:
             found = store.read(
@@ -979,6 +1014,8 @@ class BeliefGraph:
             if len(rows) >= k or found[0]["fetched"] < fetch or fetch >= _MAX_FETCH:
                 break
             fetch = min(fetch * 4, _MAX_FETCH)
+        reach = found[0]["reach"] if len(rows) >= k else found[0]["fetched"]
+        self._widening.learned((namespace, mode), reach)
         hits = []
         for row in rows:
             rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}
@@ -1042,7 +1079,7 @@ class BeliefGraph:
         mode = "history" if history else ("as_of" if valid_at or known_at else "current")
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
-        fetch, limit = max(20, k * 3), k
+        fetch, limit = self._widening.start((tuple(scope), mode), max(20, k * 3)), k
         store = self._scope_store(scope)
         while True:
             found = store.read(
@@ -1064,6 +1101,8 @@ class BeliefGraph:
             cut = len(found["hits"]) >= limit and limit < _MAX_FETCH
             more = found["fetched"] >= fetch and fetch < _MAX_FETCH
             if len(hits) >= k or not (cut or more):
+                reach = found["reach"] if len(found["hits"]) >= limit else found["fetched"]
+                self._widening.learned((tuple(scope), mode), reach)
                 return hits[:k]
             if cut:
                 limit = min(limit + k, _MAX_FETCH)

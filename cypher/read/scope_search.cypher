@@ -6,8 +6,9 @@
 //         $mode ('current' | 'history' | 'as_of'), $now, $valid_at, $known_at, $walk_up_to
 //         (read/search_holds)
 // Returns: one row: fetched (how many the index gave; fewer than $fetch means it has no more),
-//          hits (list of {claim, score, layer, subject_key, predicate, cardinality, episodes,
-//          rivals}, best first)
+//          reach (how many of those were as near as the last hit: the fetch that would have
+//          held the hits), hits (list of {claim, score, layer, subject_key, predicate,
+//          cardinality, episodes, rivals}, best first)
 CALL db.index.vector.queryNodes('claim_embedding', $fetch, $embedding) YIELD node, score
 WITH collect({c: node, score: score}) AS near
 CALL (near) {
@@ -31,4 +32,6 @@ CALL (near) {
                   episodes: COUNT { (c)-[:DERIVED_FROM]->(:Episode) },
                   rivals: rivals}) AS hits
 }
-RETURN size(near) AS fetched, hits
+RETURN size(near) AS fetched, hits,
+       CASE size(hits) WHEN 0 THEN size(near)
+       ELSE size([x IN near WHERE x.score >= hits[-1].score]) END AS reach

@@ -1,5 +1,6 @@
 """Search in one namespace while another holds nearer sentences: the same answer on every server,
-from one index read where the server filters inside the vector index (Neo4j 2026)."""
+from one index read where the server filters inside the vector index (Neo4j 2026), and where it
+cannot, from one read once a search there has found how far the fetch must reach."""
 
 from __future__ import annotations
 
@@ -111,3 +112,39 @@ def test_doctor_says_how_vector_reads_filter(bg: BeliefGraph) -> None:
     assert row.ok and row.info
     assert f"Neo4j {features.version}" in row.detail
     assert ("filtered inside the index" in row.detail) == features.vector_filters
+
+
+def test_a_search_starts_as_wide_as_the_last_one_in_its_namespace_needed(
+    crowded: BeliefGraph,
+) -> None:
+    first, widened = searched(crowded, False)  # the index spanning every namespace
+    again, reads = searched(crowded, False)
+    assert sorted(again) == sorted(first) == ["m0-new", "m1", "m2"]
+    assert widened > 1 and reads == 1
+    # One that needs less (its hits are this namespace's nearest) brings the start back down.
+    assert sorted(h.claim.object for h in crowded.search("lisbon", "mine", k=2)) == ["m1", "m2"]
+    _, reads = searched(crowded, False)
+    assert reads == widened
+
+
+def test_a_scoped_search_starts_as_wide_as_the_last_one_through_its_chain_needed(
+    crowded: BeliefGraph,
+) -> None:
+    crowded.store.vector_filtering = False
+    reads = [0]
+    read = crowded.store.read
+
+    def counting(name: str, **params: Any) -> list[dict[str, Any]]:
+        reads[0] += name == "read/scope_search"
+        return read(name, **params)
+
+    crowded.store.read = counting  # type: ignore[method-assign]
+    found = []
+    for _ in range(2):
+        reads[0] = 0
+        hits = crowded.scoped_search("rent", ["mine"], k=3)
+        found.append((sorted(h.claim.object for h in hits), reads[0]))
+    crowded.store.read = read  # type: ignore[method-assign]
+    (first, widened), (again, once) = found
+    assert first == again == ["m0-new", "m1", "m2"]
+    assert widened > 1 and once == 1
