@@ -18,6 +18,7 @@ from belief_graph import BeliefGraph, cypher
 from belief_graph.server.launcher import LocalNeo4j
 from belief_graph.settings import ServerSettings
 from belief_graph.store import Store
+from belief_graph.write.state import WALK_UP_TO
 
 PARAMS: dict[str, Any] = {
     "batch": {
@@ -26,6 +27,9 @@ PARAMS: dict[str, Any] = {
         "claim_refs": [],
         "revisions": [],
         "claim_ids": [],
+        "near": [],
+        "walk_up_to": WALK_UP_TO,
+        "by_id_whole": False,
     }
 }
 
