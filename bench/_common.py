@@ -115,7 +115,7 @@ def cpu_budget(cpu: dict[str, float | None], drafts: int, seconds: float) -> dic
         **mine,
         "server CPU ms per 1,000 drafts": round(server * 1e6 / drafts),
         "cores busy (of the machine's)": f"{(client + server) / seconds:.2f} of {cpu['cores']}",
-        "drafts/s with every core busy": round(drafts * cpu["cores"] / (client + server)),
+        "drafts/s with every core busy": round(drafts * (cpu["cores"] or 1) / (client + server)),
     }
 
 

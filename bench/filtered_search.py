@@ -25,7 +25,7 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -98,7 +98,8 @@ def embeddings(count: int, noise: float, cache: Path) -> np.ndarray:
     row = {name: n for n, name in enumerate(names)}
     base = stored[[row[template(i)] for i in range(count)]]
     moved = base + np.random.default_rng(3).normal(0, noise, base.shape).astype(np.float32)
-    return moved / np.linalg.norm(moved, axis=1, keepdims=True)
+    unit: np.ndarray = moved / np.linalg.norm(moved, axis=1, keepdims=True)
+    return unit
 
 
 def fill(bg: BeliefGraph, texts: list[str], spaces: list[str]) -> None:
@@ -221,7 +222,7 @@ def stages(bg: BeliefGraph, queries: list[tuple[str, str]], k: int) -> dict[str,
     for query, ns in queries:
         full = params(ns, query)
         index = {key: full[key] for key in ("namespace", "embedding", "statuses")}
-        runs = [
+        runs: list[Callable[[], object]] = [
             partial(bg.search, query, ns, k=k),
             partial(store.read, statement, **full),
             partial(store.run_literal, INDEX_ONLY, **index, fetch=fetch),

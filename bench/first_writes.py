@@ -90,7 +90,8 @@ def main() -> int:
         "ingest, 50 new facts": lambda s: batch(50, s),
         "ingest, 500 new facts": lambda s: batch(500, s),
     }
-    firsts, seconds = [], []
+    firsts: list[float] = []
+    seconds: list[float] = []
     for kind, setup in kinds.items():
         times = []
         for turn in ("a", "b"):

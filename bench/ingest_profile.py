@@ -139,7 +139,7 @@ def main() -> int:
     times: dict[str, list[float]] = defaultdict(list)
     seconds = {"one after the other": 0.0, "pipelined": 0.0}
     counts = dict.fromkeys(seconds, 0)
-    paths: dict[str, Callable[[list[Any]], None]] = {
+    paths: dict[str, Callable[[list[Any]], object]] = {
         "one after the other": lambda batch: (
             [
                 bg._remember(

@@ -46,7 +46,11 @@ def main() -> int:
     verdicts: dict[str, dict[str, int]] = {way: {} for way in ways}
     adopted: list[bool] = []
     adopt, pipelined = Remember.adopt, Writer._pipelined
-    reach, rank, read_state = Remember._reach, Remember._rank, remember_module.read_state
+    reach, rank, read_state = (
+        Remember._reach,
+        Remember._rank,
+        remember_module.read_state,  # type: ignore[attr-defined]
+    )
     reached: dict[str, dict[str, int]] = {way: {"slots": 0, "look-ups": 0} for way in ways}
     planning = threading.local()  # set while a draft's nearest slots are looked for again
     way = ways[0]
@@ -74,7 +78,7 @@ def main() -> int:
     Remember.adopt = counted  # type: ignore[method-assign]
     Remember._reach = reaching  # type: ignore[method-assign]
     Remember._rank = ranking  # type: ignore[method-assign]
-    remember_module.read_state = reading
+    remember_module.read_state = reading  # type: ignore[attr-defined]
     try:
         for turn, start in enumerate(range(0, len(more), args.turn)):
             way = ways[turn % 2]
@@ -95,7 +99,7 @@ def main() -> int:
         Remember.adopt = adopt  # type: ignore[method-assign]
         Remember._reach = reach  # type: ignore[method-assign]
         Remember._rank = rank  # type: ignore[method-assign]
-        remember_module.read_state = read_state
+        remember_module.read_state = read_state  # type: ignore[attr-defined]
         Writer._pipelined = pipelined  # type: ignore[method-assign]
     for way in ways:
         figures: dict[str, Any] = {

@@ -15,6 +15,7 @@ import random
 import sys
 from datetime import UTC, datetime, timedelta
 from itertools import cycle
+from typing import Any
 
 from _common import connect, report, timed
 
@@ -58,7 +59,7 @@ def main() -> int:
     facts = [(f"service-{rng.randrange(subjects)}", rng.choice(PREDICATES)) for _ in range(64)]
     picks = cycle(facts)  # the three timings (and their warm-ups) draw from one stream
     known = datetime.now(UTC) - timedelta(days=1)
-    rows = {
+    rows: dict[str, Any] = {
         "claims (session, role, project)": ", ".join(map(str, sizes)),
         "current, one namespace": timed(lambda: bg.current(chain[2], *next(picks)), args.samples),
         "scoped_current, chain of 3": timed(

@@ -273,7 +273,7 @@ def recorded_content(conv: dict[str, Any], turn: int) -> str | list[str]:
     for c in spec["claims"]:
         if c["skip"]:
             continue
-        gold_aliases = next(
+        gold_aliases: list[str] = next(
             (
                 g.get("aliases", [])
                 for g in conv["gold"]

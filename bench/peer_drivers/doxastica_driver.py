@@ -5,7 +5,6 @@ current tail, point-in-time probes the scope as of the last event at or before t
 from __future__ import annotations
 
 import bisect
-import sys
 import uuid
 from importlib.metadata import version
 from typing import Any
@@ -26,7 +25,7 @@ def _open(_: dict[str, Any]) -> None:
 
 
 def _write(request: dict[str, Any]) -> None:
-    event = uuid.uuid7()
+    event = uuid.uuid7()  # type: ignore[attr-defined]  # Python 3.14+, which the peer needs
     state["core"].revise(request["namespace"], _belief(request), request["object"], event)
     moments, events = state["events"].setdefault(request["namespace"], ([], []))
     moments.append(moment(request["at"]))
@@ -51,15 +50,13 @@ def _as_of(request: dict[str, Any]) -> Any:
 
 
 if __name__ == "__main__":
-    sys.exit(
-        serve(
-            {
-                "open": _open,
-                "write": _write,
-                "current": _current,
-                "as_of": _as_of,
-                "close": lambda _: None,
-            },
-            lambda: {"peer": "doxastica", "version": version("doxastica"), "store": "in memory"},
-        )
+    serve(
+        {
+            "open": _open,
+            "write": _write,
+            "current": _current,
+            "as_of": _as_of,
+            "close": lambda _: None,
+        },
+        lambda: {"peer": "doxastica", "version": version("doxastica"), "store": "in memory"},
     )

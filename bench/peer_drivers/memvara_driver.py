@@ -61,19 +61,17 @@ def _close(_: dict[str, Any]) -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(
-        serve(
-            {
-                "open": _open,
-                "write": _write,
-                "current": lambda r: _at(r, datetime.now(UTC)),
-                "as_of": lambda r: _at(r, moment(r["at"])),
-                "close": _close,
-            },
-            lambda: {
-                "peer": "memvara",
-                "version": version("memvara"),
-                "store": f"SQLite {sqlite3.sqlite_version} file",
-            },
-        )
+    serve(
+        {
+            "open": _open,
+            "write": _write,
+            "current": lambda r: _at(r, datetime.now(UTC)),
+            "as_of": lambda r: _at(r, moment(r["at"])),
+            "close": _close,
+        },
+        lambda: {
+            "peer": "memvara",
+            "version": version("memvara"),
+            "store": f"SQLite {sqlite3.sqlite_version} file",
+        },
     )
