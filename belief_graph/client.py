@@ -1081,11 +1081,14 @@ class BeliefGraph:
         valid = valid_at or (known_at if known_at is not None else now)
         fetch, limit = self._widening.start((tuple(scope), mode), max(20, k * 3)), k
         store = self._scope_store(scope)
+        statement = cypher.variant("read/scope_search", store.filters_in_vector_index())
+        vector = store.query_vector(embedding)
         while True:
             found = store.read(
-                "read/scope_search",
+                statement,
                 namespaces=list(scope),
-                embedding=embedding,
+                statuses=_HISTORY_STATUSES if mode == "history" else _AS_OF_STATUSES,
+                embedding=vector,
                 fetch=fetch,
                 k=limit,
                 mode=mode,
@@ -1095,9 +1098,10 @@ class BeliefGraph:
                 walk_up_to=self._writer.walk_up_to,
             )[0]
             hits = self._scoped_hits(scope, found["hits"], history, embedding, valid, known)
-            # As search: the index spans every namespace, so widen until k hits survive, or it
-            # has no more. Here one fact's hits from several namespaces also merge into one, so
-            # candidates the limit cut off are taken too before the index is asked for more.
+            # As search: widen until k hits survive, or the index has no more (where it cannot
+            # filter, it spans every namespace). Here one fact's hits from several namespaces
+            # also merge into one, so candidates the limit cut off are taken too before the
+            # index is asked for more.
             cut = len(found["hits"]) >= limit and limit < _MAX_FETCH
             more = found["fetched"] >= fetch and fetch < _MAX_FETCH
             if len(hits) >= k or not (cut or more):

@@ -70,7 +70,12 @@ def test_a_statement_carries_only_what_an_included_one_shares() -> None:
     assert "$slot_id" in alone and "//@shared" in alone
     carriers = ("read/as_of_claims", "read/beliefs_subject", "read/scope_facts")
     # ... and through read/search_holds, which a search's statements carry.
-    searches = ("read/search_claims", "cypher25/read/search_claims", "read/scope_search")
+    searches = (
+        "read/search_claims",
+        "cypher25/read/search_claims",
+        "read/scope_search",
+        "cypher25/read/scope_search",
+    )
     for carrier in (*carriers, *searches):
         text = cypher.load(carrier)
         assert "$slot_id" not in text and "//@shared" not in text

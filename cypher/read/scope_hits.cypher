@@ -1,0 +1,37 @@
+// The hits of a semantic search through a scope chain, from the claims fetched
+// (read/scope_search and its Cypher 25 variant carry it; they differ in how they fetch): those
+// of the chain's namespaces that pass what $mode asks for (read/search_holds: search's tests,
+// its tie-break), best $k kept; each hit names its fact, so the caller can resolve it through
+// the chain (scope_facts), and carries its open rivals (read/pending_rivals too).
+// Params, alone: $id (a claim to take as the one fetched), $namespaces (the chain, nearest
+//         first), $k, $mode ('current' | 'history' | 'as_of'), $now, $valid_at, $known_at
+//         (datetimes), $walk_up_to (read/search_holds)
+// Carried, from its //@shared line on: near (list of {c, score}: the claims fetched), and the
+// same parameters but $id.
+// Returns: hits (list of {claim, score, layer, subject_key, predicate, cardinality, episodes,
+//          rivals}, best first)
+MATCH (node:Claim {id: $id})
+WITH [{c: node, score: 1.0}] AS near
+//@shared
+CALL (near) {
+  UNWIND near AS hit
+  WITH hit.c AS c, hit.score AS score
+  WHERE c.namespace IN $namespaces
+//@include read/search_holds
+  WITH c, score ORDER BY score DESC LIMIT $k
+  MATCH (c)-[:IN_SLOT]->(s:Slot {namespace: c.namespace})
+  CALL (c) {
+    OPTIONAL MATCH (c)-[x:CONTRADICTS]-(r:Claim {namespace: c.namespace})
+    WHERE x.resolution IS NULL AND r.status IN ['active', 'pending']
+    RETURN collect(r {.*, embedding: null}) AS contradicting
+  }
+//@include read/pending_rivals
+  WITH c, s, score, contradicting + waiting AS rivals ORDER BY score DESC
+  RETURN collect({claim: c {.*, embedding: null}, score: score,
+                  layer: [i IN range(0, size($namespaces) - 1) WHERE $namespaces[i] = c.namespace][0],
+                  subject_key: s.subject_key, predicate: s.predicate,
+                  cardinality: s.cardinality,
+                  episodes: COUNT { (c)-[:DERIVED_FROM]->(:Episode) },
+                  rivals: rivals}) AS hits
+}
+RETURN hits
