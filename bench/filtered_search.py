@@ -11,7 +11,9 @@ Measured per path the server offers: ``SEARCH ... WHERE`` filtering inside the i
 2026.01+) and the ``queryNodes`` fetch-and-widen loop (every version), the loop two ways in
 turns (every search from the foot of the widening ladder, and from where the last search in its
 namespace found its hits: the engine's); on 2026, once per quantization of the index
-(``--quantization``), each a rebuilt index.
+(``--quantization``), each a rebuilt index. ``--chain N`` searches through a scope chain of N
+namespaces instead (``scoped_search``: the query's namespace and the next ones), recall
+against the chain's exact top k.
 
     BELIEF_GRAPH_NEO4J_VERSION=2026.08.1 python bench/filtered_search.py --claims 50000
     BELIEF_GRAPH_NEO4J_VERSION=5.26.30 python bench/filtered_search.py --claims 50000
@@ -124,12 +126,13 @@ def fill(bg: BeliefGraph, texts: list[str], spaces: list[str]) -> None:
 def measure(
     bg: BeliefGraph,
     in_index: bool,
-    queries: list[tuple[str, str]],
+    queries: list[tuple[str, list[str]]],
     exact: dict[int, set[str]],
     k: int,
     ways: Sequence[str] = ("learned",),
 ) -> dict[str, dict[str, Any]]:
-    """``search`` over ``queries`` each way of ``ways`` in turns, query by query: ``learned``
+    """``search`` over ``queries`` (``scoped_search`` for a query of more than one namespace: a
+    chain) each way of ``ways`` in turns, query by query: ``learned``
     starts where the last search in the query's namespace found its hits (the engine's);
     ``foot`` starts every search at the foot of the widening ladder (the engine until
     2026-12-05)."""
@@ -138,14 +141,16 @@ def measure(
     original = bg.store.read
 
     def counting(name: str, **params: Any) -> list[dict[str, Any]]:
-        reads[0] += 1
+        reads[0] += name.endswith(("search_claims", "scope_search"))  # the index's reads
         return original(name, **params)
 
     kept = bg._widening  # the engine's memory of where each namespace's searches end
 
-    def search(way: str, query: str, ns: str) -> list[Any]:
+    def search(way: str, query: str, chain: list[str]) -> list[Any]:
         bg._widening = kept if way == "learned" else type(kept)()
-        return bg.search(query, ns, k=k)
+        if len(chain) > 1:
+            return bg.scoped_search(query, chain, k=k)
+        return bg.search(query, chain[0], k=k)
 
     bg.store.read = counting  # type: ignore[method-assign]
     samples: dict[str, list[float]] = {way: [] for way in ways}
@@ -154,14 +159,14 @@ def measure(
     try:
         # Warm-up: every query once. A rebuilt index is cold (its first few hundred reads run
         # about twice as slow as later ones), and the figures are of a server in use.
-        for query, ns in queries:
+        for query, chain in queries:
             for way in ways:
-                search(way, query, ns)
-        for j, (query, ns) in enumerate(queries):
+                search(way, query, chain)
+        for j, (query, chain) in enumerate(queries):
             for way in ways if j % 2 == 0 else list(reversed(ways)):
                 reads[0] = 0
                 start = time.perf_counter()
-                hits = search(way, query, ns)
+                hits = search(way, query, chain)
                 samples[way].append((time.perf_counter() - start) * 1000)
                 trips[way].append(reads[0])
                 recalls[way].append(len({h.claim.object for h in hits} & exact[j]) / k)
@@ -260,6 +265,9 @@ def main() -> int:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument(
+        "--chain", type=int, default=1, help="namespaces a query reads: above 1, scoped_search"
+    )
+    parser.add_argument(
         "--quantization", default="NONE,SCALAR,BINARY", help="on 2026: index settings to compare"
     )
     parser.add_argument(
@@ -296,15 +304,18 @@ def main() -> int:
 
     rng = random.Random(5)
     owner = np.arange(args.claims) % args.namespaces
-    queries, exact = [], {}
+    queries: list[tuple[str, list[str]]] = []
+    exact = {}
     for j in range(args.queries):
         n = rng.randrange(args.namespaces)
+        chain = [(n + i) % args.namespaces for i in range(args.chain)]
         q = vectors[args.claims + j]
-        members = np.nonzero(owner == n)[0]
+        members = np.nonzero(np.isin(owner, chain))[0]
         scores = vectors[members] @ q
         best = members[np.argsort(-scores)[: args.k]]
         exact[j] = {str(i) for i in best}
-        queries.append((texts[args.claims + j], spaces[n]))
+        queries.append((texts[args.claims + j], [spaces[i] for i in chain]))
+    call = "search" if args.chain == 1 else f"scoped_search through {args.chain} namespaces,"
 
     header = {
         "server": f"Neo4j {features.version}",
@@ -321,7 +332,7 @@ def main() -> int:
             ("learned", "each from where the last in its namespace ended (the engine's)"),
         ):
             report(
-                f"search k={args.k}, fetch-and-widen (queryNodes over every namespace), {start}",
+                f"{call} k={args.k}, fetch-and-widen (queryNodes over every namespace), {start}",
                 ways[way],
                 args.json,
             )
@@ -334,12 +345,13 @@ def main() -> int:
             rows = measure(bg, True, queries, exact, args.k)["learned"]
             rows["index rebuild seconds"] = round(rebuilt[0], 1)
             report(
-                f"search k={args.k}, SEARCH ... WHERE in the index, quantization {setting}",
+                f"{call} k={args.k}, SEARCH ... WHERE in the index, quantization {setting}",
                 rows,
                 args.json,
             )
             if args.stages:
-                report(f"stages, quantization {setting}", stages(bg, queries, args.k), args.json)
+                plain = [(query, chain[0]) for query, chain in queries]  # a search's stages
+                report(f"stages, quantization {setting}", stages(bg, plain, args.k), args.json)
     return 0
 
 
