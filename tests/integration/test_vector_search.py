@@ -66,21 +66,37 @@ def crowded(make_bg: Callable[..., BeliefGraph]) -> BeliefGraph:
     return bg
 
 
-def searched(bg: BeliefGraph, in_index: bool) -> tuple[list[str], int]:
+def counted(
+    bg: BeliefGraph, in_index: bool, statement: str, search: Callable[[], list[Any]]
+) -> tuple[list[str], int]:
+    """The objects of what ``search`` finds on the path asked for, and how many times it read
+    the vector index (ran ``statement``)."""
     bg.store.vector_filtering = in_index
     reads = [0]
     read = bg.store.read
 
     def counting(name: str, **params: Any) -> list[dict[str, Any]]:
-        reads[0] += name.endswith("search_claims")
+        reads[0] += name.endswith(statement)
         return read(name, **params)
 
     bg.store.read = counting  # type: ignore[method-assign]
     try:
-        hits = bg.search("rent", "mine", k=3)
+        hits = search()
     finally:
         bg.store.read = read  # type: ignore[method-assign]
     return [h.claim.object for h in hits], reads[0]
+
+
+def searched(bg: BeliefGraph, in_index: bool) -> tuple[list[str], int]:
+    return counted(bg, in_index, "search_claims", lambda: bg.search("rent", "mine", k=3))
+
+
+def scope_searched(
+    bg: BeliefGraph, in_index: bool, chain: list[str], k: int = 3, **when: Any
+) -> tuple[list[str], int]:
+    return counted(
+        bg, in_index, "scope_search", lambda: bg.scoped_search("rent", chain, k=k, **when)
+    )
 
 
 def test_a_crowded_out_namespace_still_gets_its_nearest_claims(crowded: BeliefGraph) -> None:
@@ -125,25 +141,6 @@ def test_a_search_starts_as_wide_as_the_last_one_in_its_namespace_needed(
     assert sorted(h.claim.object for h in crowded.search("lisbon", "mine", k=2)) == ["m1", "m2"]
     _, reads = searched(crowded, False)
     assert reads == widened
-
-
-def scope_searched(
-    bg: BeliefGraph, in_index: bool, chain: list[str], k: int = 3, **when: Any
-) -> tuple[list[str], int]:
-    bg.store.vector_filtering = in_index
-    reads = [0]
-    read = bg.store.read
-
-    def counting(name: str, **params: Any) -> list[dict[str, Any]]:
-        reads[0] += name.endswith("scope_search")
-        return read(name, **params)
-
-    bg.store.read = counting  # type: ignore[method-assign]
-    try:
-        hits = bg.scoped_search("rent", chain, k=k, **when)
-    finally:
-        bg.store.read = read  # type: ignore[method-assign]
-    return [h.claim.object for h in hits], reads[0]
 
 
 def test_a_scoped_search_starts_as_wide_as_the_last_one_through_its_chain_needed(
