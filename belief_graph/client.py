@@ -144,21 +144,20 @@ class _Widening:
         self._reach: dict[tuple[object, str], int] = {}
 
     def start(self, key: tuple[object, str], base: int) -> int:
-        """The first fetch of a search under ``key`` whose ladder starts at ``base``."""
-        return self.step(base, self._reach.get(key, 0))
-
-    def learned(self, key: tuple[object, str], reach: int) -> None:
-        """A search under ``key`` needed the ``reach`` nearest claims to hold its hits."""
-        if key not in self._reach and len(self._reach) >= self._KEYS:
-            self._reach.clear()
-        self._reach[key] = reach
-
-    @staticmethod
-    def step(fetch: int, reach: int) -> int:
-        """The first step from ``fetch`` up the ladder that holds ``reach`` claims."""
+        """The first fetch of a search under ``key``: the first step from ``base`` up the
+        ladder that holds as many claims as the last search there needed."""
+        fetch, reach = base, self._reach.get(key, 0)
         while fetch < reach and fetch < _MAX_FETCH:
             fetch = min(fetch * 4, _MAX_FETCH)
         return fetch
+
+    def learned(self, key: tuple[object, str], found: Row, asked: int) -> None:
+        """The last read of a search under ``key`` that asked for ``asked`` hits: as many
+        claims as held them were needed (its ``reach``), or, short of them, all it fetched."""
+        reach = found["reach"] if len(found["hits"]) >= asked else found["fetched"]
+        if key not in self._reach and len(self._reach) >= self._KEYS:
+            self._reach.clear()
+        self._reach[key] = reach
 
 
 class BeliefGraph:
@@ -1014,8 +1013,7 @@ class BeliefGraph:
             if len(rows) >= k or found[0]["fetched"] < fetch or fetch >= _MAX_FETCH:
                 break
             fetch = min(fetch * 4, _MAX_FETCH)
-        reach = found[0]["reach"] if len(rows) >= k else found[0]["fetched"]
-        self._widening.learned((namespace, mode), reach)
+        self._widening.learned((namespace, mode), found[0], k)
         hits = []
         for row in rows:
             rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}
@@ -1105,8 +1103,7 @@ class BeliefGraph:
             cut = len(found["hits"]) >= limit and limit < _MAX_FETCH
             more = found["fetched"] >= fetch and fetch < _MAX_FETCH
             if len(hits) >= k or not (cut or more):
-                reach = found["reach"] if len(found["hits"]) >= limit else found["fetched"]
-                self._widening.learned((tuple(scope), mode), reach)
+                self._widening.learned((tuple(scope), mode), found, limit)
                 return hits[:k]
             if cut:
                 limit = min(limit + k, _MAX_FETCH)

@@ -9,7 +9,7 @@
 // Carried, from its //@shared line on: near (list of {c, score}: the claims fetched), and the
 // same parameters but $id.
 // Returns: hits (list of {claim, score, layer, subject_key, predicate, cardinality, episodes,
-//          rivals}, best first)
+//          rivals}, best first), reach (as read/search_hits')
 MATCH (node:Claim {id: $id})
 WITH [{c: node, score: 1.0}] AS near
 //@shared
@@ -34,4 +34,7 @@ CALL (near) {
                   episodes: COUNT { (c)-[:DERIVED_FROM]->(:Episode) },
                   rivals: rivals}) AS hits
 }
-RETURN hits
+WITH near, hits,
+     CASE size(hits) WHEN 0 THEN size(near)
+     ELSE size([x IN near WHERE x.score >= hits[-1].score]) END AS reach
+RETURN hits, reach

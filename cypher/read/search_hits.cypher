@@ -7,8 +7,10 @@
 //         (read/search_holds)
 // Carried, from its //@shared line on: near (list of {c, score}: the claims fetched), and the
 // same parameters but $id.
-// Returns: hits (list of {claim, score, rivals}, best first; a hit's moments as ISO-8601 text:
-// the driver hydrates native datetimes slowly, and a search returns k claims)
+// Returns: fetched, hits (list of {claim, score, rivals}, best first; a hit's moments as
+// ISO-8601 text: the driver hydrates native datetimes slowly, and a search returns k claims),
+// reach (how many claims fetched were as near as the last hit: the fetch that would have held
+// the hits)
 MATCH (node:Claim {id: $id})
 WITH [{c: node, score: 1.0}] AS near
 //@shared
@@ -33,4 +35,7 @@ CALL (near) {
                     retracted_at: toString(c.retracted_at), erased_at: toString(c.erased_at)},
                    score: score, rivals: rivals}) AS hits
 }
-RETURN size(near) AS fetched, hits
+WITH near, hits,
+     CASE size(hits) WHEN 0 THEN size(near)
+     ELSE size([x IN near WHERE x.score >= hits[-1].score]) END AS reach
+RETURN size(near) AS fetched, hits, reach
