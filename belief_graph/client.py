@@ -67,6 +67,7 @@ from .settings import database_map
 from .store import Row, Store
 from .validation import checked
 from .vocabulary import Vocabulary, normalize_key
+from .widening import Widening
 from .write.bulk import fewer_full_collections
 from .write.remember import UNSUPPORTED_BY_SOURCE, Request, slot_key
 from .write.state import moments
@@ -113,6 +114,12 @@ def _claim(row: Row) -> Claim:
     return Claim.model_validate(moments(row))
 
 
+def _reach(found: Row, asked: int) -> int:
+    """A search read's reach (``Widening``): as many claims as held its hits when it kept the
+    ``asked`` it wanted (the statement's ``reach``), or, short of them, every one it fetched."""
+    return int(found["reach"] if len(found["hits"]) >= asked else found["fetched"])
+
+
 def utcnow() -> datetime:
     """Now, timezone-aware, in UTC."""
     return datetime.now(UTC)
@@ -125,39 +132,6 @@ class _Slot:
     subject_key: str
     predicate: str
     cardinality: Cardinality
-
-
-class _Widening:
-    """Where a search's fetch starts: per namespace (or scope chain) and mode, the step of the
-    widening ladder (``base``, ×4, up to ``_MAX_FETCH``) that held the last search's hits there.
-
-    Where the index cannot filter (Neo4j 5.26: it spans every namespace and status), a search in
-    a namespace that holds a small share of the claims, or past a long fact's versions, widens
-    step by step until k hits survive: each step one more index read and round trip, each wider
-    than the last. The next search there is likely as crowded, so it starts where the last one's
-    hits were found (one read where it took several), and lower as soon as one needs less.
-    """
-
-    _KEYS = 4096  # namespaces (or chains) remembered; beyond, forgotten all at once
-
-    def __init__(self) -> None:
-        self._reach: dict[tuple[object, str], int] = {}
-
-    def start(self, key: tuple[object, str], base: int) -> int:
-        """The first fetch of a search under ``key``: the first step from ``base`` up the
-        ladder that holds as many claims as the last search there needed."""
-        fetch, reach = base, self._reach.get(key, 0)
-        while fetch < reach and fetch < _MAX_FETCH:
-            fetch = min(fetch * 4, _MAX_FETCH)
-        return fetch
-
-    def learned(self, key: tuple[object, str], found: Row, asked: int) -> None:
-        """The last read of a search under ``key`` that asked for ``asked`` hits: as many
-        claims as held them were needed (its ``reach``), or, short of them, all it fetched."""
-        reach = found["reach"] if len(found["hits"]) >= asked else found["fetched"]
-        if key not in self._reach and len(self._reach) >= self._KEYS:
-            self._reach.clear()
-        self._reach[key] = reach
 
 
 class BeliefGraph:
@@ -180,7 +154,7 @@ class BeliefGraph:
         self._writer = Writer(
             self.store, self.vocabulary, self.policy, self.detector, clock, new_id
         )
-        self._widening = _Widening()
+        self._widening = Widening()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -989,7 +963,7 @@ class BeliefGraph:
         # Never only k, even where every claim fetched is of this namespace: the fetch is the
         # HNSW search's beam, and LIMIT 10 for k=10 misses true neighbours that 30 finds
         # (recall 0.95 against 1.0 at 100k, docs/benchmarks.md), though it is 2 ms faster.
-        fetch = self._widening.start((namespace, mode), max(20, k * 3))
+        fetch = self._widening.start((namespace, mode), max(20, k * 3), 4, _MAX_FETCH)
         vector = store.query_vector(embedding)
         while True:
             found = store.read(
@@ -1013,7 +987,7 @@ class BeliefGraph:
             if len(rows) >= k or found[0]["fetched"] < fetch or fetch >= _MAX_FETCH:
                 break
             fetch = min(fetch * 4, _MAX_FETCH)
-        self._widening.learned((namespace, mode), found[0], k)
+        self._widening.learned((namespace, mode), _reach(found[0], k))
         hits = []
         for row in rows:
             rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}
@@ -1077,7 +1051,8 @@ class BeliefGraph:
         mode = "history" if history else ("as_of" if valid_at or known_at else "current")
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
-        fetch, limit = self._widening.start((tuple(scope), mode), max(20, k * 3)), k
+        fetch = self._widening.start((tuple(scope), mode), max(20, k * 3), 4, _MAX_FETCH)
+        limit = k
         store = self._scope_store(scope)
         statement = cypher.variant("read/scope_search", store.filters_in_vector_index())
         vector = store.query_vector(embedding)
@@ -1103,7 +1078,7 @@ class BeliefGraph:
             cut = len(found["hits"]) >= limit and limit < _MAX_FETCH
             more = found["fetched"] >= fetch and fetch < _MAX_FETCH
             if len(hits) >= k or not (cut or more):
-                self._widening.learned((tuple(scope), mode), found, limit)
+                self._widening.learned((tuple(scope), mode), _reach(found, limit))
                 return hits[:k]
             if cut:
                 limit = min(limit + k, _MAX_FETCH)

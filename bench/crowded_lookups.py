@@ -5,7 +5,9 @@ whose index spans every namespace, other tenants' nearer sentences fill it; unti
 such a draft met fewer neighbours than asked), how often the look-up still does after it asks
 once more, wider, and what the look-up costs, widened or not. Each tenant holds ``--per``
 engine drafts (``bench/engine.py``'s people and predicates) with their embeddings; the drafts
-looked up are more of the first tenant's.
+looked up are more of the first tenant's. Each look-up runs two ways in turns: from the foot of
+the fetch ladder, and from where the last look-up in the namespace found its slots (the
+engine's way since 2026-12-05, ``widening.Widening``: on 5.26 only).
 python bench/crowded_lookups.py [--tenants 20] [--per 1000] [--drafts 300] [--json]
 """
 
@@ -26,6 +28,7 @@ from belief_graph import Policy, cypher
 from belief_graph.detect import Detector
 from belief_graph.store import Store
 from belief_graph.testing.offline import offline_embedder
+from belief_graph.widening import Widening
 
 # Remember's look-up of one draft (``Remember._lookup``): the policy's neighbours + 1 slots,
 # fetching 20 per neighbour.
@@ -57,26 +60,41 @@ def main() -> int:
     drafts = [random_fact(spaces[0], people, rng, BASE, 10**6 + i) for i in range(args.drafts)]
     vectors = embedder.embed([d.text for d in drafts])
     statement = cypher.variant("write/neighbours", store.filters_in_vector_index())
-    first_short = still_short = 0
+    first_short = still_short = differ = 0
     widened: list[float] = []
     plain: list[float] = []
-    for draft, vector in zip(drafts, vectors, strict=True):
-        look_up = {
-            "draft": 0,
-            "namespace": draft.namespace,
-            "embedding": store.query_vector(vector),
-            "fetch": FETCH,
-            "k": RANK,
-            "rank": RANK,
-        }
+    learned: list[float] = []
+    starts: list[int] = []
+    reaches = Widening()  # the engine's memory (Remember._lookup), fed as it feeds it
+
+    def look_up(vector: Any, fetch: int) -> tuple[float, dict[str, Any] | None]:
+        look = {"draft": 0, "namespace": spaces[0], "embedding": vector, "fetch": fetch}
+        look |= {"wider": FETCH * 16, "k": RANK, "rank": RANK}
         t = time.perf_counter()
-        rows = store.read_leader(statement, batch={"near": [look_up]}, fetch=RANK * 4)
+        rows = store.read_leader(statement, batch={"near": [look]}, fetch=RANK * 4)
         took = (time.perf_counter() - t) * 1000
-        ranked = rows[0]["ranked"][0]["ids"] if rows[0]["ranked"] else []
-        short = len(first_fetch(store, draft.namespace, look_up["embedding"])) < RANK
+        return took, next(iter(rows[0]["ranked"]), None)
+
+    for fetch in (FETCH, FETCH * 4, FETCH * 16):  # warm-up: every first fetch, untimed
+        look_up(store.query_vector(vectors[0]), fetch)
+    for i, vector in enumerate(store.query_vector(v) for v in vectors):
+        start = FETCH
+        if not store.filters_in_vector_index():
+            start = reaches.start(spaces[0], FETCH, 4, FETCH * 16)
+        # The two ways in turns, each first every other draft.
+        ways = [("foot", FETCH), ("learned", start)]
+        found = {way: look_up(vector, fetch) for way, fetch in (ways if i % 2 else ways[::-1])}
+        took, ranked = found["foot"]
+        short = len(first_fetch(store, spaces[0], vector)) < RANK
         first_short += short
-        still_short += len(ranked) < RANK
+        still_short += ranked is None or len(ranked["ids"]) < RANK
         (widened if short else plain).append(took)
+        took, again = found["learned"]
+        learned.append(took)
+        starts.append(start)
+        differ += (ranked or {}).get("ids") != (again or {}).get("ids")
+        if again is not None:
+            reaches.learned(spaces[0], again["reach"])
     rows_out = {
         "claims (tenants x per)": f"{args.tenants * args.per} ({args.tenants} x {args.per})",
         "fill, s": round(filled, 1),
@@ -86,9 +104,20 @@ def main() -> int:
     }
     for name, values in (("widened", widened), ("not widened", plain)):
         if values:
-            rows_out[f"look-up, {name} (p50 / p95 ms, n)"] = (
+            rows_out[f"look-up from the foot, {name} (p50 / p95 ms, n)"] = (
                 f"{statistics.median(values):.2f} / {percentile(values, 0.95):.2f}, {len(values)}"
             )
+    every = widened + plain
+    rows_out["look-up from the foot, all (p50 / p95 ms)"] = (
+        f"{statistics.median(every):.2f} / {percentile(every, 0.95):.2f}"
+    )
+    rows_out["look-up from where the last ended, all (p50 / p95 ms)"] = (
+        f"{statistics.median(learned):.2f} / {percentile(learned, 0.95):.2f}"
+    )
+    rows_out["its first fetch (count of look-ups)"] = ", ".join(
+        f"{fetch}: {starts.count(fetch)}" for fetch in sorted(set(starts))
+    )
+    rows_out["look-ups whose slots differ between the two ways"] = differ
     report("a draft's look-up among many tenants", rows_out, args.json)
     bg.close()
     return 0

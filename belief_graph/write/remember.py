@@ -7,7 +7,7 @@ earlier ones because each plan also updates the in-memory slot state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -36,6 +36,7 @@ from ..policy import (
 )
 from ..store import StaleSlot, Store
 from ..vocabulary import Vocabulary, normalize_key
+from ..widening import Widening
 from .changes import (
     TEXT_PREDICATE,
     ChangeSet,
@@ -137,6 +138,7 @@ class Remember:
         ahead: bool = False,
         whole_past: bool = False,
         walk_up_to: int = WALK_UP_TO,
+        reaches: Widening | None = None,
     ) -> None:
         """``known``: the state of those of the slots this client's last write of them left
         (when it gives them, the batch is decided with no read, the slots not known taken as
@@ -149,7 +151,9 @@ class Remember:
         nearest slots. ``whole_past``: read every past version of the drafts' slots and of their
         nearest slots (else those from the newest window on, or from the earliest a draft gives;
         every one only when a draft is placed before those). ``walk_up_to``: a slot of more
-        claims has its past read by index (``read_state``)."""
+        claims has its past read by index (``read_state``). ``reaches``: where the look-ups
+        before this batch's found their slots, by namespace and rank (the writer's, so that one
+        in a crowded namespace starts as wide as the last there needed: ``_lookup``)."""
         self.store = store
         self.known = known
         self.after = after or {}
@@ -165,6 +169,7 @@ class Remember:
         # read held).
         self._whole_past = whole_past
         self.walk_up_to = walk_up_to
+        self.reaches = reaches if reaches is not None else Widening()
         # The slots a refused apply found under its locks (``found``), for the next read.
         self._found: list[dict[str, Any]] | None = None
         # A refusal decided on a carried state, and the slots (id, seq) it was decided on.
@@ -253,6 +258,7 @@ class Remember:
                 )
             ],
         )
+        self._learned(state.ranked, self._ranks)
         for key in keys:
             if key in self.after:
                 state.slots[key] = self.after[key]
@@ -289,15 +295,35 @@ class Remember:
     def _lookup(
         self, index: int, namespace: str, embedding: list[float], k: int, rank: int
     ) -> dict[str, Any]:
-        """Draft ``index``'s look-up: its ``rank`` nearest slots ranked, the first ``k`` read."""
+        """Draft ``index``'s look-up: its ``rank`` nearest slots ranked, the first ``k`` read.
+
+        Where the index spans every namespace (write/neighbours), it fetches 20 claims a
+        neighbour, and 16 times as many when those hold too few of the namespace's slots; in a
+        namespace where the last look-up needed more, it starts at the step of that ladder
+        (×4) that held them, one index read where it took two."""
+        base = max(self.policy.neighbours * 20, rank * 4)
+        fetch = base
+        if not self.store.filters_in_vector_index():
+            fetch = self.reaches.start((namespace, rank), base, 4, base * 16)
         return {
             "draft": index,
             "namespace": namespace,
             "embedding": self.store.query_vector(embedding),
-            "fetch": max(self.policy.neighbours * 20, rank * 4),
+            "fetch": fetch,
+            "wider": base * 16,
             "k": k,
             "rank": rank,
         }
+
+    def _learned(self, ranked: Iterable[dict[str, Any]], rank: int) -> None:
+        """What the look-ups ``ranked`` (of ``rank`` slots each) needed, for the next ones in
+        their namespaces: each namespace's widest reach, the fetch that held all of them."""
+        reach: dict[tuple[str, int], int] = {}
+        for r in ranked:
+            key = (r["namespace"], rank)
+            reach[key] = max(reach.get(key, 0), r["reach"])
+        for key, value in reach.items():
+            self.reaches.learned(key, value)
 
     @property
     def _neighbours(self) -> str:
@@ -328,6 +354,7 @@ class Remember:
         """The slots ``lookups`` find, read on their own (in halves side by side)."""
         rows = self.store.read_leader_split(self._neighbours, "near", lookups, fetch=self._fetch)
         self._ranked = {r["draft"]: r for row in rows for r in row["ranked"]}
+        self._learned(self._ranked.values(), self._ranks)
         refs = (ref for row in rows for ref in row["near"])
         return list(dict.fromkeys((ref["namespace"], ref["id"]) for ref in refs))
 
@@ -423,6 +450,7 @@ class Remember:
         lookup = self._lookup(index, namespace, embedding, 0, rank)
         rows = self.store.read_leader(self._neighbours, batch={"near": [lookup]}, fetch=rank * 4)
         found = next(iter(rows[0]["ranked"]), None) if rows else None
+        self._learned([found] if found else [], rank)
         return found or {"ids": [], "complete": True}
 
     def _framed(self, draft: ClaimDraft) -> tuple[SlotKey, Cardinality, Statement] | None:

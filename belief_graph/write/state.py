@@ -49,6 +49,8 @@ class State:
     claims: dict[Ref, dict[str, Any]] = field(default_factory=dict)
     replays: dict[Ref, str] = field(default_factory=dict)
     existing: set[Ref] = field(default_factory=set)
+    # The look-ups' slots ranked, as write/neighbours returns them (those that rode the read).
+    ranked: list[dict[str, Any]] = field(default_factory=list)
 
     def slot(self, slot_id: str) -> SlotState | None:
         return next((s for s in self.slots.values() if s.slot_id == slot_id), None)
@@ -111,6 +113,7 @@ def read_state(
         claims={(c["namespace"], c["id"]): moments(c) for c in row["claims"]},
         replays={(r["namespace"], r["id"]): r["result"] for r in row["replays"]},
         existing={(c["namespace"], c["id"]) for c in row["existing"]},
+        ranked=row["ranked"],
     )
     for s in row["by_id"]:
         key = (s["namespace"], s["subject_key"], s["predicate"])

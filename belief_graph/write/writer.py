@@ -22,6 +22,7 @@ from ..models import ConsolidationReport, RevisionResult
 from ..policy import PairScores, Policy
 from ..store import StaleSlot, Store, Tx
 from ..vocabulary import Vocabulary, normalize_key
+from ..widening import Widening
 from . import consolidation, operations
 from .apply import AtOnce, Planned, at_once, in_order, lock_slots, run, run_locked, send
 from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
@@ -143,6 +144,8 @@ class Writer:
         # A fact of more claims has its past read by index (write/slot_states); the tests
         # compare the two ways.
         self.walk_up_to = WALK_UP_TO
+        # Where the last look-ups of each namespace found their nearest slots (Remember._lookup).
+        self.reaches = Widening()
 
     def remember(
         self,
@@ -252,6 +255,7 @@ class Writer:
             requests,
             whole_past=self.whole_past,
             walk_up_to=self.walk_up_to,
+            reaches=self.reaches,
             **state_from,
         )
 

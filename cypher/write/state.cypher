@@ -3,7 +3,7 @@
 // Params: $batch, one map (docs/engine.md#plans) of: slots (list of {namespace, subject_key,
 //         predicate, since}: slots by key, maybe not created yet; since: as write/slot_states),
 //         slot_refs (list of {namespace, id}: slots by id), near (list of {draft, namespace,
-//         embedding, fetch, k, rank}: the slots of the claims nearest to these embeddings, as
+//         embedding, fetch, wider, k, rank}: the slots of the claims nearest to these embeddings, as
 //         write/neighbours finds them: a single draft's look-up rides with its read),
 //         claim_refs (list of {namespace, id}: claims an operation acts on; their slots are
 //         read too), revisions (list of {namespace, id}), claim_ids (list of {namespace, id}),
@@ -11,7 +11,8 @@
 //         past version); $fetch (write/neighbours')
 // Returns: held (the ids of the slots locked), slots (by key: a slot not held reads as not there
 // yet), by_id (slots by id, held ones, but for those read by key: a draft's own slot, often
-// among its nearest, is read once, its past cut), claims, replays, existing. A slot's state holds
+// among its nearest, is read once, its past cut), claims, replays, existing, ranked (the
+// look-ups', write/neighbours'). A slot's state holds
 // its active and pending claims, and the windows of its earlier versions still believed for
 // them (past: superseded, not retracted; by key, from since on; by id, from the start of its
 // newest window on, or all of it with by_id_whole: write/slot_states). Moments come back as ISO-8601
@@ -58,7 +59,7 @@ CALL (near) {
   REMOVE s.locked
   RETURN collect(s.id) AS held
 }
-WITH near, held, $batch.slots AS keys
+WITH near, ranked, held, $batch.slots AS keys
 //@include write/slot_states
 CALL () {
   UNWIND $batch.claim_refs AS ref
@@ -97,4 +98,4 @@ CALL () {
   USING INDEX SEEK c:Claim(id)
   RETURN collect({id: c.id, namespace: c.namespace}) AS existing
 }
-RETURN held, slots, by_id, claims, replays, existing
+RETURN held, slots, by_id, claims, replays, existing, ranked

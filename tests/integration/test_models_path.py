@@ -253,8 +253,8 @@ def test_a_batchs_neighbours_read_in_two_halves_are_those_one_statement_finds(
     )
     texts = [f"{p} enjoys {t}." for p in people for t in things[::-1]]
     lookups = [
-        {"draft": i, "namespace": NS, "embedding": store.query_vector(e), "fetch": 100}
-        | {"k": 5, "rank": 5}
+        {"draft": i, "namespace": NS, "embedding": store.query_vector(e)}
+        | {"fetch": 100, "wider": 1600, "k": 5, "rank": 5}
         for i, e in enumerate(embedder.embed(texts))
     ]
     statement = cypher.variant("write/neighbours", store.filters_in_vector_index())
@@ -752,6 +752,53 @@ def test_a_drafts_nearest_claim_elsewhere_is_found_when_many_nearer_ones_fill_th
         monkeypatch.setattr(remember_module, "RIDES_UP_TO", 0)
     result = bg.remember(d("Priya splurges on everything.", "priya", "has_habit", "splurging"))
     assert frugal in result.flagged, result
+
+
+def test_a_look_up_starts_as_wide_as_the_last_one_in_its_namespace_needed(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    """Where the vector index spans every namespace (Neo4j 5.26), a look-up that another
+    tenant's nearer sentences crowd out reads the index twice, the second time wider; the next
+    look-up in the namespace starts at the step of the ladder that held the last one's slots
+    (one read where it took two) and finds as much: the conflict with Priya being frugal is on
+    record. One that needed less brings the start back to the foot. Where the index filters
+    (2026), no look-up is crowded out by another tenant and each starts at the foot."""
+    splurges = [
+        ClaimDraft(
+            namespace="models-path-crowd",
+            subject="priya",
+            predicate="has_habit",
+            object=f"splurging at shop {i}",
+            text=f"Priya splurges on everything at shop {i}.",
+        )
+        for i in range(CROWD)
+    ]
+    bg = crowded(store, monkeypatch, offline_models, splurges)
+    starts: list[int] = []
+    read_leader = Store.read_leader
+
+    def watched(self: Store, name: str, **params: Any) -> Any:
+        starts.extend(q["fetch"] for q in params.get("batch", {}).get("near", []))
+        return read_leader(self, name, **params)
+
+    monkeypatch.setattr(Store, "read_leader", watched)
+    frugal = bg.remember(d("Priya is frugal.", "priya", "frugality", "frugal")).added[0]
+    result = bg.remember(d("Priya splurges on everything.", "priya", "has_habit", "splurging"))
+    assert frugal in result.flagged, result
+    # Ben's ten facts: his next sentences find their nearest slots among the first claims.
+    BeliefGraph(store, detector=Detector(offline_models[0], None), clock=bg.clock).ingest(
+        [d(f"Ben likes {x}.", "ben", f"likes_{x}", x) for x in DRINKS]
+    )
+    bg.remember(d("Ben likes juice.", "ben", "likes_juice", "juice"))
+    bg.remember(d("Ben likes soda.", "ben", "likes_soda", "soda"))
+    foot = max(Policy().neighbours * 20, (Policy().neighbours + 1) * 4)
+    if store.filters_in_vector_index():
+        assert starts == [foot] * 4
+    else:
+        assert starts == [foot, foot * 4, foot * 4, foot]
+
+
+DRINKS = ["tea", "coffee", "milk", "water", "cocoa", "cider", "lemonade", "kefir", "mate", "chai"]
 
 
 @pytest.mark.parametrize("crowd", [0, 1000], ids=["alone", "another namespace crowding"])
