@@ -22,12 +22,13 @@ from datetime import timedelta
 from typing import Any
 
 from _common import connect, percentile, report
+from _stages import instrument
 from engine import BASE, random_fact
 
-from belief_graph import Policy, cypher
+from belief_graph import BeliefGraph, Policy, cypher
 from belief_graph.detect import Detector
 from belief_graph.store import Store
-from belief_graph.testing.offline import offline_embedder
+from belief_graph.testing.offline import offline_embedder, offline_scorer
 from belief_graph.widening import Widening
 
 # Remember's look-up of one draft (``Remember._lookup``): the policy's neighbours + 1 slots,
@@ -41,6 +42,7 @@ def main() -> int:
     parser.add_argument("--tenants", type=int, default=20)
     parser.add_argument("--per", type=int, default=1000)
     parser.add_argument("--drafts", type=int, default=300)
+    parser.add_argument("--remembers", type=int, default=100, help="each way, models on")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     embedder = offline_embedder()
@@ -118,9 +120,50 @@ def main() -> int:
         f"{fetch}: {starts.count(fetch)}" for fetch in sorted(set(starts))
     )
     rows_out["look-ups whose slots differ between the two ways"] = differ
+    rows_out |= remembers(bg, embedder, spaces[0], people, rng, args.remembers)
     report("a draft's look-up among many tenants", rows_out, args.json)
     bg.close()
     return 0
+
+
+def remembers(
+    filler: BeliefGraph, embedder: Any, namespace: str, people: int, rng: random.Random, n: int
+) -> dict[str, str]:
+    """``remember`` with both offline models, ``n`` drafts each way in turns: the client's
+    look-ups from the foot (its writer's memory emptied before each) and as the engine keeps
+    it. Each writes a draft, so the two ways meet the same database, growing alike; the drafts
+    differ, and whether one needs the contradiction model (15-25 ms) weighs on a p50 more than
+    the look-up: the read stage (the state read its look-up rides with) is timed on its own."""
+    if n == 0:
+        return {}
+    detector, stages = instrument(Detector(embedder, offline_scorer()))
+    bg = BeliefGraph(filler.store, detector=detector)
+    kept = bg._writer.reaches
+    times: dict[str, list[float]] = {"foot": [], "learned": []}
+    reads: dict[str, list[float]] = {"foot": [], "learned": []}
+    later = BASE + timedelta(days=1)
+    drafts = [
+        random_fact(namespace, people, rng, later + timedelta(seconds=i), 2 * 10**6 + i)
+        for i in range(2 * n + 4)
+    ]
+    for i, draft in enumerate(drafts):
+        way = ("foot", "learned")[(i + i // 2) % 2]  # each way first every other pair
+        bg._writer.reaches = kept if way == "learned" else Widening()
+        t = time.perf_counter()
+        with stages.measure():
+            bg.remember(draft)
+        if i >= 4:  # the first two each way warm up
+            times[way].append((time.perf_counter() - t) * 1000)
+            reads[way].append(stages.samples[-1].get("read", 0.0))
+    out = {}
+    for way, label in (("foot", "from the foot"), ("learned", "from where the last ended")):
+        out[f"remember, models on, look-ups {label} (p50 / p95 ms)"] = (
+            f"{statistics.median(times[way]):.2f} / {percentile(times[way], 0.95):.2f}"
+        )
+        out[f"remember's read stage (its look-up rides), {label} (p50 / p95 ms)"] = (
+            f"{statistics.median(reads[way]):.2f} / {percentile(reads[way], 0.95):.2f}"
+        )
+    return out
 
 
 def first_fetch(store: Store, namespace: str, embedding: Any) -> list[Any]:
