@@ -30,6 +30,7 @@ from belief_graph.detect import Detector
 from belief_graph.store import Store
 from belief_graph.testing.offline import offline_embedder, offline_scorer
 from belief_graph.widening import Widening
+from belief_graph.write.remember import LOOKUP_WINDOW
 
 # Remember's look-up of one draft (``Remember._lookup``): the policy's neighbours + 1 slots,
 # fetching 20 per neighbour.
@@ -67,7 +68,7 @@ def main() -> int:
     plain: list[float] = []
     learned: list[float] = []
     starts: list[int] = []
-    reaches = Widening()  # the engine's memory (Remember._lookup), fed as it feeds it
+    reaches = Widening(LOOKUP_WINDOW)  # the engine's memory (Remember._lookup), fed alike
 
     def look_up(vector: Any, fetch: int) -> tuple[float, dict[str, Any] | None]:
         look = {"draft": 0, "namespace": spaces[0], "embedding": vector, "fetch": fetch}
@@ -148,7 +149,7 @@ def remembers(
     ]
     for i, draft in enumerate(drafts):
         way = ("foot", "learned")[(i + i // 2) % 2]  # each way first every other pair
-        bg._writer.reaches = kept if way == "learned" else Widening()
+        bg._writer.reaches = kept if way == "learned" else Widening(LOOKUP_WINDOW)
         t = time.perf_counter()
         with stages.measure():
             bg.remember(draft)

@@ -56,6 +56,11 @@ from .timeline import Correction, correction, place
 # A call of this many drafts has its look-up ride with its state read; a batch's run first, on
 # their own, and their ranks are kept for planning (``Remember._reach``).
 RIDES_UP_TO = 1
+# A look-up starts where most of the last five in its namespace found their slots (Widening):
+# how crowded a look-up is depends on the draft's own neighbourhood, and a start wider than the
+# foot costs about as much as the foot and one widening (docs/benchmarks.md), so it pays only
+# where most look-ups widen.
+LOOKUP_WINDOW = 5
 
 REFUSED_BY_SOURCE = "refused: the source it came with (episode_content) contradicts it"
 UNSUPPORTED_BY_SOURCE = "its source (episode_content) does not support it: waits for confirmation"
@@ -169,7 +174,7 @@ class Remember:
         # read held).
         self._whole_past = whole_past
         self.walk_up_to = walk_up_to
-        self.reaches = reaches if reaches is not None else Widening()
+        self.reaches = reaches if reaches is not None else Widening(LOOKUP_WINDOW)
         # The slots a refused apply found under its locks (``found``), for the next read.
         self._found: list[dict[str, Any]] | None = None
         # A refusal decided on a carried state, and the slots (id, seq) it was decided on.

@@ -26,7 +26,7 @@ from ..widening import Widening
 from . import consolidation, operations
 from .apply import AtOnce, Planned, at_once, in_order, lock_slots, run, run_locked, send
 from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
-from .remember import PastNeeded, Remember, Request, after_apply, replayed
+from .remember import LOOKUP_WINDOW, PastNeeded, Remember, Request, after_apply, replayed
 from .state import WALK_UP_TO, State, read_namespace, read_state
 
 # After a structural batch of up to CARRIED_BATCH drafts commits, the writer keeps the state its
@@ -145,7 +145,7 @@ class Writer:
         # compare the two ways.
         self.walk_up_to = WALK_UP_TO
         # Where the last look-ups of each namespace found their nearest slots (Remember._lookup).
-        self.reaches = Widening()
+        self.reaches = Widening(LOOKUP_WINDOW)
 
     def remember(
         self,
