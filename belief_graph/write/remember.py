@@ -322,13 +322,9 @@ class Remember:
 
     def _learned(self, ranked: Iterable[dict[str, Any]], rank: int) -> None:
         """What the look-ups ``ranked`` (of ``rank`` slots each) needed, for the next ones in
-        their namespaces: each namespace's widest reach, the fetch that held all of them."""
-        reach: dict[tuple[str, int], int] = {}
+        their namespaces, one by one (a batch's last few stand for it)."""
         for r in ranked:
-            key = (r["namespace"], rank)
-            reach[key] = max(reach.get(key, 0), r["reach"])
-        for key, value in reach.items():
-            self.reaches.learned(key, value)
+            self.reaches.learned((r["namespace"], rank), r["reach"])
 
     @property
     def _neighbours(self) -> str:
