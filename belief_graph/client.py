@@ -1070,7 +1070,7 @@ class BeliefGraph:
                 known_at=known,
                 walk_up_to=self._writer.walk_up_to,
             )[0]
-            hits = self._scoped_hits(scope, found["hits"], history, embedding, valid, known)
+            hits = self._scoped_hits(scope, found["hits"], found["answers"], history)
             # As search: widen until k hits survive, or the index has no more (where it cannot
             # filter, it spans every namespace). Here one fact's hits from several namespaces
             # also merge into one, so candidates the limit cut off are taken too before the
@@ -1091,17 +1091,17 @@ class BeliefGraph:
         facts: Iterable[tuple[str, str]],
         valid: datetime,
         known: datetime,
-        embedding: list[float] | None,
     ) -> list[Row]:
-        return self._scope_store(scope).read(
+        answers: list[Row] = self._scope_store(scope).read(
             "read/scope_facts",
             namespaces=list(scope),
             facts=[{"subject_key": s, "predicate": p} for s, p in sorted(set(facts))],
             valid_at=valid,
             known_at=known,
-            embedding=embedding,
+            embedding=None,
             walk_up_to=self._writer.walk_up_to,
-        )
+        )[0]["answers"]
+        return answers
 
     def _scope_store(self, scope: Sequence[str]) -> Store:
         """The store a chain is read in: one statement reads the whole chain, so its namespaces
@@ -1133,7 +1133,7 @@ class BeliefGraph:
         self, scope: Sequence[str], subject: str, predicate: str, valid: datetime, known: datetime
     ) -> ScopedAnswer:
         key, cardinality = slot_key(self.vocabulary, scope[0], subject, predicate)
-        rows = self._scope_facts(scope, [(key[1], key[2])], valid, known, None)
+        rows = self._scope_facts(scope, [(key[1], key[2])], valid, known)
         if rows:  # the slots' own cardinality, as each namespace's answer was read with it
             cardinality = rows[0]["cardinality"]
         resolved = resolve([self._held(scope, r) for r in rows], cardinality)
@@ -1151,14 +1151,10 @@ class BeliefGraph:
         )
 
     def _scoped_hits(
-        self,
-        scope: Sequence[str],
-        rows: list[Row],
-        history: bool,
-        embedding: list[float],
-        valid: datetime,
-        known: datetime,
+        self, scope: Sequence[str], rows: list[Row], facts: list[Row], history: bool
     ) -> list[ScopedHit]:
+        """The hits ``rows`` of a search through ``scope``, each fact resolved through the chain
+        from ``facts`` (each namespace's answer for it, read/scope_facts')."""
         def hit(
             held: ScopedClaim, score: float, rivals: list[Claim], disputes: list[ScopedClaim]
         ) -> ScopedHit:
@@ -1183,7 +1179,6 @@ class BeliefGraph:
             values = found.setdefault((r["subject_key"], r["predicate"]), {})
             said = value_key(self._held(scope, r))
             values[said] = max(values.get(said, 0.0), r["score"])
-        facts = self._scope_facts(scope, found, valid, known, embedding)
         by_fact: dict[tuple[str, str], list[Row]] = {}
         for r in facts:
             by_fact.setdefault((r["subject_key"], r["predicate"]), []).append(r)

@@ -1,15 +1,17 @@
 // The hits of a semantic search through a scope chain, from the claims fetched
 // (read/scope_search and its Cypher 25 variant carry it; they differ in how they fetch): those
 // of the chain's namespaces that pass what $mode asks for (read/search_holds: search's tests,
-// its tie-break), best $k kept; each hit names its fact, so the caller can resolve it through
-// the chain (scope_facts), and carries its open rivals (read/pending_rivals too).
+// its tie-break), best $k kept; each hit names its fact and carries its open rivals
+// (read/pending_rivals too); unless $mode is 'history', each namespace's answer for the facts
+// of the hits (read/scope_facts, with each claim's similarity to $embedding), through which the
+// caller resolves each fact along the chain.
 // Params, alone: $id (a claim to take as the one fetched), $namespaces (the chain, nearest
 //         first), $k, $mode ('current' | 'history' | 'as_of'), $now, $valid_at, $known_at
-//         (datetimes), $walk_up_to (read/search_holds)
+//         (datetimes), $embedding, $walk_up_to (read/search_holds, read/scope_facts)
 // Carried, from its //@shared line on: near (list of {c, score}: the claims fetched), and the
 // same parameters but $id.
 // Returns: hits (list of {claim, score, layer, subject_key, predicate, cardinality, episodes,
-//          rivals}, best first), reach (as read/search_hits')
+//          rivals}, best first), reach (as read/search_hits'), answers (read/scope_facts')
 MATCH (node:Claim {id: $id})
 WITH [{c: node, score: 1.0}] AS near
 //@shared
@@ -36,5 +38,9 @@ CALL (near) {
 }
 WITH near, hits,
      CASE size(hits) WHEN 0 THEN size(near)
-     ELSE size([x IN near WHERE x.score >= hits[-1].score]) END AS reach
-RETURN hits, reach
+     ELSE size([x IN near WHERE x.score >= hits[-1].score]) END AS reach,
+     CASE $mode WHEN 'history' THEN [] ELSE reduce(fs = [], h IN hits |
+       CASE WHEN {subject_key: h.subject_key, predicate: h.predicate} IN fs THEN fs
+       ELSE fs + [{subject_key: h.subject_key, predicate: h.predicate}] END) END AS facts
+//@include read/scope_facts
+RETURN hits, reach, answers

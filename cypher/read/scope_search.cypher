@@ -4,8 +4,8 @@
 //         $mode ('current' | 'history' | 'as_of'), $now, $valid_at, $known_at, $walk_up_to
 //         (read/scope_hits)
 // Returns: one row: fetched (how many the index gave; fewer than $fetch means it has no more),
-//          hits and reach (read/scope_hits')
+//          hits, reach and answers (read/scope_hits')
 CALL db.index.vector.queryNodes('claim_embedding', $fetch, $embedding) YIELD node, score
 WITH collect({c: node, score: score}) AS near
 //@include read/scope_hits
-RETURN size(near) AS fetched, hits, reach
+RETURN size(near) AS fetched, hits, reach, answers

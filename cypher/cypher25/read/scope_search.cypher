@@ -6,7 +6,7 @@
 //         $mode ('current' | 'history' | 'as_of'), $now, $valid_at, $known_at, $walk_up_to
 //         (read/scope_hits)
 // Returns: one row: fetched (how many the index gave; fewer than $fetch means it has no more),
-//          hits and reach (read/scope_hits')
+//          hits, reach and answers (read/scope_hits')
 CYPHER 25
 MATCH (node:Claim)
   SEARCH node IN (
@@ -17,4 +17,4 @@ MATCH (node:Claim)
   ) SCORE AS score
 WITH collect({c: node, score: score}) AS near
 //@include read/scope_hits
-RETURN size(near) AS fetched, hits, reach
+RETURN size(near) AS fetched, hits, reach, answers
