@@ -1155,6 +1155,7 @@ class BeliefGraph:
     ) -> list[ScopedHit]:
         """The hits ``rows`` of a search through ``scope``, each fact resolved through the chain
         from ``facts`` (each namespace's answer for it, read/scope_facts')."""
+
         def hit(
             held: ScopedClaim, score: float, rivals: list[Claim], disputes: list[ScopedClaim]
         ) -> ScopedHit:
