@@ -719,6 +719,21 @@ def crowded(
     return BeliefGraph(store, detector=Detector(embedder, scorer), clock=clock)
 
 
+def splurges(namespace: str) -> list[ClaimDraft]:
+    """Priya splurging at ``CROWD`` shops: sentences nearer to "Priya splurges on everything."
+    than anything else of ours."""
+    return [
+        ClaimDraft(
+            namespace=namespace,
+            subject="priya",
+            predicate="has_habit",
+            object=f"splurging at shop {i}",
+            text=f"Priya splurges on everything at shop {i}.",
+        )
+        for i in range(CROWD)
+    ]
+
+
 @pytest.mark.parametrize("rides", [True, False], ids=["with its read", "on its own"])
 @pytest.mark.parametrize("crowd", ["another namespace", "the draft's own fact"])
 def test_a_drafts_nearest_claim_elsewhere_is_found_when_many_nearer_ones_fill_the_fetch(
@@ -736,17 +751,7 @@ def test_a_drafts_nearest_claim_elsewhere_is_found_when_many_nearer_ones_fill_th
     being frugal is still met, the conflict with it on record: the look-up riding with the
     draft's read, or on its own before it (as a batch's do)."""
     namespace = "models-path-crowd" if crowd == "another namespace" else NS
-    splurges = [
-        ClaimDraft(
-            namespace=namespace,
-            subject="priya",
-            predicate="has_habit",
-            object=f"splurging at shop {i}",
-            text=f"Priya splurges on everything at shop {i}.",
-        )
-        for i in range(CROWD)
-    ]
-    bg = crowded(store, monkeypatch, offline_models, splurges)
+    bg = crowded(store, monkeypatch, offline_models, splurges(namespace))
     frugal = bg.remember(d("Priya is frugal.", "priya", "frugality", "frugal")).added[0]
     if not rides:
         monkeypatch.setattr(remember_module, "RIDES_UP_TO", 0)
@@ -764,17 +769,7 @@ def test_a_look_up_starts_as_wide_as_most_of_the_last_ones_in_its_namespace_need
     being frugal is on record. Once most of them needed less, the start is back at the foot.
     Where the index filters (2026), no look-up is crowded out by another tenant and each starts
     at the foot."""
-    splurges = [
-        ClaimDraft(
-            namespace="models-path-crowd",
-            subject="priya",
-            predicate="has_habit",
-            object=f"splurging at shop {i}",
-            text=f"Priya splurges on everything at shop {i}.",
-        )
-        for i in range(CROWD)
-    ]
-    bg = crowded(store, monkeypatch, offline_models, splurges)
+    bg = crowded(store, monkeypatch, offline_models, splurges("models-path-crowd"))
     starts: list[int] = []
     read_leader = Store.read_leader
 
