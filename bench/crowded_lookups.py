@@ -44,6 +44,7 @@ def main() -> int:
     parser.add_argument("--per", type=int, default=1000)
     parser.add_argument("--drafts", type=int, default=300)
     parser.add_argument("--remembers", type=int, default=100, help="each way, models on")
+    parser.add_argument("--ingests", type=int, default=10, help="batches of 50 each way")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     embedder = offline_embedder()
@@ -122,6 +123,7 @@ def main() -> int:
     )
     rows_out["look-ups whose slots differ between the two ways"] = differ
     rows_out |= remembers(bg, embedder, spaces[0], people, rng, args.remembers)
+    rows_out |= ingests(bg, embedder, spaces[0], people, rng, args.ingests)
     report("a draft's look-up among many tenants", rows_out, args.json)
     bg.close()
     return 0
@@ -165,6 +167,42 @@ def remembers(
             f"{statistics.median(reads[way]):.2f} / {percentile(reads[way], 0.95):.2f}"
         )
     return out
+
+
+def ingests(
+    filler: BeliefGraph, embedder: Any, namespace: str, people: int, rng: random.Random, n: int
+) -> dict[str, str]:
+    """``ingest`` with both offline models, ``n`` calls of one batch of 50 drafts each way in
+    turns (each way first every other pair), as ``remembers``: the batch's look-ups (one
+    statement of their own, in halves side by side) timed as the neighbours stage."""
+    if n == 0:
+        return {}
+    detector, stages = instrument(Detector(embedder, offline_scorer()))
+    bg = BeliefGraph(filler.store, detector=detector)
+    kept = bg._writer.reaches
+    rates: dict[str, list[float]] = {"foot": [], "learned": []}
+    near: dict[str, list[float]] = {"foot": [], "learned": []}
+    later = BASE + timedelta(days=2)
+    for i in range(2 * n + 2):
+        way = ("foot", "learned")[(i + i // 2) % 2]
+        bg._writer.reaches = kept if way == "learned" else Widening(LOOKUP_WINDOW)
+        at = later + timedelta(minutes=i)
+        batch = [
+            random_fact(namespace, people, rng, at + timedelta(seconds=j), 3 * 10**6 + 50 * i + j)
+            for j in range(50)
+        ]
+        t = time.perf_counter()
+        with stages.measure():
+            bg.ingest(batch, batch_size=50)
+        if i >= 2:  # the first each way warms up
+            rates[way].append(50 / (time.perf_counter() - t))
+            near[way].append(stages.samples[-1].get("neighbours", 0.0))
+    return {
+        f"ingest, models on, look-ups {label} (drafts/s; look-ups ms a batch, p50)": (
+            f"{statistics.median(rates[way]):.1f}; {statistics.median(near[way]):.1f}"
+        )
+        for way, label in (("foot", "from the foot"), ("learned", "from where the last ended"))
+    }
 
 
 def first_fetch(store: Store, namespace: str, embedding: Any) -> list[Any]:
