@@ -158,7 +158,7 @@ class Remember:
         every one only when a draft is placed before those). ``walk_up_to``: a slot of more
         claims has its past read by index (``read_state``). ``reaches``: where the look-ups
         before this batch's found their slots, by namespace and rank (the writer's, so that one
-        in a crowded namespace starts as wide as the last there needed: ``_lookup``)."""
+        in a crowded namespace starts as wide as most of the last there needed: ``_lookup``)."""
         self.store = store
         self.known = known
         self.after = after or {}
@@ -304,8 +304,8 @@ class Remember:
 
         Where the index spans every namespace (write/neighbours), it fetches 20 claims a
         neighbour, and 16 times as many when those hold too few of the namespace's slots; in a
-        namespace where the last look-up needed more, it starts at the step of that ladder
-        (×4) that held them, one index read where it took two."""
+        namespace where most of the last look-ups needed more, it starts at the step of that
+        ladder (×4) that held them, one index read where it took two."""
         base = max(self.policy.neighbours * 20, rank * 4)
         fetch = base
         if not self.store.filters_in_vector_index():
