@@ -18,6 +18,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
@@ -129,42 +130,62 @@ def main() -> int:
     return 0
 
 
-def remembers(
-    filler: BeliefGraph, embedder: Any, namespace: str, people: int, rng: random.Random, n: int
-) -> dict[str, str]:
-    """``remember`` with both offline models, ``n`` drafts each way in turns: the client's
-    look-ups from the foot (its writer's memory emptied before each) and as the engine keeps
-    it. Each writes a draft, so the two ways meet the same database, growing alike; the drafts
-    differ, and whether one needs the contradiction model (15-25 ms) weighs on a p50 more than
-    the look-up: the read stage (the state read its look-up rides with) is timed on its own."""
-    if n == 0:
-        return {}
+WAYS = ("foot", "learned")
+LABELS = {"foot": "from the foot", "learned": "from where the last ended"}
+
+
+def in_turns(
+    filler: BeliefGraph,
+    embedder: Any,
+    calls: int,
+    warm: int,
+    call: Callable[[BeliefGraph, int], Any],
+) -> dict[str, list[tuple[float, dict[str, float]]]]:
+    """``call(bg, i)`` for ``calls`` turns on a client with both offline models, the two ways in
+    turns (each way first every other pair): the writer's look-up memory emptied before each of
+    the first way's calls, kept as the engine keeps it for the other's. Each call's ms and
+    stages, per way, past the first ``warm`` calls (warm-up)."""
     detector, stages = instrument(Detector(embedder, offline_scorer()))
     bg = BeliefGraph(filler.store, detector=detector)
     kept = bg._writer.reaches
-    times: dict[str, list[float]] = {"foot": [], "learned": []}
-    reads: dict[str, list[float]] = {"foot": [], "learned": []}
+    out: dict[str, list[tuple[float, dict[str, float]]]] = {way: [] for way in WAYS}
+    for i in range(calls):
+        way = WAYS[(i + i // 2) % 2]
+        bg._writer.reaches = kept if way == "learned" else Widening(LOOKUP_WINDOW)
+        t = time.perf_counter()
+        with stages.measure():
+            call(bg, i)
+        if i >= warm:
+            out[way].append(((time.perf_counter() - t) * 1000, stages.samples[-1]))
+    return out
+
+
+def p50_p95(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} / {percentile(values, 0.95):.2f}"
+
+
+def remembers(
+    filler: BeliefGraph, embedder: Any, namespace: str, people: int, rng: random.Random, n: int
+) -> dict[str, str]:
+    """``remember``, ``n`` drafts each way in turns. Each writes a draft, so the two ways meet
+    the same database, growing alike; the drafts differ, and whether one needs the
+    contradiction model (15-25 ms) weighs on a p50 more than the look-up: the read stage (the
+    state read its look-up rides with) is timed on its own."""
+    if n == 0:
+        return {}
     later = BASE + timedelta(days=1)
     drafts = [
         random_fact(namespace, people, rng, later + timedelta(seconds=i), 2 * 10**6 + i)
         for i in range(2 * n + 4)
     ]
-    for i, draft in enumerate(drafts):
-        way = ("foot", "learned")[(i + i // 2) % 2]  # each way first every other pair
-        bg._writer.reaches = kept if way == "learned" else Widening(LOOKUP_WINDOW)
-        t = time.perf_counter()
-        with stages.measure():
-            bg.remember(draft)
-        if i >= 4:  # the first two each way warm up
-            times[way].append((time.perf_counter() - t) * 1000)
-            reads[way].append(stages.samples[-1].get("read", 0.0))
+    runs = in_turns(filler, embedder, len(drafts), 4, lambda bg, i: bg.remember(drafts[i]))
     out = {}
-    for way, label in (("foot", "from the foot"), ("learned", "from where the last ended")):
-        out[f"remember, models on, look-ups {label} (p50 / p95 ms)"] = (
-            f"{statistics.median(times[way]):.2f} / {percentile(times[way], 0.95):.2f}"
+    for way in WAYS:
+        out[f"remember, models on, look-ups {LABELS[way]} (p50 / p95 ms)"] = p50_p95(
+            [ms for ms, _ in runs[way]]
         )
-        out[f"remember's read stage (its look-up rides), {label} (p50 / p95 ms)"] = (
-            f"{statistics.median(reads[way]):.2f} / {percentile(reads[way], 0.95):.2f}"
+        out[f"remember's read stage (its look-up rides), {LABELS[way]} (p50 / p95 ms)"] = p50_p95(
+            [stages.get("read", 0.0) for _, stages in runs[way]]
         )
     return out
 
@@ -172,36 +193,27 @@ def remembers(
 def ingests(
     filler: BeliefGraph, embedder: Any, namespace: str, people: int, rng: random.Random, n: int
 ) -> dict[str, str]:
-    """``ingest`` with both offline models, ``n`` calls of one batch of 50 drafts each way in
-    turns (each way first every other pair), as ``remembers``: the batch's look-ups (one
-    statement of their own, in halves side by side) timed as the neighbours stage."""
+    """``ingest``, ``n`` calls of one batch of 50 drafts each way in turns: the batch's look-ups
+    (one statement of their own, in halves side by side) timed as the neighbours stage."""
     if n == 0:
         return {}
-    detector, stages = instrument(Detector(embedder, offline_scorer()))
-    bg = BeliefGraph(filler.store, detector=detector)
-    kept = bg._writer.reaches
-    rates: dict[str, list[float]] = {"foot": [], "learned": []}
-    near: dict[str, list[float]] = {"foot": [], "learned": []}
     later = BASE + timedelta(days=2)
-    for i in range(2 * n + 2):
-        way = ("foot", "learned")[(i + i // 2) % 2]
-        bg._writer.reaches = kept if way == "learned" else Widening(LOOKUP_WINDOW)
-        at = later + timedelta(minutes=i)
-        batch = [
+    batches = [
+        [
             random_fact(namespace, people, rng, at + timedelta(seconds=j), 3 * 10**6 + 50 * i + j)
             for j in range(50)
         ]
-        t = time.perf_counter()
-        with stages.measure():
-            bg.ingest(batch, batch_size=50)
-        if i >= 2:  # the first each way warms up
-            rates[way].append(50 / (time.perf_counter() - t))
-            near[way].append(stages.samples[-1].get("neighbours", 0.0))
+        for i, at in enumerate(later + timedelta(minutes=i) for i in range(2 * n + 2))
+    ]
+    runs = in_turns(
+        filler, embedder, len(batches), 2, lambda bg, i: bg.ingest(batches[i], batch_size=50)
+    )
     return {
-        f"ingest, models on, look-ups {label} (drafts/s; look-ups ms a batch, p50)": (
-            f"{statistics.median(rates[way]):.1f}; {statistics.median(near[way]):.1f}"
+        f"ingest, models on, look-ups {LABELS[way]} (drafts/s; look-ups ms a batch, p50)": (
+            f"{statistics.median([50_000 / ms for ms, _ in runs[way]]):.1f}; "
+            f"{statistics.median([stages.get('neighbours', 0.0) for _, stages in runs[way]]):.1f}"
         )
-        for way, label in (("foot", "from the foot"), ("learned", "from where the last ended"))
+        for way in WAYS
     }
 
 
