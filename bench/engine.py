@@ -153,7 +153,10 @@ def main() -> int:
         bg.remember(draft)
         samples.append((time.perf_counter() - start) * 1000)
     report(
-        f"remember, one transaction each, at {stored} stored claims", summary(samples), args.json
+        f"remember, one transaction each, at {stored} stored claims",
+        # A full pass of the collector the ingest deferred would land in one of these.
+        {**summary(samples), "slowest of the first 20": round(max(samples[:20]), 3)},
+        args.json,
     )
 
     # An agent keeps writing the same few facts: each remember here is of a fact this client

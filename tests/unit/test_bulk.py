@@ -45,3 +45,47 @@ def test_overlapping_bulk_writes_defer_once_and_restore_when_the_last_ends() -> 
     release.set()
     thread.join(10)
     assert gc.get_threshold() == before
+
+
+def _full_passes() -> tuple[list[int], object]:
+    """A list that counts the oldest generation's passes from now on, and its callback."""
+    passes: list[int] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] == 2:
+            passes.append(1)
+
+    gc.callbacks.append(seen)
+    return passes, seen
+
+
+def test_a_full_pass_that_came_due_meanwhile_runs_before_the_bulk_write_returns() -> None:
+    young, middle, old = gc.get_threshold()
+    gc.collect()
+    passes, seen = _full_passes()
+    try:
+        with fewer_full_collections():
+            # Enough container objects for more passes of the middle generation than the
+            # oldest one's threshold allows: a full pass is due once the thresholds are back.
+            kept: list[list[int]] = []
+            while gc.get_count()[2] <= old and len(kept) < young * middle * old * 10:
+                kept.extend([i] for i in range(young))
+            assert gc.get_count()[2] > old
+            during = len(passes)
+        assert len(passes) == during + 1, "the deferred full pass ran as the bulk write ended"
+        assert gc.get_count()[2] == 0, "nothing left due for the next call"
+    finally:
+        gc.callbacks.remove(seen)
+    assert kept
+
+
+def test_a_small_bulk_write_leaves_the_collector_as_it_was() -> None:
+    gc.collect()
+    passes, seen = _full_passes()
+    try:
+        with fewer_full_collections():
+            kept = [[i] for i in range(100)]
+        assert passes == [], "no full pass was due: none is forced"
+    finally:
+        gc.callbacks.remove(seen)
+    assert kept
