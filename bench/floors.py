@@ -1,7 +1,7 @@
 """What this machine and server allow before any engine work: the floors under #13's targets.
 
-Each floor is a statement as small as it can be, timed in turns with the others call by call
-(so a noisy machine weighs on all alike), after a warm-up round:
+Each floor is a statement as small as it can be, timed in turns with the others block by block
+(so a noisy machine weighs on all alike), after a warm-up:
 
 - a round trip that does nothing (``RETURN 1``): under every read;
 - a durable write of one small node (an auto-commit ``CREATE``, the transaction log flushed):
@@ -58,18 +58,23 @@ def unit(rng: random.Random) -> list[float]:
 
 
 def in_turns(
-    ways: dict[str, Callable[[], Any]], samples: int, warmup: int
+    ways: dict[str, Callable[[], Any]], samples: int, warmup: int, block: int = 50
 ) -> dict[str, list[float]]:
-    """Milliseconds per call of each way, the ways taking turns call by call, after ``warmup``
-    calls of each that are not counted (a server just started runs its first thousands of
-    statements slower, its code not compiled yet)."""
+    """Milliseconds per call of each way, the ways taking turns block by block (``block``
+    calls of one, then of the next: call by call, a write into the vector index slowed the
+    plain write after it to twice its time alone), after ``warmup`` calls of each that are not
+    counted (a server just started runs its first thousands of statements slower, its code not
+    compiled yet); the first call of each block is not counted either."""
     times: dict[str, list[float]] = {name: [] for name in ways}
-    for counted in (False, True):
-        for _ in range(samples if counted else warmup):
-            for name, call in ways.items():
+    for name, call in ways.items():
+        for _ in range(warmup):
+            call()
+    for _ in range(max(1, samples // (block - 1))):
+        for name, call in ways.items():
+            for i in range(block):
                 start = time.perf_counter()
                 call()
-                if counted:
+                if i:
                     times[name].append((time.perf_counter() - start) * 1000)
     return times
 
@@ -148,6 +153,7 @@ def model_floors(samples: int, as_json: bool) -> None:
         },
         max(20, samples // 4),
         10,
+        block=5,
     )
     rows: dict[str, Any] = {name: summary(ms) for name, ms in times.items()}
     rows["per sentence in a batch of 50, p50 ms"] = round(
