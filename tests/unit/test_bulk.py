@@ -89,3 +89,23 @@ def test_a_small_bulk_write_leaves_the_collector_as_it_was() -> None:
     finally:
         gc.callbacks.remove(seen)
     assert kept
+
+
+def test_a_pass_due_before_a_small_bulk_write_is_left_to_the_collector() -> None:
+    young, middle, old = gc.get_threshold()
+    gc.collect()
+    passes, seen = _full_passes()
+    try:
+        gc.set_threshold(young, middle, old * FULL_PASS_DEFERRAL)  # the process's own doing
+        kept: list[list[int]] = []
+        while gc.get_count()[2] <= old and len(kept) < young * middle * old * 10:
+            kept.extend([i] for i in range(young))
+        gc.set_threshold(young, middle, old)
+        before = len(passes)
+        with fewer_full_collections():
+            kept.append([0])
+        assert len(passes) == before, "the bulk write did not make it due: none is forced"
+    finally:
+        gc.set_threshold(young, middle, old)
+        gc.callbacks.remove(seen)
+    assert kept
