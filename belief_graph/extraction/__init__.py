@@ -1,9 +1,20 @@
 """From conversation to claims: an extractor proposes claims from an episode, and the write path
-verifies each against its source before it is believed (docs/extraction.md)."""
+verifies each against its source before it is believed (docs/extraction.md).
 
-from .chat import ChatExtractor, ChatSettings, MalformedOutput
-from .episode import Episode, Extractor, Observation, Proposal, Refusal
-from .rules import RuleExtractor
+The extractors are imported when first asked for: the LLM extractor's HTTP client and the
+rules' patterns took a third of a second of every process that imported the engine, a CLI
+command included, whether it extracted anything or not.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .episode import Episode, Extractor, MalformedOutput, Observation, Proposal, Refusal
+
+if TYPE_CHECKING:
+    from .chat import ChatExtractor, ChatSettings
+    from .rules import RuleExtractor
 
 __all__ = [
     "ChatExtractor",
@@ -19,7 +30,22 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    if name in ("ChatExtractor", "ChatSettings"):
+        from . import chat
+
+        return getattr(chat, name)
+    if name == "RuleExtractor":
+        from .rules import RuleExtractor
+
+        return RuleExtractor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def default_extractor() -> Extractor:
     """The LLM extractor when ``BELIEF_GRAPH_EXTRACTOR_URL`` is set, else the offline rules."""
+    from .chat import ChatExtractor, ChatSettings
+    from .rules import RuleExtractor
+
     settings = ChatSettings()
     return ChatExtractor(settings) if settings.configured else RuleExtractor()

@@ -25,7 +25,7 @@ from belief_graph.errors import ConfigError, ModelError
 from belief_graph.vocabulary import Vocabulary, normalize_key
 
 from . import when
-from .episode import Episode, Proposal
+from .episode import Episode, MalformedOutput, Proposal
 
 __all__ = ["ChatExtractor", "ChatSettings", "Claims", "MalformedOutput", "ProposedClaim"]
 
@@ -100,10 +100,6 @@ class Claims(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     claims: list[ProposedClaim]
-
-
-class MalformedOutput(ModelError):
-    """The model's answer was not valid claims JSON, after every retry."""
 
 
 SYSTEM_PROMPT = """\

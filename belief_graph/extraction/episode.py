@@ -8,10 +8,15 @@ from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from belief_graph.errors import ModelError
 from belief_graph.models import Identifier, Moment, RevisionResult, Term, Text
 from belief_graph.vocabulary import Vocabulary
 
 __all__ = ["Episode", "Extractor", "Observation", "Proposal", "Refusal"]
+
+
+class MalformedOutput(ModelError):
+    """The model's answer was not valid claims JSON, after every retry."""
 
 
 class Episode(BaseModel):

@@ -135,3 +135,32 @@ def test_an_unreachable_endpoint_is_a_clear_error() -> None:
         extractor("http://127.0.0.1:9/v1", timeout=5).extract(
             episode("I'm vegan."), vocabulary=Vocabulary.default(), known_subjects=[]
         )
+
+
+def test_the_engine_loads_no_extractor_until_one_is_asked_for() -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BELIEF_GRAPH_EXTRACTOR")}
+
+    code = (
+        "import sys\n"
+        "import belief_graph.client, belief_graph.integrations.mcp\n"
+        "print(sorted(m for m in ('httpx', 'belief_graph.extraction.chat',"
+        " 'belief_graph.extraction.rules') if m in sys.modules))\n"
+        "from belief_graph.extraction import ChatExtractor, RuleExtractor, default_extractor\n"
+        "print(type(default_extractor()).__name__, ChatExtractor.__name__)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded, asked = done.stdout.strip().splitlines()
+    assert loaded == "[]", "a process that extracts nothing does not pay for the extractors"
+    assert asked == "RuleExtractor ChatExtractor"
