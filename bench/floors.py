@@ -66,7 +66,7 @@ def in_turns(
     counted (a server just started runs its first thousands of statements slower, its code not
     compiled yet); the first call of each block is not counted either."""
     times: dict[str, list[float]] = {name: [] for name in ways}
-    for name, call in ways.items():
+    for call in ways.values():
         for _ in range(warmup):
             call()
     for _ in range(max(1, samples // (block - 1))):
