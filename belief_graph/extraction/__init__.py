@@ -2,8 +2,8 @@
 verifies each against its source before it is believed (docs/extraction.md).
 
 The extractors are imported when first asked for: the LLM extractor's HTTP client and the
-rules' patterns took a third of a second of every process that imported the engine, a CLI
-command included, whether it extracted anything or not.
+rules' patterns took about a tenth of a second of every process that imported the engine, a
+CLI command included, whether it extracted anything or not (docs/benchmarks.md, "CLI").
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from belief_graph.errors import ModelError
 from belief_graph.models import Identifier, Moment, RevisionResult, Term, Text
 from belief_graph.vocabulary import Vocabulary
 
-__all__ = ["Episode", "Extractor", "Observation", "Proposal", "Refusal"]
+__all__ = ["Episode", "Extractor", "MalformedOutput", "Observation", "Proposal", "Refusal"]
 
 
 class MalformedOutput(ModelError):
