@@ -8,7 +8,9 @@
 // Returns: subject, predicate, version, id, text, status_now, believed_then, valid_from,
 //          valid_to_then, in_slot (path), chain (paths)
 MATCH in_slot = (c:Claim {namespace: $namespace})-[:IN_SLOT]->(s:Slot {namespace: $namespace})
+USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
 WHERE c.status IN ['active', 'superseded', 'retracted']
+  AND s.subject_key IS NOT NULL AND s.predicate IS NOT NULL
   AND c.accepted_at <= $known_at
   AND (c.retracted_at IS NULL OR c.retracted_at > $known_at)
 WITH in_slot, s, c,

@@ -6,8 +6,8 @@
 MATCH conflict = (a:Claim {namespace: $namespace})-[x:CONTRADICTS]->(b:Claim {namespace: $namespace})
 WHERE x.resolution IS NULL AND a.status <> 'erased' AND b.status <> 'erased'
 CALL (a, b) {
-  OPTIONAL MATCH slot = (:Claim)-[:IN_SLOT]->(:Slot)
-  WHERE startNode(relationships(slot)[0]) IN [a, b]
+  UNWIND [a, b] AS side
+  OPTIONAL MATCH slot = (side)-[:IN_SLOT]->(:Slot)
   RETURN collect(slot) AS slots
 }
 RETURN a.id AS claim_id, a.text AS claim, a.status AS claim_status,

@@ -5,7 +5,8 @@
 // Returns: revision_id, op, at, actor, decision, reason, change, id, text, kind, status,
 //          changed (path), supersedes (paths)
 MATCH (r:Revision {namespace: $namespace})
-WHERE r.op IN ['promote', 'demote']
+USING INDEX SEEK r:Revision(namespace, at)
+WHERE r.at IS NOT NULL AND r.op IN ['promote', 'demote']
 OPTIONAL MATCH changed = (r)-[e:ADDED|RETIRED|FLAGGED]->(c:Claim)
 CALL (r, c) {
   OPTIONAL MATCH step = (c)-[:SUPERSEDES {revision_id: r.id}]->(:Claim {namespace: $namespace})

@@ -2,7 +2,8 @@
 // and an erased subject is gone): what an extractor matches "Bob" against.
 // Params: $namespace, $limit   Returns: subject, claims
 MATCH (s:Slot {namespace: $namespace})<-[:IN_SLOT]-(c:Claim)
-WHERE s.subject IS NOT NULL AND NOT s.subject_key STARTS WITH 'text:'
+USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
+WHERE s.subject_key IS NOT NULL AND s.predicate IS NOT NULL AND s.subject IS NOT NULL AND NOT s.subject_key STARTS WITH 'text:'
   AND NOT s.subject_key STARTS WITH 'erased:' AND c.status <> 'erased'
 WITH s.subject_key AS key, min(s.subject) AS subject, count(c) AS claims
 RETURN subject, claims

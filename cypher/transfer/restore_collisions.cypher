@@ -4,13 +4,19 @@
 // Returns: nodes (count in the namespace), claims (colliding ids), slots (colliding ids)
 CALL () {
   CALL () {
-    MATCH (n:Claim {namespace: $namespace}) RETURN count(n) AS found
+    MATCH (n:Claim {namespace: $namespace}) USING INDEX SEEK n:Claim(namespace, status)
+    WHERE n.status IS NOT NULL RETURN count(n) AS found
     UNION ALL
-    MATCH (n:Slot {namespace: $namespace}) RETURN count(n) AS found
+    MATCH (n:Slot {namespace: $namespace})
+    USING INDEX SEEK n:Slot(namespace, subject_key, predicate)
+    WHERE n.subject_key IS NOT NULL AND n.predicate IS NOT NULL
+    RETURN count(n) AS found
     UNION ALL
-    MATCH (n:Episode {namespace: $namespace}) RETURN count(n) AS found
+    MATCH (n:Episode {namespace: $namespace}) USING INDEX SEEK n:Episode(namespace, id)
+    WHERE n.id IS NOT NULL RETURN count(n) AS found
     UNION ALL
-    MATCH (n:Revision {namespace: $namespace}) RETURN count(n) AS found
+    MATCH (n:Revision {namespace: $namespace}) USING INDEX SEEK n:Revision(namespace, id)
+    WHERE n.id IS NOT NULL RETURN count(n) AS found
   }
   RETURN sum(found) AS nodes
 }

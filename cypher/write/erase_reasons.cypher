@@ -7,11 +7,13 @@
 // Returns: id, result
 CALL () {
   UNWIND $claim_ids AS id
-  MATCH (:Claim {namespace: $namespace, id: id})<-[]-(r:Revision)
+  MATCH (c:Claim {namespace: $namespace, id: id})<-[]-(r:Revision)
+  USING INDEX SEEK c:Claim(id)
   RETURN r
   UNION
   MATCH (r:Revision {namespace: $namespace})
-  WHERE any(s IN coalesce(r.slot_ids, []) WHERE s IN $slot_ids)
+  USING INDEX SEEK r:Revision(namespace, id)
+  WHERE r.id IS NOT NULL AND any(s IN coalesce(r.slot_ids, []) WHERE s IN $slot_ids)
   RETURN r
 }
 WITH DISTINCT r

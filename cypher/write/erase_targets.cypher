@@ -10,7 +10,9 @@
 // Returns: claims (list of {id, slot_id}), slots (list of slot ids)
 CALL () {
   MATCH (c:Claim {namespace: $namespace})
-  WHERE ($subject_key IS NULL OR c.subject_key = $subject_key
+  USING INDEX SEEK c:Claim(namespace, status)
+  WHERE c.status IS NOT NULL
+    AND ($subject_key IS NULL OR c.subject_key = $subject_key
          OR (c.subject_key STARTS WITH 'text:' AND toLower(c.text) =~ $mention))
     AND ($ids IS NULL OR c.id IN $ids)
     AND c.status <> 'erased'
@@ -18,7 +20,9 @@ CALL () {
 }
 CALL (claims) {
   MATCH (s:Slot {namespace: $namespace})
-  WHERE (s.subject IS NOT NULL
+  USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
+  WHERE s.subject_key IS NOT NULL AND s.predicate IS NOT NULL
+    AND (s.subject IS NOT NULL
          OR NOT (s.subject_key STARTS WITH 'erased:' OR s.subject_key STARTS WITH 'text:'))
     AND ($subject_key IS NULL OR s.subject_key = $subject_key)
     AND ($ids IS NULL OR s.id IN [c IN claims | c.slot_id])
