@@ -74,23 +74,6 @@ from .write.state import moments
 from .write.writer import Writer
 
 _MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
-_SCHEMA_INDEXES = (
-    "claim_id_unique",
-    "slot_id_unique",
-    "slot_key_unique",
-    "episode_key_unique",
-    "revision_key_unique",
-    "claim_namespace_status",
-    "claim_namespace_subject",
-    "claim_recorded_at",
-    "revision_namespace_at",
-    "claim_embedding",
-    "claim_slot_status",
-    "claim_slot_valid_to",
-    "claim_slot_superseded_at",
-    "claim_slot_valid_from",
-    "claim_slot_version",
-)
 # The statuses each search mode may return; the in-index filter keeps the rest out of the fetch.
 _AS_OF_STATUSES = ["active", "superseded", "retracted"]
 _HISTORY_STATUSES = ["active", "superseded", "retracted", "pending", "rejected"]
@@ -1216,15 +1199,18 @@ class BeliefGraph:
             Check(name="connectivity", ok=True, detail=f"{info['agent']} at {info['address']}")
         )
         indexes = {r["name"]: r for r in self.store.read("admin/doctor_indexes")}
-        missing = [n for n in _SCHEMA_INDEXES if n not in indexes]
-        offline = [n for n in _SCHEMA_INDEXES if n in indexes and indexes[n]["state"] != "ONLINE"]
+        expected = sorted(cypher.schema_names())
+        missing = [n for n in expected if n not in indexes]
+        offline = [n for n in expected if n in indexes and indexes[n]["state"] != "ONLINE"]
+        retired = sorted(cypher.retired_names() & set(indexes))  # written, read by nothing
         checks.append(
             Check(
                 name="schema",
-                ok=not missing and not offline,
+                ok=not (missing or offline or retired),
                 detail="all constraints and indexes online"
-                if not (missing or offline)
-                else f"missing {missing}, not online {offline} (run init_schema)",
+                if not (missing or offline or retired)
+                else f"missing {missing}, not online {offline}, retired but still there "
+                f"{retired} (run init_schema)",
             )
         )
         counts = self.store.read("admin/doctor_embeddings")[0]

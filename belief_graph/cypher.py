@@ -138,10 +138,20 @@ def schema() -> list[str]:
 _SCHEMA_NAME = re.compile(r"^CREATE (?:[A-Z]+ )?(?:CONSTRAINT|INDEX) (\w+) IF NOT EXISTS", re.M)
 
 
+_RETIRED_NAME = re.compile(r"^DROP (?:CONSTRAINT|INDEX) (\w+) IF EXISTS", re.M)
+
+
 @cache
 def schema_names() -> frozenset[str]:
     """The names of the constraints and indexes the schema statements create."""
     return frozenset(m for name in schema() for m in _SCHEMA_NAME.findall(load(name)))
+
+
+@cache
+def retired_names() -> frozenset[str]:
+    """The names of the constraints and indexes an earlier version created and the schema
+    statements drop (``schema/retired/``)."""
+    return frozenset(m for name in schema() for m in _RETIRED_NAME.findall(load(name)))
 
 
 # Statements written for Cypher 25 on a server whose vector index filters inside the index

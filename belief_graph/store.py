@@ -381,10 +381,11 @@ class Store:
         )
 
     def ensure_schema(self, timeout: int = 120) -> list[str]:
-        """Apply the schema if any of its constraints or indexes is missing from this database;
-        the statements applied (none when it was complete)."""
+        """Apply the schema if any of its constraints or indexes is missing from this database,
+        or one it retired is still there; the statements applied (none when it was as it
+        should be)."""
         present = {r["name"] for r in self.read_leader("admin/doctor_indexes")}
-        if cypher.schema_names() <= present:
+        if cypher.schema_names() <= present and not cypher.retired_names() & present:
             return []
         return self.apply_schema(timeout)
 

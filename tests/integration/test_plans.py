@@ -242,3 +242,48 @@ def test_a_statement_about_one_namespace_reads_that_namespace_not_the_database(
         and (found := [r for r in reads(store, name) if r.startswith(whole)])
     }
     assert sorted(scans) == [], scans
+
+
+# An index is written with every node of its label that has its properties: each one the schema
+# creates must be read by some statement to be worth that price.
+_INDEX_READ = re.compile(r"^(?:RANGE INDEX|UNIQUE) \w+:(?P<label>\w+)\((?P<keys>[\w, ]+)\)")
+
+
+def test_every_index_the_schema_creates_is_read_by_a_shipped_statement(
+    bg: BeliefGraph, store: Store
+) -> None:
+    """Until 2026-12-05 two indexes of the claims (by subject, by recorded_at) were written with
+    every claim and read by nothing: 6-19 % of an ingest's server CPU (docs/benchmarks.md)."""
+    fill(bg)
+    schema = store.run_literal(
+        "SHOW INDEXES YIELD name, type, labelsOrTypes, properties, owningConstraint "
+        "WHERE type = 'RANGE' AND owningConstraint IS NULL "
+        "RETURN name, labelsOrTypes[0] AS label, properties"
+    )
+    created = {
+        r["name"]: (r["label"], ", ".join(r["properties"]))
+        for r in schema
+        if r["name"] in cypher.schema_names()
+    }
+    assert len(created) == 7, created
+    read = set()
+    for name in statements():
+        for found in reads(store, name):
+            if match := _INDEX_READ.match(found.partition(": ")[2]):
+                read.add((match["label"], match["keys"]))
+    assert {name for name, key in created.items() if key not in read} == set()
+
+
+def test_the_schema_drops_an_index_an_earlier_version_created_that_nothing_reads(
+    bg: BeliefGraph, store: Store
+) -> None:
+    store.run_literal(
+        "CREATE INDEX claim_recorded_at IF NOT EXISTS FOR (c:Claim) ON (c.namespace, c.recorded_at)"
+    )
+    schema = next(c for c in bg.doctor().checks if c.name == "schema")
+    assert not schema.ok and "claim_recorded_at" in schema.detail
+    assert "schema/retired/claim_recorded_at" in store.ensure_schema()
+    names = {r["name"] for r in store.read("admin/doctor_indexes")}
+    assert not cypher.retired_names() & names and cypher.schema_names() <= names
+    assert store.ensure_schema() == []
+    assert next(c for c in bg.doctor().checks if c.name == "schema").ok
