@@ -201,34 +201,42 @@ class OnnxSentenceEncoder:
                 f"the ONNX export disagrees with torch by {gap:.2g} on probe sentences"
             )
 
-    def encode(self, texts: Sequence[str], batch_size: int = 64) -> Any:
-        """Unit vectors of ``texts`` (a float32 array, one row per text, in input order)."""
+    def encode(self, texts: Sequence[str], batch_size: int) -> Any:
+        """Unit vectors of ``texts`` (a float32 array, one row per text, in input order). The
+        texts run in batches of like length (sorted by their tokens), as sentence-transformers
+        runs them: a batch is padded to its longest text, and the padding is computed too."""
         import numpy as np
 
         prepared = [t.strip() for t in texts]
         if self._lower_case:
             prepared = [t.lower() for t in prepared]
-        rows = []
-        for start in range(0, len(prepared), batch_size):
-            encodings = self._tokenizer.encode_batch(prepared[start : start + batch_size])
-            width = max(len(e.ids) for e in encodings)
-            ids = np.zeros((len(encodings), width), dtype=np.int64)
-            mask = np.zeros_like(ids)
-            types = np.zeros_like(ids)
-            for i, e in enumerate(encodings):
-                ids[i, : len(e.ids)] = e.ids
-                mask[i, : len(e.ids)] = 1
-                types[i, : len(e.ids)] = e.type_ids
-            feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-            with self._lock:  # one run at a time: the session's threads are the budget
-                states = self._session.run(
-                    None, {k: v for k, v in feed.items() if k in self._names}
-                )[0]
-            weights = mask[..., None].astype(np.float32)
-            pooled = (states * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
-            norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-            rows.append(pooled / np.clip(norms, 1e-12, None))
-        return np.concatenate(rows) if rows else np.zeros((0, self.dim), dtype=np.float32)
+        encodings = self._tokenizer.encode_batch(prepared)
+        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+        vectors = np.zeros((len(encodings), self.dim), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            chosen = order[start : start + batch_size]
+            vectors[chosen] = self._run([encodings[i] for i in chosen])
+        return vectors
+
+    def _run(self, encodings: list[Any]) -> Any:
+        """The unit vectors of one batch of tokenized texts."""
+        import numpy as np
+
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        types = np.zeros_like(ids)
+        for i, e in enumerate(encodings):
+            ids[i, : len(e.ids)] = e.ids
+            mask[i, : len(e.ids)] = 1
+            types[i, : len(e.ids)] = e.type_ids
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        with self._lock:  # one run at a time: the session's threads are the budget
+            states = self._session.run(None, {k: v for k, v in feed.items() if k in self._names})[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (states * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return pooled / np.clip(norms, 1e-12, None)
 
 
 def export(model: Any, target: Path) -> None:

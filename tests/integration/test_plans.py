@@ -253,7 +253,7 @@ def test_every_index_the_schema_creates_is_read_by_a_shipped_statement(
     bg: BeliefGraph, store: Store
 ) -> None:
     """Until 2026-12-05 two indexes of the claims (by subject, by recorded_at) were written with
-    every claim and read by nothing: 6-19 % of an ingest's server CPU (docs/benchmarks.md)."""
+    every claim and read by nothing."""
     fill(bg)
     schema = store.run_literal(
         "SHOW INDEXES YIELD name, type, labelsOrTypes, properties, owningConstraint "

@@ -52,6 +52,30 @@ def test_onnx_gives_the_vectors_torch_gives(cache: Path, torch_vectors: Any) -> 
     assert embedder.embed([]) == []
 
 
+def test_short_texts_are_not_padded_to_the_long_ones_of_their_call(cache: Path) -> None:
+    # A model run computes every padded position: the long texts of a call run together, the
+    # short ones together, whatever order they came in (7.9 -> 4.9 ms a sentence, models.md).
+    embedder = SentenceTransformerEmbedder(MODEL, cache_dir=cache)
+    short, long = "Priya lives in Lisbon.", " ".join(["The pipeline takes twelve minutes"] * 8)
+    texts = [short if i % 2 else long for i in range(32)]
+    alone = {t: np.array(embedder.embed([t])[0]) for t in (short, long)}
+    encoder = embedder._load()
+    session, widths = encoder._session, []
+
+    class Counted:
+        def run(self, names: Any, feed: dict[str, Any]) -> Any:
+            widths.append(feed["input_ids"].shape[1])
+            return session.run(names, feed)
+
+    encoder._session = Counted()
+    try:
+        got = np.array(embedder.embed(texts, batch_size=16))
+    finally:
+        encoder._session = session
+    assert len(widths) == 2 and min(widths) < max(widths) / 4
+    assert max(np.abs(got[i] - alone[t]).max() for i, t in enumerate(texts)) < 1e-5
+
+
 def test_the_export_is_made_once_and_then_loads_without_torch(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, torch_vectors: Any
 ) -> None:
