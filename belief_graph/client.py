@@ -396,8 +396,8 @@ class BeliefGraph:
                 refused=[Refusal(proposal=whole, reason=str(exc))],
             )
         now = self.clock()
-        results: list[RevisionResult] = []
         refused: list[Refusal] = []
+        drafted: list[tuple[Proposal, Request]] = []
         for proposal in proposals:
             try:
                 draft = _draft_of(namespace, episode, episode_id, proposal, source_type, now)
@@ -407,15 +407,20 @@ class BeliefGraph:
             except ValueError as exc:
                 refused.append(Refusal(proposal=proposal, reason=f"invalid: {exc}"))
                 continue
-            revision = _revision_of(episode.id, proposal) if episode.id else None
-            try:
-                result = self.remember(draft, revision_id=revision, actor=actor)
-            except ValidationError as exc:
-                refused.append(Refusal(proposal=proposal, reason=f"invalid: {_first(exc)}"))
+            if episode.id:
+                request = Request(draft, _revision_of(episode.id, proposal), actor)
+            else:
+                request = Request(draft, self._writer.new_id(), actor, fresh=True)
+            drafted.append((proposal, request))
+        results: list[RevisionResult] = []
+        for proposal, written in self._remember_each(drafted):
+            if isinstance(written, ValidationError):
+                refused.append(Refusal(proposal=proposal, reason=f"invalid: {_first(written)}"))
                 continue
-            except (ConflictError, NotFound, ValueError) as exc:
-                refused.append(Refusal(proposal=proposal, reason=f"not written: {exc}"))
+            if isinstance(written, Exception):
+                refused.append(Refusal(proposal=proposal, reason=f"not written: {written}"))
                 continue
+            result = written
             results.append(result)
             if result.decision == "refuse":
                 refused.append(Refusal(proposal=proposal, reason=result.reason))
@@ -433,6 +438,28 @@ class BeliefGraph:
             results=results,
             refused=refused,
         )
+
+    def _remember_each(
+        self, drafted: list[tuple[Proposal, Request]]
+    ) -> list[tuple[Proposal, RevisionResult | Exception]]:
+        """Each request's result, or the error that kept it from being written. One batch
+        first (one embedding call, one read, one write for what one turn said); when the write
+        path refuses the batch, nothing of it was written, and each request goes again on its
+        own, so that one refused request does not keep the others out."""
+        refusals = (ValidationError, ConflictError, NotFound, ValueError)
+        if len(drafted) > 1:
+            try:
+                batch = self._remember([request for _, request in drafted])
+                return list(zip([proposal for proposal, _ in drafted], batch, strict=True))
+            except refusals:
+                pass
+        each: list[tuple[Proposal, RevisionResult | Exception]] = []
+        for proposal, request in drafted:
+            try:
+                each.append((proposal, self._remember([request])[0]))
+            except refusals as exc:
+                each.append((proposal, exc))
+        return each
 
     @staticmethod
     def _requests(

@@ -14,10 +14,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from belief_graph import BeliefGraph
+from belief_graph import store as store_module
 from belief_graph.detect import Detector
 from belief_graph.policy import Policy
 from belief_graph.server.launcher import LocalNeo4j
@@ -137,6 +139,20 @@ def make_bg(store: Store) -> Callable[..., BeliefGraph]:
 def bg(make_bg: Callable[..., BeliefGraph]) -> BeliefGraph:
     """A BeliefGraph on an empty database, real clock, structural detection."""
     return make_bg()
+
+
+@pytest.fixture
+def sent(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the shipped statements sent to the server from now on, in order."""
+    names: list[str] = []
+    original = store_module._query
+
+    def query(name: str, params: Any = None) -> Any:
+        names.append(name)
+        return original(name, params)
+
+    monkeypatch.setattr(store_module, "_query", query)
+    return names
 
 
 @pytest.fixture(scope="session")

@@ -185,11 +185,14 @@ class Remember:
         self.clock = clock
         self.new_id = new_id
         self.requests = requests
-        self.embeddings = detector.embed([r.draft.text for r in requests])
-        # Generate-then-verify: each claim is checked against the source it came with.
+        # Generate-then-verify: each claim is checked against the source it came with. The
+        # sources are embedded in the drafts' call: one call, its texts run by length.
         with_source = [_premise(r.draft) for r in requests if r.draft.episode_content]
         verifying = policy.verify and detector.scorer is not None
-        checked = iter(detector.embed(with_source) if verifying else [None] * len(with_source))
+        texts = [r.draft.text for r in requests]
+        vectors = detector.embed(texts + with_source if verifying else texts)
+        self.embeddings = vectors[: len(requests)]
+        checked = iter(vectors[len(requests) :] if verifying else [None] * len(with_source))
         self.source_embeddings = [
             next(checked) if r.draft.episode_content else None for r in requests
         ]

@@ -31,6 +31,13 @@ def claim(obj: str, source: str, **extra: object) -> dict[str, object]:
     }
 
 
+JOB = {
+    **claim("Acme", "I work at Acme."),
+    "predicate": "works_at",
+    "sentence": "alice works at Acme.",
+}
+
+
 def answer(*claims: dict[str, object]) -> str:
     return json.dumps({"claims": list(claims)})
 
@@ -194,3 +201,31 @@ def test_third_person_statements_use_the_known_subjects(bg: BeliefGraph) -> None
     assert [(p.subject, p.object) for p in seen.proposals] == [("Bob", "Rome")]
     current = bg.current(NS, "bob", "lives_in")
     assert current is not None and not isinstance(current, list) and current.object == "Rome"
+
+
+def test_what_one_turn_says_is_written_at_once_each_proposal_seeing_the_one_before(
+    bg: BeliefGraph, sent: list[str]
+) -> None:
+    text = "I was vegan, now I'm pescatarian. I work at Acme."
+    reply = answer(claim("vegan", "I was vegan"), claim("pescatarian", "now I'm pescatarian"), JOB)
+    with ChatReplayServer({"pescatarian": reply}) as server:
+        seen = bg.observe(NS, said(text, datetime.now(UTC)), extractor=chat(server))
+    assert [r.verdict for r in seen.results] == ["NEW", "UPDATE", "NEW"] and not seen.refused
+    assert sent.count("write/apply") == 1  # one write for the turn, not one per proposal
+    diet = bg.current(NS, "alice", "diet")
+    assert diet is not None and not isinstance(diet, list) and diet.object == "pescatarian"
+    assert [c.status for c in bg.history(NS, "alice", "diet")] == ["superseded", "active"]
+
+
+def test_a_proposal_the_write_path_refuses_keeps_none_of_the_others_out(bg: BeliefGraph) -> None:
+    # The same proposal twice in one episode: one revision id twice, which a batch refuses.
+    twice = claim("vegan", "I'm vegan.")
+    episode = said("I'm vegan. I work at Acme.", datetime.now(UTC), id="chat-9:1")
+    with ChatReplayServer({"vegan": answer(twice, twice, JOB)}) as server:
+        seen = bg.observe(NS, episode, extractor=chat(server))
+    assert len(seen.results) == 3 and seen.results[1].replayed
+    assert seen.results[0].revision_id == seen.results[1].revision_id
+    assert [(c.predicate, c.object) for c in bg.beliefs(NS, "alice")] == [
+        ("dietary_preference", "vegan"),
+        ("works_at", "Acme"),
+    ]
