@@ -17,7 +17,7 @@ from .. import cypher
 from ..detect import Detector, nearest
 from ..errors import BeliefGraphError, ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
-from ..grounding import grounding, in_third_person
+from ..grounding import Grounding, grounding, in_third_person
 from ..identity import Statement, has_negation, parse, stated_value
 from ..identity import polarity as read_polarity
 from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
@@ -185,17 +185,22 @@ class Remember:
         self.clock = clock
         self.new_id = new_id
         self.requests = requests
-        # Generate-then-verify: each claim is checked against the source it came with. The
-        # sources are embedded in the drafts' call: one call, its texts run by length.
-        with_source = [_premise(r.draft) for r in requests if r.draft.episode_content]
+        # Generate-then-verify: each claim is checked against the source it came with, by its
+        # words first (``_grounded``); a source whose words do not decide is scored by the
+        # models, and embedded in the drafts' call (one call, its texts run by length).
         verifying = policy.verify and detector.scorer is not None
-        texts = [r.draft.text for r in requests]
-        vectors = detector.embed(texts + with_source if verifying else texts)
-        self.embeddings = vectors[: len(requests)]
-        checked = iter(vectors[len(requests) :] if verifying else [None] * len(with_source))
-        self.source_embeddings = [
-            next(checked) if r.draft.episode_content else None for r in requests
+        scored = [
+            i
+            for i, r in enumerate(requests)
+            if verifying and r.draft.episode_content and _grounded(r.draft) is None
         ]
+        vectors = detector.embed(
+            [r.draft.text for r in requests] + [_premise(requests[i].draft) for i in scored]
+        )
+        self.embeddings = vectors[: len(requests)]
+        self.source_embeddings: list[list[float] | None] = [None] * len(requests)
+        for i, vector in zip(scored, vectors[len(requests) :], strict=True):
+            self.source_embeddings[i] = vector
         # Drafts that joined a fact as a paraphrase of one of its claims (by id(draft)).
         self._restates: dict[int, str] = {}
         # Stored claims' embeddings as vectors, by claim id (for ``detect.nearest``).
@@ -841,10 +846,7 @@ class Remember:
             # Verification is the contradiction model's job; similarity alone only measures
             # support once the model has found no contradiction.
             return None, None
-        # Structure first: a source that states the claim's value with its polarity supports
-        # it (and one that states it only negated contradicts it) whatever a model reads.
-        value = stated_value(draft.object, draft.text)
-        structural = grounding(value, polarity(draft.negated, draft.text), draft.episode_content)
+        structural = _grounded(draft)
         if structural is not None:
             return structural, None
         row = {"id": "source", "text": _premise(draft), "embedding": source_embedding}
@@ -960,6 +962,14 @@ def _subject_of(slot: SlotState, row: dict[str, Any]) -> str | None:
         return slot.key[1]
     statement = parse(row["text"]) if row.get("text") else None
     return normalize_key(statement.subject) if statement is not None else None
+
+
+def _grounded(draft: ClaimDraft) -> Grounding | None:
+    """How a draft's source bears on it by its words alone (``grounding``), else ``None``:
+    structure first, a source that states the claim's value with its polarity supports it (and
+    one that states it only negated contradicts it) whatever a model reads."""
+    value = stated_value(draft.object, draft.text)
+    return grounding(value, polarity(draft.negated, draft.text), draft.episode_content or "")
 
 
 def _premise(draft: ClaimDraft) -> str:
