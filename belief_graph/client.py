@@ -28,6 +28,7 @@ from .evidence import union
 from .extraction import Episode as Said
 from .extraction import (
     Extractor,
+    KnownSubjects,
     MalformedOutput,
     Observation,
     Proposal,
@@ -381,7 +382,7 @@ class BeliefGraph:
         """
         chosen = extractor if extractor is not None else default_extractor()
         episode_id = episode.id or new_id()
-        known = self.subjects(namespace)
+        known = KnownSubjects(lambda: self.subjects(namespace))
         try:
             proposals = chosen.extract(episode, vocabulary=self.vocabulary, known_subjects=known)
         except MalformedOutput as exc:

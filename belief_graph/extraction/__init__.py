@@ -10,7 +10,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .episode import Episode, Extractor, MalformedOutput, Observation, Proposal, Refusal
+from .episode import (
+    Episode,
+    Extractor,
+    KnownSubjects,
+    MalformedOutput,
+    Observation,
+    Proposal,
+    Refusal,
+)
 
 if TYPE_CHECKING:
     from .chat import ChatExtractor, ChatSettings
@@ -21,6 +29,7 @@ __all__ = [
     "ChatSettings",
     "Episode",
     "Extractor",
+    "KnownSubjects",
     "MalformedOutput",
     "Observation",
     "Proposal",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Protocol, overload, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -12,7 +12,15 @@ from belief_graph.errors import ModelError
 from belief_graph.models import Identifier, Moment, RevisionResult, Term, Text
 from belief_graph.vocabulary import Vocabulary
 
-__all__ = ["Episode", "Extractor", "MalformedOutput", "Observation", "Proposal", "Refusal"]
+__all__ = [
+    "Episode",
+    "Extractor",
+    "KnownSubjects",
+    "MalformedOutput",
+    "Observation",
+    "Proposal",
+    "Refusal",
+]
 
 
 class MalformedOutput(ModelError):
@@ -84,6 +92,36 @@ class Observation(BaseModel):
     proposals: list[Proposal]
     results: list[RevisionResult]
     refused: list[Refusal]
+
+
+class KnownSubjects(Sequence[str]):
+    """The namespace's subjects, read when an extractor first looks at them: a turn said in the
+    first person needs none (the rule extractor matches names only in a clause about someone
+    else), and the read is a round trip of every turn (3.4 ms of a 45 ms one, benchmarks.md)."""
+
+    def __init__(self, read: Callable[[], list[str]]) -> None:
+        self._read = read
+        self._names: list[str] | None = None
+
+    def _loaded(self) -> list[str]:
+        if self._names is None:
+            self._names = self._read()
+        return self._names
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        return self._loaded()[index]
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
 
 
 @runtime_checkable
