@@ -238,7 +238,8 @@ def test_a_turn_in_the_first_person_does_not_read_the_subjects(
     bg.observe(NS, said("I live in Oslo. My sister lives in Bergen.", now), extractor=RULES)
     assert "read/subjects_list" not in sent
     # About someone else: the rules match the clause against the names known, read once.
-    seen = bg.observe(NS, said("Alice works at Acme. Alice speaks Norwegian.", now), extractor=RULES)
+    about = said("Alice works at Acme. Alice speaks Norwegian.", now)
+    seen = bg.observe(NS, about, extractor=RULES)
     assert sent.count("read/subjects_list") == 1
     assert {(p.subject, p.object) for p in seen.proposals} == {
         ("alice", "Acme"),
