@@ -97,7 +97,7 @@ class Observation(BaseModel):
 class KnownSubjects(Sequence[str]):
     """The namespace's subjects, read when an extractor first looks at them: a turn said in the
     first person needs none (the rule extractor matches names only in a clause about someone
-    else), and the read is a round trip of every turn (3.4 ms of a 45 ms one, benchmarks.md)."""
+    else), and the read would be a round trip of every turn for nothing."""
 
     def __init__(self, read: Callable[[], list[str]]) -> None:
         self._read = read
