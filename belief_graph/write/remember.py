@@ -188,11 +188,17 @@ class Remember:
         # Generate-then-verify: each claim is checked against the source it came with, by its
         # words first (``_grounded``); a source whose words do not decide is scored by the
         # models, and embedded in the drafts' call (one call, its texts run by length).
-        verifying = policy.verify and detector.scorer is not None
+        # Verification is the contradiction model's job; similarity alone only measures support
+        # once the model has found no contradiction: without a model, nothing is verified.
+        self.verifying = policy.verify and detector.scorer is not None
+        self.groundings = [
+            _grounded(r.draft) if self.verifying and r.draft.episode_content else None
+            for r in requests
+        ]
         scored = [
             i
-            for i, r in enumerate(requests)
-            if verifying and r.draft.episode_content and _grounded(r.draft) is None
+            for i, (r, grounded) in enumerate(zip(requests, self.groundings, strict=True))
+            if self.verifying and r.draft.episode_content and grounded is None
         ]
         vectors = detector.embed(
             [r.draft.text for r in requests] + [_premise(requests[i].draft) for i in scored]
@@ -509,8 +515,10 @@ class Remember:
             # often as one read whole at once (a draft with no moment of its own is checked
             # in ``_decide``, once it has one).
             raise self._read_whole_past()
-        for index, (request, embedding, source_embedding) in enumerate(
-            zip(self.requests, self.embeddings, self.source_embeddings, strict=True)
+        for index, (request, embedding, source_embedding, grounded) in enumerate(
+            zip(
+                self.requests, self.embeddings, self.source_embeddings, self.groundings, strict=True
+            )
         ):
             draft = request.draft
             replay = state.replays.get((draft.namespace, request.revision_id))
@@ -543,7 +551,7 @@ class Remember:
             if restated is not None and restated in scores:
                 # Joined as a paraphrase of that claim: it restates it (SAME).
                 scores[restated] = PairScores(same_object=True, values=True)
-            structural, source = self._source_score(draft, embedding, source_embedding)
+            structural, source = self._source_score(draft, grounded, embedding, source_embedding)
             # The pairs the decision will likely read, scored in one model call on first read.
             self.detector.expect(
                 [
@@ -834,21 +842,17 @@ class Remember:
     def _source_score(
         self,
         draft: ClaimDraft,
+        grounded: Grounding | None,
         embedding: list[float] | None,
         source_embedding: list[float] | None,
     ) -> tuple[str | None, PairScores | None]:
-        """How the draft's source bears on it: a verdict the words decide alone
-        (``grounding``), else the pair (draft, source) scored on first read, for
+        """How the draft's source bears on it: the verdict its words decide alone
+        (``grounded``), else the pair (draft, source) scored on first read, for
         ``policy.verification``; ``(None, None)`` without a source or a model to check with."""
-        if not draft.episode_content or not self.policy.verify:
+        if not draft.episode_content or not self.verifying:
             return None, None
-        if self.detector.scorer is None:
-            # Verification is the contradiction model's job; similarity alone only measures
-            # support once the model has found no contradiction.
-            return None, None
-        structural = _grounded(draft)
-        if structural is not None:
-            return structural, None
+        if grounded is not None:
+            return grounded, None
         row = {"id": "source", "text": _premise(draft), "embedding": source_embedding}
         return None, self.detector.relate(draft.text, embedding, [row])["source"]
 

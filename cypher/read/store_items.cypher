@@ -4,7 +4,8 @@
 MATCH (s:Slot {namespace: $namespace, predicate: $predicate})
       <-[:IN_SLOT]-(c:Claim {status: 'active'})
 USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
-WHERE s.subject_key IS NOT NULL AND c.valid_from <= $now AND (c.valid_to IS NULL OR c.valid_to > $now)
+WHERE s.subject_key IS NOT NULL
+  AND c.valid_from <= $now AND (c.valid_to IS NULL OR c.valid_to > $now)
 CALL (s) {
   MATCH (s)<-[:IN_SLOT]-(f:Claim)
   WHERE f.status IN ['active', 'superseded']

@@ -3,7 +3,8 @@
 // Params: $namespace, $limit   Returns: subject, claims
 MATCH (s:Slot {namespace: $namespace})<-[:IN_SLOT]-(c:Claim)
 USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
-WHERE s.subject_key IS NOT NULL AND s.predicate IS NOT NULL AND s.subject IS NOT NULL AND NOT s.subject_key STARTS WITH 'text:'
+WHERE s.subject_key IS NOT NULL AND s.predicate IS NOT NULL AND s.subject IS NOT NULL
+  AND NOT s.subject_key STARTS WITH 'text:'
   AND NOT s.subject_key STARTS WITH 'erased:' AND c.status <> 'erased'
 WITH s.subject_key AS key, min(s.subject) AS subject, count(c) AS claims
 RETURN subject, claims
