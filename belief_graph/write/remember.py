@@ -427,8 +427,9 @@ class Remember:
         them; an untouched slot ranks as it did. So the first ``neighbours`` untouched slots the
         look-up ranked are enough, read now when the batch's read did not hold them. When the
         touched ones took too many of its ranks (and it did not find every slot there was), the
-        draft's slots are ranked again first, as many more as were touched since: a round trip
-        of its own, taken only by such a draft."""
+        draft's slots are ranked again first, twice as many each time until enough of them are
+        untouched (at most as many more as were touched since, which is always enough): a round
+        trip or two of its own, taken only by such a draft."""
         found = self._ranked.get(index)
         if found is None:
             return
@@ -449,9 +450,14 @@ class Remember:
 
         left, enough = untouched(found)
         if not enough:
+            # Ranks enough for any order of the touched slots, but one look-up that wide reads
+            # many times what the usual case needs: double the ranks until they hold enough.
             touched = sum(1 for i, s in held.items() if s.key[0] == namespace and moved(i))
-            found = self._rank(index, embedding, namespace, n + 1 + touched)
-            left, _ = untouched(found)
+            rank, widest = max(1, len(found["ids"])), n + 1 + touched
+            while not enough and rank < widest:
+                rank = min(2 * rank, widest)
+                found = self._rank(index, embedding, namespace, rank)
+                left, enough = untouched(found)
         missing = [(namespace, i) for i in left[:n] if i not in held]
         if missing:
             more = self._read_by_id(missing)

@@ -612,6 +612,51 @@ def test_a_drafts_nearest_slots_moved_by_the_drafts_before_it_in_its_batch_are_f
     met_as_one_at_a_time(ahead, alone, "slot:priya:care")
 
 
+def test_a_draft_whose_ranked_slots_were_all_moved_is_ranked_wider_until_one_was_not(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    """One neighbour asked for, batch after batch: "Priya splurges on everything." ranks four
+    of Priya's thrifty slots first, and the four drafts before it in its batch move each far
+    from it. Ranked again twice as wide, it finds only moved slots; ranked once more (at most as
+    many more as were moved) it finds the fifth, that she buys only what she needs, and the
+    conflict with it is on record as when the drafts come one at a time."""
+    thrifty = [
+        ("Priya is frugal.", "frugality"),
+        ("Priya saves every penny.", "saving"),
+        ("Priya never wastes money.", "waste"),
+        ("Priya lives on a tight budget.", "budget"),
+        ("Priya buys only what she needs.", "buying"),
+    ]
+    far = [
+        "Zebras graze on the plains of Kenya.",
+        "Kangaroos hop across the outback.",
+        "Penguins slide on the ice.",
+        "Owls hunt at night.",
+    ]
+    stream = [
+        *(d(text, "priya", predicate, predicate) for text, predicate in thrifty),
+        d("Priya plays chess on Sundays.", "priya", "sunday", "chess"),
+        *ANIMALS,
+        d("Priya hums in the shower.", "priya", "shower", "humming"),
+        d("Owls live in the old barn.", "owls", "home", "barn"),
+        *(d(text, "priya", thrifty[i][1], f"far {i}") for i, text in enumerate(far)),
+        d("Priya splurges on everything.", "priya", "spending", "everything"),
+    ]
+    ranks: list[int] = []
+    rank = Remember._rank
+
+    def spied(self: Remember, index: int, embedding: Any, namespace: str, wide: int) -> Any:
+        ranks.append(wide)
+        return rank(self, index, embedding, namespace, wide)
+
+    monkeypatch.setattr(Remember, "_rank", spied)
+    embedder, policy = offline_models[0], Policy(neighbours=1)
+    each = ingest(store, monkeypatch, embedder, Hashed(), stream, 5, False, policy)
+    assert ranks == [4, 6]  # two slots ranked at first (one neighbour and the draft's own)
+    alone = ingest(store, monkeypatch, embedder, Hashed(), stream, 1, False, policy)
+    met_as_one_at_a_time(each, alone, "slot:priya:buying")
+
+
 def test_a_batch_read_ahead_finds_a_drafts_nearest_slot_beyond_those_moved_before_it(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
