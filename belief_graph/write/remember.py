@@ -418,7 +418,7 @@ class Remember:
 
     def _reach(
         self, index: int, embedding: list[float], state: State, exclude: SlotState | None
-    ) -> None:
+    ) -> set[str] | None:
         """Make sure ``state`` holds the slots of draft ``index``'s nearest claims outside
         ``exclude`` as they are now, after the drafts before it in the batch (and the batches
         ``adopt`` brought in): its look-up was made before any of them was planned.
@@ -429,10 +429,14 @@ class Remember:
         touched ones took too many of its ranks (and it did not find every slot there was), the
         draft's slots are ranked again first, twice as many each time until enough of them are
         untouched (at most as many more as were touched since, which is always enough): a round
-        trip or two of its own, taken only by such a draft."""
+        trip or two of its own, taken only by such a draft.
+
+        Returns the ids of those untouched slots: the draft's candidates lie in them or in
+        touched ones (``_candidates``). None when the draft has no look-up of its own (a call
+        whose look-ups rode with its state read holds only their slots)."""
         found = self._ranked.get(index)
         if found is None:
-            return
+            return None
         namespace, n = found["namespace"], self.policy.neighbours
         held = self._held  # the state's slots by id (planning changes them in place)
         own = exclude.slot_id if exclude is not None else None
@@ -463,6 +467,7 @@ class Remember:
             more = self._read_by_id(missing)
             for key, slot in more.slots.items():
                 held[slot.slot_id] = state.slots.setdefault(key, slot)
+        return set(left[:n])
 
     def _rank(
         self, index: int, embedding: list[float], namespace: str, rank: int
@@ -887,9 +892,10 @@ class Remember:
             subject, relation = framed[0][1], framed[0][2]
             if own.active or own.waiting:
                 slot = own
+        near = None
         if embedding is not None:
-            self._reach(index, embedding, state, exclude=slot or own)
-        candidates = self._candidates(draft, embedding, state, exclude=slot or own)
+            near = self._reach(index, embedding, state, exclude=slot or own)
+        candidates = self._candidates(draft, embedding, state, slot or own, near)
         if slot is None:
             self.detector.expect(
                 [
@@ -918,16 +924,29 @@ class Remember:
         embedding: list[float] | None,
         state: State,
         exclude: SlotState | None,
+        near: set[str] | None,
     ) -> list[tuple[Candidate, SlotState]]:
-        """The nearest active claims in the draft's namespace (outside ``exclude``), scored."""
+        """The nearest active claims in the draft's namespace (outside ``exclude``), scored.
+
+        Looked for in the slots the batch touched and the untouched ones ``near`` names (the
+        draft's nearest, ``_reach``), not in every slot the batch read for its other drafts:
+        the claims nearest to this one cannot lie there, and a batch's read holds hundreds."""
         if embedding is None or (not draft.text_only and self.detector.scorer is None):
             return []
+        namespace, moved = draft.namespace, self._moved
         pool = [
             (row, slot)
             for slot in state.slots.values()
-            if slot.key[0] == draft.namespace and slot is not exclude
-            for row in slot.active
-            if row.get("embedding")
+            if slot.key[0] == namespace
+            and slot is not exclude
+            and (
+                near is None
+                or slot.slot_id in near
+                or slot.touched_by is not None
+                or (namespace, slot.slot_id) in moved
+            )
+            for row in slot.claims
+            if row["status"] == "active" and row.get("embedding")
         ]
         near = [
             (similarity, *pool[i])
