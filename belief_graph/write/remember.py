@@ -892,10 +892,10 @@ class Remember:
             subject, relation = framed[0][1], framed[0][2]
             if own.active or own.waiting:
                 slot = own
-        near = None
+        ranked = None
         if embedding is not None:
-            near = self._reach(index, embedding, state, exclude=slot or own)
-        candidates = self._candidates(draft, embedding, state, slot or own, near)
+            ranked = self._reach(index, embedding, state, exclude=slot or own)
+        candidates = self._candidates(draft, embedding, state, slot or own, ranked)
         if slot is None:
             self.detector.expect(
                 [
@@ -924,11 +924,11 @@ class Remember:
         embedding: list[float] | None,
         state: State,
         exclude: SlotState | None,
-        near: set[str] | None,
+        ranked: set[str] | None,
     ) -> list[tuple[Candidate, SlotState]]:
         """The nearest active claims in the draft's namespace (outside ``exclude``), scored.
 
-        Looked for in the slots the batch touched and the untouched ones ``near`` names (the
+        Looked for in the slots the batch touched and the untouched ones ``ranked`` names (the
         draft's nearest, ``_reach``), not in every slot the batch read for its other drafts:
         the claims nearest to this one cannot lie there, and a batch's read holds hundreds."""
         if embedding is None or (not draft.text_only and self.detector.scorer is None):
@@ -940,8 +940,8 @@ class Remember:
             if slot.key[0] == namespace
             and slot is not exclude
             and (
-                near is None
-                or slot.slot_id in near
+                ranked is None
+                or slot.slot_id in ranked
                 or slot.touched_by is not None
                 or (namespace, slot.slot_id) in moved
             )
