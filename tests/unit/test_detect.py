@@ -3,6 +3,8 @@ database, no model: a counting stand-in scorer)."""
 
 from __future__ import annotations
 
+import math
+import random
 from collections.abc import Sequence
 
 import pytest
@@ -77,6 +79,18 @@ def test_cosine() -> None:
     assert cosine([1.0, 0.0], [1.0, 0.0]) == pytest.approx(1.0)
     assert cosine([1.0, 0.0], [0.0, 1.0]) == pytest.approx(0.0)
     assert cosine([0.0, 0.0], [1.0, 0.0]) == 0.0
+
+
+def test_cosine_is_the_definition_to_the_last_bit_and_refuses_unequal_lengths() -> None:
+    """A threshold compares it, so it must be the same float every time it is computed."""
+    rng = random.Random(3)
+    for _ in range(50):
+        a, b = ([rng.uniform(-1, 1) for _ in range(384)] for _ in range(2))
+        dot = sum(x * y for x, y in zip(a, b, strict=True))
+        norm = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+        assert cosine(a, b) == dot / norm
+    with pytest.raises(ValueError, match="384 and 383"):
+        cosine(a, b[:-1])
 
 
 def test_a_candidate_about_another_subject_never_matches() -> None:
