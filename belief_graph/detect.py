@@ -265,11 +265,16 @@ class Detector:
         draft_embedding: Sequence[float] | None,
         rows: Sequence[Mapping[str, Any]],
         known: Mapping[str, tuple[bool, bool]] | None = None,
+        similarities: Mapping[str, float] | None = None,
     ) -> dict[str, PairScores]:
         """Similarity and contradiction scores of a draft against claim rows (``known``:
-        ``(values, negates)`` per row id, as ``score`` found them)."""
+        ``(values, negates)`` per row id, as ``score`` found them; ``similarities``: the
+        cosines already computed, by row id, as ``nearest`` gives them)."""
+        given = similarities or {}
         similarity = {
-            r["id"]: cosine(draft_embedding, r["embedding"])
+            r["id"]: given[r["id"]]
+            if r["id"] in given
+            else cosine(draft_embedding, r["embedding"])
             if draft_embedding is not None and r.get("embedding")
             else None
             for r in rows

@@ -443,9 +443,7 @@ class Remember:
 
         def moved(i: str) -> bool:
             slot = held.get(i)
-            return slot is not None and (
-                slot.touched_by is not None or (namespace, i) in self._moved
-            )
+            return slot is not None and self._touched(slot)
 
         def untouched(found: dict[str, Any]) -> tuple[list[str], bool]:
             others = [i for i in found["ids"] if i != own]
@@ -468,6 +466,11 @@ class Remember:
             for key, slot in more.slots.items():
                 held[slot.slot_id] = state.slots.setdefault(key, slot)
         return set(left[:n])
+
+    def _touched(self, slot: SlotState) -> bool:
+        """Whether a draft planned before in this batch, or a batch written since the read
+        ahead (``adopt``), changed ``slot``: it may rank otherwise than the look-ups found it."""
+        return slot.touched_by is not None or (slot.key[0], slot.slot_id) in self._moved
 
     def _rank(
         self, index: int, embedding: list[float], namespace: str, rank: int
@@ -933,18 +936,12 @@ class Remember:
         the claims nearest to this one cannot lie there, and a batch's read holds hundreds."""
         if embedding is None or (not draft.text_only and self.detector.scorer is None):
             return []
-        namespace, moved = draft.namespace, self._moved
         pool = [
             (row, slot)
             for slot in state.slots.values()
-            if slot.key[0] == namespace
+            if slot.key[0] == draft.namespace
             and slot is not exclude
-            and (
-                ranked is None
-                or slot.slot_id in ranked
-                or slot.touched_by is not None
-                or (namespace, slot.slot_id) in moved
-            )
+            and (ranked is None or slot.slot_id in ranked or self._touched(slot))
             for row in slot.claims
             if row["status"] == "active" and row.get("embedding")
         ]
@@ -958,7 +955,12 @@ class Remember:
                 self._vectors,
             )
         ]
-        scores = self.detector.relate(draft.text, embedding, [row for _, row, _ in near])
+        scores = self.detector.relate(
+            draft.text,
+            embedding,
+            [row for _, row, _ in near],
+            similarities={row["id"]: similarity for similarity, row, _ in near},
+        )
         return [
             (
                 Candidate(

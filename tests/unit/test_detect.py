@@ -189,3 +189,14 @@ def test_nearest_chooses_exactly_what_sorting_every_cosine_chooses() -> None:
         )
         expected = [t for t in brute if t[0] >= threshold][:k]
         assert nearest(query, rows, threshold, k, {}) == expected, trial
+
+
+def test_relate_takes_the_similarities_it_is_given_and_computes_the_others() -> None:
+    """A candidate's cosine is computed once (``nearest``) and handed on, not again."""
+    rows = [
+        {"id": "a", "text": "Priya lives in Lisbon.", "embedding": [1.0, 0.0]},
+        {"id": "b", "text": "Priya lives in Porto.", "embedding": [0.6, 0.8]},
+    ]
+    scores = Detector().relate("Priya lives in Faro.", [1.0, 0.0], rows, similarities={"a": 0.25})
+    assert scores["a"].similarity == 0.25
+    assert scores["b"].similarity == pytest.approx(0.6)
