@@ -17,7 +17,9 @@ WITH [{c: node, score: 1.0}] AS near
 //@shared
 CALL (near) {
   UNWIND near AS hit
-  WITH hit.c AS c, hit.score AS score
+  // In score order first: the tests below (one subquery a claim) then run only until $k
+  // claims pass, the planner keeping the order and the LIMIT stopping the pulls.
+  WITH hit.c AS c, hit.score AS score ORDER BY score DESC
   WHERE c.namespace IN $namespaces
 //@include read/search_holds
   WITH c, score ORDER BY score DESC LIMIT $k

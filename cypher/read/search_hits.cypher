@@ -16,7 +16,9 @@ WITH [{c: node, score: 1.0}] AS near
 //@shared
 CALL (near) {
   UNWIND near AS found
-  WITH found.c AS c, found.score AS score
+  // In score order first: the tests below (one subquery a claim) then run only until $k
+  // claims pass, the planner keeping the order and the LIMIT stopping the pulls.
+  WITH found.c AS c, found.score AS score ORDER BY score DESC
   WHERE c.namespace = $namespace
 //@include read/search_holds
   WITH c, score ORDER BY score DESC LIMIT $k

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph.detect import Detector
 
 CROWD = 150
@@ -168,3 +168,39 @@ def test_a_scoped_search_is_filtered_inside_the_index_where_it_can_be(
             filtered, _ = scope_searched(crowded, True, chain, k, **when)
             fetched, _ = scope_searched(crowded, False, chain, k, **when)
             assert sorted(filtered) == sorted(fetched) and len(filtered) == held
+
+
+def test_a_search_tests_its_fetched_claims_only_until_k_of_them_pass(
+    crowded: BeliefGraph,
+) -> None:
+    """The fetch brings more claims than k (20 at least); each one's test of what holds reads
+    its fact, so a search stops testing once k have passed."""
+    store = crowded.store
+    asked: list[tuple[str, dict[str, Any]]] = []
+    read = store.read
+
+    def keeping(name: str, **params: Any) -> list[dict[str, Any]]:
+        if name.endswith("search_claims"):
+            asked.append((name, params))
+        return read(name, **params)
+
+    store.read = keeping  # type: ignore[method-assign]
+    try:
+        hits = crowded.search("rent", "crowd", k=3)
+    finally:
+        store.read = read  # type: ignore[method-assign]
+    assert len(hits) == 3
+    name, params = asked[-1]
+    assert params["fetch"] > 3
+    with store._driver.session(database=store.database) as session:
+        plan = session.run("PROFILE " + cypher.load(name), params).consume().profile
+    facts_read: list[int] = []
+
+    def walk(op: dict[str, Any]) -> None:
+        if "IN_SLOT" in op.get("args", {}).get("Details", ""):
+            facts_read.append(op.get("rows", 0))
+        for child in op.get("children", []):
+            walk(child)
+
+    walk(plan)
+    assert facts_read and max(facts_read) <= 3  # the tree before read 20: every claim fetched
