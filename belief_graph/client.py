@@ -118,6 +118,14 @@ class _Slot:
     cardinality: Cardinality
 
 
+INGEST_BATCH = 500
+"""Drafts per transaction of a structural ``ingest``: the server's cost per draft falls with
+the batch."""
+INGEST_BATCH_WITH_MODELS = 100
+"""Drafts per transaction of an ``ingest`` with a contradiction model: 1.4x the drafts/s of
+500 on the project's benchmark stream."""
+
+
 class BeliefGraph:
     """A belief store on Neo4j. Use ``BeliefGraph.connect()`` and close it (or use ``with``)."""
 
@@ -283,13 +291,14 @@ class BeliefGraph:
         self,
         drafts: Iterable[ClaimDraft],
         *,
-        batch_size: Annotated[int, Field(ge=1, le=100_000)] = 500,
+        batch_size: Annotated[int, Field(ge=1, le=100_000)] | None = None,
         revision_ids: Iterable[Identifier] | None = None,
         actor: Term | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> list[RevisionResult]:
         """Remember many drafts in order, ``batch_size`` per transaction (same rules as
-        ``remember``; embeddings, when a model is loaded, are computed a batch at a time).
+        ``remember``; embeddings, when a model is loaded, are computed a batch at a time; by
+        default ``default_batch_size``).
 
         Give ``revision_ids`` (one per draft) to make a re-run after a failure idempotent: drafts
         that already ran are replays. ``progress`` is called with the count done after each batch.
@@ -299,7 +308,17 @@ class BeliefGraph:
         """
         # A bulk write: the collector's full passes would take up to a fifth of it (write/bulk.py).
         with fewer_full_collections():
-            return self._ingest(drafts, batch_size, revision_ids, actor, progress)
+            return self._ingest(
+                drafts, batch_size or self.default_batch_size, revision_ids, actor, progress
+            )
+
+    @property
+    def default_batch_size(self) -> int:
+        """Drafts per transaction when ``ingest`` (and the CLI's ``import``) is given none:
+        ``INGEST_BATCH``, or ``INGEST_BATCH_WITH_MODELS`` with a contradiction model loaded,
+        where a batch's drafts look for contradictions among each other's neighbours (a cost
+        that grows with the batch; docs/benchmarks.md, "The models-on ingest in one call")."""
+        return INGEST_BATCH if self.detector.scorer is None else INGEST_BATCH_WITH_MODELS
 
     def _ingest(
         self,

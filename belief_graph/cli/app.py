@@ -736,7 +736,12 @@ def import_cmd(
     snapshot: Annotated[
         bool, typer.Option("--snapshot", help="FILE is an `export` snapshot: restore it.")
     ] = False,
-    batch_size: Annotated[int, typer.Option(min=1, help="Claims per transaction.")] = 500,
+    batch_size: Annotated[
+        int | None,
+        typer.Option(
+            min=1, help="Claims per transaction [default: 500; 100 for an import with --models]."
+        ),
+    ] = None,
     one_by_one: Annotated[
         bool,
         typer.Option("--one-by-one", help="One transaction per claim (remember), not batches."),
@@ -759,6 +764,7 @@ def import_cmd(
 
     from belief_graph.cli.config import NAMESPACE_ENV, ConfigError, resolve
     from belief_graph.cli.render import console, import_summary, mapping_table, show
+    from belief_graph.client import INGEST_BATCH
     from belief_graph.transfer import claims as claim_import
     from belief_graph.transfer import snapshot as snapshots
 
@@ -780,7 +786,10 @@ def import_cmd(
             bg.init_schema()
             task = bar.add_task("restoring", total=snapshots.snapshot_size(file) or None)
             summary = snapshots.restore_snapshot(
-                bg.store, file, batch_size=batch_size, progress=lambda n: bar.advance(task, n)
+                bg.store,
+                file,
+                batch_size=batch_size or INGEST_BATCH,
+                progress=lambda n: bar.advance(task, n),
             )
         if namespace is not None and namespace != summary["namespace"]:
             typer.echo(

@@ -117,7 +117,7 @@ def import_claims(
     lines: Iterable[str],
     *,
     namespace: str | None = None,
-    batch_size: int = 500,
+    batch_size: int | None = None,
     progress: Callable[[int], None] | None = None,
     use_ingest: bool = True,
     source: str | None = None,
@@ -127,14 +127,16 @@ def import_claims(
     Lines before a bad one stay stored; nothing of the bad line is. With ``source`` (the file's
     path) each line's revision id is derived from the source, the line's number and its text, so
     running the same import again — after fixing a bad line — replays the lines already stored
-    instead of applying them twice. ``bg.ingest`` (one
-    transaction per batch) is used when the engine has it and ``use_ingest``: the file is parsed
-    one batch ahead, and a batch the engine refuses is replayed a claim at a time, so the error
-    still names its line and keeps the lines before it. ``progress`` gets increments.
+    instead of applying them twice. ``bg.ingest`` (one transaction per batch of ``batch_size``,
+    by default ``bg.default_batch_size``) is used when the engine has it and ``use_ingest``: the
+    file is parsed one batch ahead, and a batch the engine refuses is replayed a claim at a
+    time, so the error still names its line and keeps the lines before it. ``progress`` gets
+    increments.
     """
     stats = ImportStats()
     started = time.perf_counter()
     ingest = getattr(bg, "ingest", None) if use_ingest else None
+    batch_size = batch_size or bg.default_batch_size
     try:
         if ingest is not None:
             stats.batched = True

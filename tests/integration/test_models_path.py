@@ -864,3 +864,36 @@ def test_a_sentence_restating_a_fact_joins_it_when_another_namespace_crowds_the_
     fact = bg.remember(d("Priya now lives in Lisbon.", "priya", "lives_in", "Lisbon"))
     restated = bg.remember(d("Lives in Lisbon: Priya."))
     assert restated.slot_id == fact.slot_id, restated
+
+
+def test_ingest_commits_100_drafts_a_transaction_with_a_contradiction_model_and_500_without(
+    make_bg: Callable[..., BeliefGraph], offline_models: tuple[Any, Any]
+) -> None:
+    """A batch's drafts look for contradictions among each other's neighbours, a cost that
+    grows with the batch: with a contradiction model an ingest given no batch size commits
+    fewer drafts at a time."""
+
+    def notes(namespace: str, n: int) -> list[ClaimDraft]:
+        return [
+            ClaimDraft(
+                namespace=namespace,
+                subject=f"s{i}",
+                predicate="note",
+                object=str(i),
+                text=f"S{i} keeps note {i}.",
+            )
+            for i in range(n)
+        ]
+
+    models = make_bg(detector=Detector(offline_models[0], Hashed()))
+    structural = make_bg()
+    assert (models.default_batch_size, structural.default_batch_size) == (100, 500)
+    for bg, namespace, n, asked, committed in (
+        (models, "batches:models", 250, None, [100, 200, 250]),
+        (structural, "batches:structural", 600, None, [500, 600]),
+        (models, "batches:told", 60, 25, [25, 50, 60]),
+    ):
+        done: list[int] = []
+        results = bg.ingest(notes(namespace, n), batch_size=asked, progress=done.append)
+        assert done == committed
+        assert [r.verdict for r in results] == ["NEW"] * n
