@@ -310,7 +310,8 @@ class Writer:
             if not batch.adopt(state, written):
                 return None
         elif flight is None:
-            batch = self._batch(requests)
+            # Nothing on the server: read now, with the embeddings a read ahead made.
+            batch = _embedded(coming) or self._batch(requests)
             state = batch.read()
         else:
             return None

@@ -520,6 +520,30 @@ def test_a_batch_read_ahead_whose_neighbours_the_batch_before_moved_is_read_agai
     assert embedder.texts == 2 * len(stream)
 
 
+def test_the_batch_after_one_read_again_is_planned_with_the_embeddings_made_ahead(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    """Batch 3 cannot take its read ahead (batch 2 moved its nearest slots) and is written the
+    general way; batch 4, read ahead meanwhile, is then read again with nothing on the server:
+    with the embeddings its read ahead made, not embedded a second time."""
+    stream = [
+        *OFFICE,
+        d("The coffee machine is broken.", "coffee machine", "status", "broken"),
+        d("The parking lot is full.", "parking lot", "status", "full"),
+        d("Priya lives in Porto.", "priya", "lives_in", "Porto"),
+        d("Priya works at Globex.", "priya", "works_at", "Globex"),
+        *(elsewhere(i) for i in range(3)),
+        d("Priya lives in Lisbon and works at Acme.", "priya", "likes", "Lisbon and Acme"),
+        *(elsewhere(i) for i in range(3, 7)),
+        d("The parking lot is empty.", "parking lot", "status", "empty"),
+        d("The coffee machine works again.", "coffee machine", "status", "working"),
+    ]
+    embedder = CountingEmbedder(offline_models[0])
+    adopted, _ = both_ways_in_turn(store, monkeypatch, embedder, stream, 5, Policy(neighbours=1))
+    assert adopted == [True, False]  # batch 4 is not adopted: nothing was in flight
+    assert embedder.texts == 2 * len(stream)  # each way embeds each sentence once
+
+
 def test_a_near_slot_the_read_ahead_ranked_but_did_not_read_is_read_when_it_is_needed(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
