@@ -457,6 +457,18 @@ OFFICE = [
 ]
 
 
+# Batch 3 (of 5) is one draft nearest to Priya's city and employer, which batch 2 changes.
+MOVED_BEFORE_IT = [
+    *OFFICE,
+    d("The coffee machine is broken.", "coffee machine", "status", "broken"),
+    d("The parking lot is full.", "parking lot", "status", "full"),
+    d("Priya lives in Porto.", "priya", "lives_in", "Porto"),
+    d("Priya works at Globex.", "priya", "works_at", "Globex"),
+    *(elsewhere(i) for i in range(3)),
+    d("Priya lives in Lisbon and works at Acme.", "priya", "likes", "Lisbon and Acme"),
+]
+
+
 def both_ways_in_turn(
     store: Store,
     monkeypatch: pytest.MonkeyPatch,
@@ -502,15 +514,7 @@ def test_a_batch_read_ahead_whose_neighbours_the_batch_before_moved_is_read_agai
     while batch 3 is read) changes: with one neighbour asked for, its read-ahead (the four
     nearest slots, of five, all written since) cannot say which slot is nearest now, and the
     batch is read again once batch 2 is written."""
-    stream = [
-        *OFFICE,
-        d("The coffee machine is broken.", "coffee machine", "status", "broken"),
-        d("The parking lot is full.", "parking lot", "status", "full"),
-        d("Priya lives in Porto.", "priya", "lives_in", "Porto"),
-        d("Priya works at Globex.", "priya", "works_at", "Globex"),
-        *(elsewhere(i) for i in range(3)),
-        d("Priya lives in Lisbon and works at Acme.", "priya", "likes", "Lisbon and Acme"),
-    ]
+    stream = MOVED_BEFORE_IT
     policy = Policy(neighbours=1)
     embedder = CountingEmbedder(offline_models[0])
     adopted, _ = both_ways_in_turn(store, monkeypatch, embedder, stream, 5, policy)
@@ -527,13 +531,7 @@ def test_the_batch_after_one_read_again_is_planned_with_the_embeddings_made_ahea
     general way; batch 4, read ahead meanwhile, is then read again with nothing on the server:
     with the embeddings its read ahead made, not embedded a second time."""
     stream = [
-        *OFFICE,
-        d("The coffee machine is broken.", "coffee machine", "status", "broken"),
-        d("The parking lot is full.", "parking lot", "status", "full"),
-        d("Priya lives in Porto.", "priya", "lives_in", "Porto"),
-        d("Priya works at Globex.", "priya", "works_at", "Globex"),
-        *(elsewhere(i) for i in range(3)),
-        d("Priya lives in Lisbon and works at Acme.", "priya", "likes", "Lisbon and Acme"),
+        *MOVED_BEFORE_IT,
         *(elsewhere(i) for i in range(3, 7)),
         d("The parking lot is empty.", "parking lot", "status", "empty"),
         d("The coffee machine works again.", "coffee machine", "status", "working"),
