@@ -16,24 +16,35 @@ Each floor is a statement as small as it can be, timed in turns with the others 
   carrying an embedding.
 
 With ``--models``, the offline models too: one sentence embedded alone and in a batch of 50
-(per sentence), one contradiction pair scored alone and four to a call (per pair). Scratch
-nodes have labels of this script's own (``BenchFloor*``) and an index of its own; both are
-removed at the end.
+(per sentence), one contradiction pair scored alone and four to a call (per pair).
 
-    python bench/floors.py [--samples 400] [--warmup 1000] [--vectors 5000] [--models] [--json]
+With ``--bulk``, the floor under an ``ingest``: what a new fact's nodes and edges cost the server
+when nothing is checked, locked or sought (a slot, a claim with the properties the engine gives
+one, ``IN_SLOT``, a revision and ``ADDED``, created in one ``UNWIND`` a batch, under indexes and
+constraints of the engine's shapes), the rows built before the clock starts: ``--bulk`` drafts
+500 a batch, and a tenth of them 100 a batch with an embedding on each claim into a vector index
+(the models-on ingest's writes). Printed as CPU per 1,000 drafts on each side and the drafts/s
+two busy cores would allow for those writes alone.
+
+Scratch nodes have labels of this script's own (``BenchFloor*``, ``BenchBulk*``) and indexes of
+its own; all are removed at the end.
+
+    python bench/floors.py [--samples 400] [--warmup 1000] [--vectors 5000] [--models]
+                           [--bulk 20000] [--json]
     BELIEF_GRAPH_NEO4J_VERSION=2026.08.1 python bench/floors.py --models
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-from _common import connect, report, summary
+from _common import connect, cpu_budget, cpu_used, report, stopwatch, summary
 
 from belief_graph.store import Store
 
@@ -165,11 +176,170 @@ def model_floors(samples: int, as_json: bool) -> None:
     report("floors of the offline models (one thread; ms, the ways in turns)", rows, as_json)
 
 
+# The indexes and constraints the engine's schema gives claims, slots and revisions, on labels
+# of this script's own (cypher/schema holds the engine's).
+BULK_KEYS = [
+    ("CONSTRAINT", "claim_id", "BenchBulkClaim", "n.id", True),
+    ("INDEX", "claim_ns", "BenchBulkClaim", "n.namespace, n.status", False),
+    ("INDEX", "claim_status", "BenchBulkClaim", "n.slot_id, n.status", False),
+    ("INDEX", "claim_sup", "BenchBulkClaim", "n.slot_id, n.superseded_at", False),
+    ("INDEX", "claim_from", "BenchBulkClaim", "n.slot_id, n.valid_from", False),
+    ("INDEX", "claim_to", "BenchBulkClaim", "n.slot_id, n.valid_to", False),
+    ("INDEX", "claim_version", "BenchBulkClaim", "n.slot_id, n.version", False),
+    ("CONSTRAINT", "slot_id", "BenchBulkSlot", "n.id", True),
+    ("CONSTRAINT", "slot_key", "BenchBulkSlot", "n.namespace, n.subject_key, n.predicate", True),
+    ("CONSTRAINT", "revision_key", "BenchBulkRevision", "n.namespace, n.id", True),
+    ("INDEX", "revision_at", "BenchBulkRevision", "n.namespace, n.at", False),
+]
+BULK_SCHEMA = [
+    f"CREATE {kind} bench_bulk_{name} IF NOT EXISTS FOR (n:{label}) "
+    + (f"REQUIRE ({keys}) IS UNIQUE" if unique else f"ON ({keys})")
+    for kind, name, label, keys, unique in BULK_KEYS
+]
+BULK_INDEX_5 = INDEX_5.replace("bench_floor_vector", "bench_bulk_vector").replace(
+    "BenchFloorVector", "BenchBulkClaim"
+)
+BULK_INDEX_25 = INDEX_25.replace("bench_floor_vector", "bench_bulk_vector").replace(
+    "BenchFloorVector", "BenchBulkClaim"
+)
+BULK_WRITE = """
+UNWIND $rows AS row
+CREATE (s:BenchBulkSlot)
+SET s = row.slot, s.last_recorded_at = datetime(row.at)
+CREATE (c:BenchBulkClaim)-[:IN_SLOT]->(s)
+SET c = row.claim, c.valid_from = datetime(row.at), c.recorded_at = datetime(row.at),
+    c.accepted_at = datetime(row.at)
+CREATE (r:BenchBulkRevision)
+SET r = row.revision, r.at = datetime(row.at)
+CREATE (r)-[:ADDED]->(c)
+"""
+
+
+def bulk_rows(run: str, start: int, count: int, rng: random.Random, embedded: bool) -> list[Any]:
+    """The rows of ``count`` new facts, each with the properties the engine gives a claim, its
+    slot and its revision (a structural ingest's claim holds 27; ``embedded`` adds the vector)."""
+    rows = []
+    for i in range(start, start + count):
+        claim_id, slot_id, revision_id = f"{run}C{i:012d}", f"{run}S{i:012d}", f"{run}R{i:012d}"
+        ns, subject, value = f"bench:bulk:{run}", f"person-{i}", f"value-{i % 4}"
+        claim = {
+            "id": claim_id,
+            "namespace": ns,
+            "slot_id": slot_id,
+            "subject": subject,
+            "subject_key": subject,
+            "predicate": "lives_in",
+            "predicate_text": "lives_in",
+            "object": value,
+            "object_key": value,
+            "text": f"{subject} lives in {value} ({i}).",
+            "source_type": "user_stated",
+            "confidence": 0.8,
+            "frequency": 1,
+            "kind": "evidence",
+            "status": "active",
+            "version": 1,
+            "contradiction": False,
+            "disputed": False,
+            "needs_review": False,
+            "evidence_episodes": [f"revision:{revision_id}"],
+            "evidence_types": ["user_stated"],
+            "evidence_sources": ["anonymous:user_stated"],
+        }
+        if embedded:
+            claim["embedding"] = unit(rng)
+        slot = {
+            "id": slot_id,
+            "namespace": ns,
+            "subject": subject,
+            "subject_key": subject,
+            "predicate": "lives_in",
+            "cardinality": "single",
+            "seq": 1,
+            "versions": 1,
+            "head": claim_id,
+            "last_revision": revision_id,
+        }
+        revision = {
+            "id": revision_id,
+            "namespace": ns,
+            "op": "remember",
+            "verdict": "NEW",
+            "decision": "expand",
+            "reason": "empty slot",
+            "slot_ids": [slot_id],
+            "result": json.dumps(
+                {
+                    "revision_id": revision_id,
+                    "namespace": ns,
+                    "op": "remember",
+                    "verdict": "NEW",
+                    "decision": "expand",
+                    "reason": "empty slot",
+                    "slot_id": slot_id,
+                    "added": [claim_id],
+                    "retired": [],
+                    "reinforced": [],
+                    "flagged": [],
+                    "restored": [],
+                    "replayed": False,
+                },
+                separators=(",", ":"),
+            ),
+        }
+        at = f"2026-01-01T00:00:{i % 60:02d}.{i % 1000000:06d}Z"
+        rows.append({"slot": slot, "claim": claim, "revision": revision, "at": at})
+    return rows
+
+
+def bulk_floor(bg: Any, drafts: int, batch: int, embedded: bool, as_json: bool) -> None:
+    """Time ``drafts`` new facts written ``batch`` to a statement, rows built beforehand."""
+    store = bg.store
+    run = f"{time.time_ns():x}"
+    rng = random.Random(11)
+    batches = [
+        bulk_rows(run, start, min(batch, drafts - start), rng, embedded)
+        for start in range(0, drafts, batch)
+    ]
+    warm = bulk_rows(run + "w", 0, batch, rng, embedded)
+    store.run_literal(BULK_WRITE, rows=warm)  # the statement planned before the clock starts
+    with stopwatch() as elapsed, cpu_used(bg) as cpu:
+        for rows in batches:
+            store.run_literal(BULK_WRITE, rows=rows)
+    what = "with an embedding into a vector index" if embedded else "structural"
+    report(
+        f"the floor under an ingest, {what}: a new fact's nodes and edges, nothing checked",
+        {
+            "drafts": drafts,
+            "batch size": batch,
+            "seconds": round(elapsed[0], 2),
+            "drafts/s": round(drafts / elapsed[0]),
+            **cpu_budget(cpu, drafts, elapsed[0]),
+        },
+        as_json,
+    )
+
+
+def bulk_floors(bg: Any, drafts: int, as_json: bool) -> None:
+    store = bg.store
+    for statement in BULK_SCHEMA:
+        store.run_literal(statement)
+    store.run_literal(BULK_INDEX_25 if store.features().vector_filters else BULK_INDEX_5)
+    store.run_literal("CALL db.awaitIndexes(300)")
+    bulk_floor(bg, drafts, 500, False, as_json)
+    bulk_floor(bg, max(100, drafts // 10), 100, True, as_json)
+
+
 SCRATCH = (
     "MATCH (n:BenchFloor) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
     "MATCH (n:BenchFloorList) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
     "MATCH (n:BenchFloorVector) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
     "DROP INDEX bench_floor_vector IF EXISTS",
+    "MATCH (n:BenchBulkRevision) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
+    "MATCH (n:BenchBulkClaim) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
+    "MATCH (n:BenchBulkSlot) CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS",
+    "DROP INDEX bench_bulk_vector IF EXISTS",
+    *(f"DROP {kind} bench_bulk_{name} IF EXISTS" for kind, name, *_ in BULK_KEYS),
 )
 
 
@@ -179,12 +349,17 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=1000, help="uncounted calls of each way")
     parser.add_argument("--vectors", type=int, default=5000, help="vectors in the probe index")
     parser.add_argument("--models", action="store_true", help="the offline models' floors too")
+    parser.add_argument(
+        "--bulk", type=int, default=0, help="drafts of the floor under an ingest (0: not run)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     bg = connect(schema=False)
     store = bg.store
     try:
         server_floors(store, args.samples, args.warmup, args.vectors, random.Random(5), args.json)
+        if args.bulk:
+            bulk_floors(bg, args.bulk, args.json)
     finally:
         for statement in SCRATCH:
             store.run_literal(statement)
