@@ -217,7 +217,7 @@ CREATE (r)-[:ADDED]->(c)
 
 def bulk_rows(run: str, start: int, count: int, rng: random.Random, embedded: bool) -> list[Any]:
     """The rows of ``count`` new facts, each with the properties the engine gives a claim, its
-    slot and its revision (a structural ingest's claim holds 27; ``embedded`` adds the vector)."""
+    slot and its revision (25 on a structural ingest's claim; ``embedded`` adds the vector)."""
     rows = []
     for i in range(start, start + count):
         claim_id, slot_id, revision_id = f"{run}C{i:012d}", f"{run}S{i:012d}", f"{run}R{i:012d}"
