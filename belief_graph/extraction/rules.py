@@ -6,6 +6,9 @@ It reads one sentence at a time and proposes a claim when the sentence has one o
 - a possessive: "my manager is Dana", "Bob's email is bob@example.com";
 - a known subject by name: "Atlas uses Postgres", "Bob lives in Rome";
 - change words around them: "now", "these days", "instead", "moved to", "switched to";
+- a change said as coming, with its date: "I'm moving to Berlin next month" (from that date; a
+  plan without a date is left alone);
+- a past tense in a closed window: "I lived in Paris from 2015 to 2019" (what held then);
 - negation: "I no longer eat meat" style ("no longer", "not ... anymore", "don't", "used to",
   "left", "quit"), which proposes the claim negated;
 - corrections: "actually ..., not ...", "I meant ...", "sorry, ...", which propose a correction;
@@ -22,11 +25,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
 
 from belief_graph.vocabulary import Vocabulary
 
 from . import when
 from .episode import Episode, Proposal
+
+Timing = Literal["scheduled", "ended"] | None
 
 __all__ = ["DIETS", "RuleExtractor", "sentences"]
 
@@ -88,9 +95,31 @@ _JOIN = re.compile(
     r"transferred\s+to|started\s+at)\s+(.+)$",
     re.IGNORECASE,
 )
+# Not an employer: "left for Paris", "quit smoking", "left early".
 _LEAVE = re.compile(
-    r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from)\s+(.+)$", re.IGNORECASE
+    r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from)\s+"
+    r"(?!(?:for|to|home|early|soon|on|in|at|with)\b|\w+ing\b)(.+)$",
+    re.IGNORECASE,
 )
+# A change said as coming: "I'm moving to Berlin in May", "I'll be leaving Acme in June", "I'm
+# going to start at Globex next week". Read as the change done (its verb in the past tense) at
+# the date it names; without a date in the future it is a plan, left alone.
+_PLANNED = re.compile(
+    r"^(?:(?:am|'m|is|'s|are|'re)\s+(?:(?:going|about|planning|set)\s+to\s+)?"
+    r"|(?:will|'ll|shall|gonna)\s+)(?:be\s+)?"
+    r"(?P<verb>mov(?:e|ing)|relocat(?:e|ing)|transfer(?:ring)?|start(?:ing)?|join(?:ing)?|"
+    r"leav(?:e|ing)|quit(?:ting)?)\b",
+    re.IGNORECASE,
+)
+_DONE = {
+    "mov": "moved",
+    "relocat": "relocated",
+    "transfer": "transferred",
+    "start": "started",
+    "join": "joined",
+    "leav": "left",
+    "quit": "quit",
+}
 # First-person verb groups that negate what follows; "used to" says it held and holds no more.
 _NEGATING = re.compile(
     r"^(?:(?:am|'m)\s+(?:no\s+longer|not)|(?:do\s+not|don't|dont|no\s+longer|never|"
@@ -268,7 +297,15 @@ class RuleExtractor:
         body = " ".join(_ADVERBS.sub(" ", f" {body} ").split()).strip(" ,")
         if not body:
             return [], None
-        found = self._read(body, episode, vocabulary, known_subjects, previous, meant is not None)
+        found = self._read(
+            body,
+            episode,
+            vocabulary,
+            known_subjects,
+            previous,
+            meant is not None,
+            _timing(window, episode.at),
+        )
         if found is None:
             return [], None
         subject, fact = found
@@ -312,6 +349,7 @@ class RuleExtractor:
         known_subjects: Sequence[str],
         previous: tuple[str, _Fact] | None,
         meant: bool,
+        timing: Timing,
     ) -> tuple[str, _Fact] | None:
         """Who the clause is about and the fact it states, or ``None``."""
         lowered = body.lower()
@@ -328,14 +366,14 @@ class RuleExtractor:
             return (episode.speaker, fact) if fact else None
         first = re.match(r"^i(?:\s+|(?='))", body, re.IGNORECASE)
         if first is not None:
-            fact = _verb_group(body[first.end() :], vocabulary, first_person=True)
+            fact = _verb_group(body[first.end() :], vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact else None
         we = re.match(r"^we(?:\s+|(?='))", body, re.IGNORECASE)
         if we is not None:
-            fact = _verb_group(body[we.end() :], vocabulary, first_person=True)
+            fact = _verb_group(body[we.end() :], vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact and fact.predicate in _HOUSEHOLD else None
         if _SUBJECTLESS.match(body):
-            fact = _verb_group(body, vocabulary, first_person=True)
+            fact = _verb_group(body, vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact else None
         for name in sorted({*known_subjects, episode.speaker}, key=len, reverse=True):
             pattern = re.compile(rf"^{re.escape(name)}(?:'s|’s)?\b", re.IGNORECASE)
@@ -346,7 +384,7 @@ class RuleExtractor:
             if match.group(0).lower().endswith(("'s", "’s")):
                 fact = _possessive(rest, vocabulary)
             else:
-                fact = _verb_group(rest, vocabulary, first_person=False)
+                fact = _verb_group(rest, vocabulary, first_person=False, timing=timing)
             return (name, fact) if fact else None
         return None
 
@@ -375,14 +413,35 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
     return _Fact(vocabulary.canonical(noun), noun.lower(), value, possessive=True)
 
 
-def _verb_group(rest: str, vocabulary: Vocabulary, *, first_person: bool) -> _Fact | None:
-    """The fact a clause states after its subject: "live in Lisbon", "'m vegan", "left Acme"."""
+def _timing(window: when.Window, said_at: datetime) -> Timing:
+    """What the sentence's time says of its verb when it was said: a window that starts later
+    is a change to come ("scheduled"); one that had closed, a fact that held then ("ended")."""
+    if window.valid_from is None:
+        return None
+    if window.valid_to is not None and window.valid_to <= said_at:
+        return "ended"
+    return "scheduled" if window.valid_from > said_at else None
+
+
+def _verb_group(
+    rest: str, vocabulary: Vocabulary, *, first_person: bool, timing: Timing = None
+) -> _Fact | None:
+    """The fact a clause states after its subject: "live in Lisbon", "'m vegan", "left Acme".
+    ``timing`` (``_timing``): a planned change is read only when it is "scheduled", a past
+    tense ("lived in") as the fact only when "ended"."""
     rest = rest.strip()
     negated = False
     negating = _NEGATING.match(rest)
     if negating is not None:
         negated = True
         rest = rest[negating.end() :]
+    planned = _PLANNED.match(rest)
+    if planned is not None:
+        if timing != "scheduled":
+            return None
+        verb = planned.group("verb").lower()
+        stem = next(s for s in _DONE if verb.startswith(s))
+        rest = f"{_DONE[stem]}{rest[planned.end() :]}"
     perfect = re.match(r"^(?:'ve|have|has)\s+(?!got\b)", rest, re.IGNORECASE) is not None
     rest = re.sub(r"^(?:'ve|have|has|'d|will|'ll|do|does)\s+", "", rest, flags=re.IGNORECASE)
     rest = re.sub(r"^(?:been\s+)", "", rest, flags=re.IGNORECASE)
@@ -429,11 +488,13 @@ def _verb_group(rest: str, vocabulary: Vocabulary, *, first_person: bool) -> _Fa
     words = rest.split()
     for size in range(min(len(words) - 1, 6), 0, -1):
         head = [w.strip(",;:") for w in words[:size]]
-        heads = [head]
-        if perfect and head[0].lower().endswith("ed"):
-            # "I've worked at Siemens", "I've lived here": it still holds.
-            heads += [[head[0][:-1], *head[1:]], [head[0][:-2], *head[1:]]]
-        for phrase in (p for h in heads for p in _variants(h, first_person=first_person)):
+        phrases = _variants(head, first_person=first_person)
+        if (perfect or timing == "ended") and head[0].lower().endswith("ed"):
+            # "I've worked at Siemens", "I've lived here": it still holds; "I lived in Paris
+            # from 2015 to 2019": it held then. The verb's stem, in the third person.
+            for stem in (head[0][:-1], head[0][:-2]):
+                phrases += _variants([stem, *head[1:]], first_person=True)
+        for phrase in phrases:
             lowered = phrase.lower()
             if lowered in _UNREAD or (first_person and lowered in _UNREAD_FIRST_PERSON):
                 continue

@@ -14,6 +14,13 @@ Decisions (docs/extraction.md):
   speaks of the future ("will", "going to", "'ll", "from next ...") or the phrase is an end
   (``until June``): then the coming one.
 - "for two years" (a duration) starts the fact that long before ``at``.
+- A range ("from 2015 to 2019", "between March and June") starts at its first period and ends
+  after its last: "to" and "and" include the last period, as "through" does; "until" does not.
+  An end without a year is the first one after the start ("from May to February"); an end's
+  year is the start's too ("from 3 March to 9 March 2024"); a range whose end still comes
+  before its start keeps only its start.
+- A present progressive of a change ("I'm moving to Berlin in May", "I'm starting at Globex on
+  Monday") speaks of the future, as "will" does.
 """
 
 from __future__ import annotations
@@ -102,7 +109,7 @@ _NEEDS_DIRECTION = rf"""
   | (?P<weekday>{_WEEKDAY})
 """
 _DIRECTION = (
-    r"(?P<dir>since|from|starting(?:\s+from)?|beginning|as\s+of|effective|until|till|til"
+    r"(?P<dir>since|from|between|starting(?:\s+from)?|beginning|as\s+of|effective|until|till|til"
     r"|up\s+to|through|thru|before|after|in|on|during)"
 )
 _PHRASE = re.compile(
@@ -113,13 +120,30 @@ _PHRASE = re.compile(
 )
 _FUTURE = re.compile(
     r"\b(will|shall|going to|gonna|plan to|planning to|about to|from next|starting next)\b"
-    r"|'ll\b|\bnext\b",
+    r"|'ll\b|\bnext\b"
+    r"|(?:\b(?:am|is|are)|'m|'re|'s)\s+(?:moving|relocating|transferring|starting|joining|leaving"
+    r"|quitting|switching|retiring)\b",
     re.IGNORECASE,
+)
+# What joins a range's two ends: "from 2015 to 2019", "between May and June", "2015-2019".
+_RANGE_END = re.compile(
+    r"\s*(?:(?P<upto>to|and|through|thru|[-\u2013])|(?P<until>until|till|til))\s*", re.IGNORECASE
 )
 _PAST = re.compile(
     r"\b(was|were|had|did|used to|left|quit|moved|lived|worked|\w+ed)\b", re.IGNORECASE
 )
-_STARTS = {"since", "from", "starting", "starting from", "beginning", "as of", "effective", "after"}
+_STARTS = {
+    "since",
+    "from",
+    "between",
+    "starting",
+    "starting from",
+    "beginning",
+    "as of",
+    "effective",
+    "after",
+}
+_RANGE_STARTS = {"from", "between"}
 _ENDS_AT_START = {"until", "till", "til", "up to", "before"}
 _ENDS_AFTER = {"through", "thru"}
 
@@ -143,8 +167,44 @@ def find(text: str, at: datetime) -> Window:
     for match in _PHRASE.finditer(text):
         window = _window(match, at, tense)
         if window:
-            return window
+            return _ranged(window, match, text, at, tense)
     return Window()
+
+
+def _ranged(
+    window: Window, start: re.Match[str], text: str, at: datetime, tense: str | None
+) -> Window:
+    """``window`` with the end of the range its phrase opens ("from 2015 to 2019"), if any."""
+    direction = (start.group("dir") or start.group("dir2") or "").lower()
+    joint = _RANGE_END.match(text, start.end())
+    if direction not in _RANGE_STARTS or joint is None:
+        return window
+    word = "through" if joint.group("upto") else "until"
+    end = _PHRASE.match(f"{word} {text[joint.end() :]}")
+    if end is None:
+        return window
+    if _without_year(end):
+        # A month or a weekday without a year is the first one after the start.
+        closing = _window(end, window.valid_from or at, "future")
+    else:
+        closing = _window(end, at, tense)
+    opening = window
+    if closing.valid_to is not None and _without_year(start) and not _without_year(end):
+        # "from 3 March to 9 March 2024": the end's year is the start's too.
+        opening = _window(start, closing.valid_to, "past")
+    if opening.valid_from is None or closing.valid_to is None:
+        return window
+    if closing.valid_to <= opening.valid_from:
+        return window
+    span = text[start.start() : joint.end() + end.end() - len(word) - 1]
+    return Window(opening.valid_from, closing.valid_to, span)
+
+
+def _without_year(match: re.Match[str]) -> bool:
+    """Whether the phrase names a month or a weekday and no year."""
+    groups = {k for k, v in match.groupdict().items() if v is not None}
+    named = groups & {"month_a", "month_b", "weekday"}
+    return bool(named) and not groups & {"year_a", "year_b"}
 
 
 def resolve(phrase: str, at: datetime, *, sentence: str | None = None) -> Window:

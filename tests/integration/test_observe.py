@@ -108,6 +108,42 @@ def test_a_relative_time_becomes_valid_from(bg: BeliefGraph) -> None:
     assert (current.object, current.valid_from) == ("Berlin", monday)
 
 
+def test_a_move_said_as_coming_keeps_the_old_city_current_until_its_date(bg: BeliefGraph) -> None:
+    now = datetime.now(UTC)
+    bg.observe(NS, said("I live in Lisbon.", now - timedelta(days=30)), extractor=RULES)
+    seen = bg.observe(NS, said("I'm moving to Berlin next month.", now), extractor=RULES)
+    (proposal,) = seen.proposals
+    first_of_next_month = (now.replace(day=1) + timedelta(days=32)).replace(
+        day=1, hour=0, minute=0, second=0, microsecond=0
+    )
+    assert (proposal.object, proposal.valid_from) == ("Berlin", first_of_next_month)
+    current = bg.current(NS, "alice", "lives_in")
+    assert current is not None and not isinstance(current, list) and current.object == "Lisbon"
+    then = bg.as_of(NS, "alice", "lives_in", valid_at=first_of_next_month + timedelta(days=1))
+    assert then is not None and not isinstance(then, list) and then.object == "Berlin"
+    # A plan without a date is no change at all.
+    plan = bg.observe(NS, said("I'm moving to Madrid.", now), extractor=RULES)
+    still = bg.current(NS, "alice", "lives_in")
+    assert plan.proposals == [] and still is not None and not isinstance(still, list)
+    assert still.object == "Lisbon"
+
+
+def test_a_closed_range_in_the_past_is_what_held_then_and_not_now(bg: BeliefGraph) -> None:
+    now = datetime.now(UTC)
+    bg.observe(NS, said("I live in Lisbon.", now - timedelta(days=1)), extractor=RULES)
+    seen = bg.observe(NS, said("I lived in Paris from 2015 to 2019.", now), extractor=RULES)
+    (proposal,) = seen.proposals
+    assert (proposal.object, proposal.valid_from, proposal.valid_to) == (
+        "Paris",
+        datetime(2015, 1, 1, tzinfo=UTC),
+        datetime(2020, 1, 1, tzinfo=UTC),
+    )
+    current = bg.current(NS, "alice", "lives_in")
+    assert current is not None and not isinstance(current, list) and current.object == "Lisbon"
+    then = bg.as_of(NS, "alice", "lives_in", valid_at=datetime(2017, 6, 1, tzinfo=UTC))
+    assert then is not None and not isinstance(then, list) and then.object == "Paris"
+
+
 def test_the_same_episode_observed_again_changes_nothing(bg: BeliefGraph) -> None:
     episode = said("I work at Acme.", datetime.now(UTC) - timedelta(minutes=5), id="chat-7:3")
     first = bg.observe(NS, episode, extractor=RULES)

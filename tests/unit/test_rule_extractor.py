@@ -197,3 +197,64 @@ def test_common_first_person_shapes(text: str, expected: list[tuple[str, str, st
 )
 def test_common_shapes_it_still_leaves_alone(text: str) -> None:
     assert [t for t in triples(text) if t[1] in ("job_title", "lives_in", "works_at")] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "valid_from", "negated"),
+    [
+        ("I'm moving to Berlin next month.", ("lives_in", "Berlin"), datetime(2026, 4, 1), False),
+        (
+            "I'll be relocating to Lisbon in June.",
+            ("lives_in", "Lisbon"),
+            datetime(2026, 6, 1),
+            False,
+        ),
+        ("I'm starting at Globex on Monday.", ("works_at", "Globex"), datetime(2026, 3, 16), False),
+        (
+            "I'm going to join Initech next week.",
+            ("works_at", "Initech"),
+            datetime(2026, 3, 16),
+            False,
+        ),
+        ("I'm leaving Acme in June.", ("works_at", "Acme"), datetime(2026, 6, 1), True),
+    ],
+)
+def test_a_change_said_as_coming_starts_at_its_date(
+    text: str, expected: tuple[str, str], valid_from: datetime, negated: bool
+) -> None:
+    (p,) = extract(text)
+    assert (p.predicate, p.object, p.negated) == (*expected, negated)
+    assert p.valid_from == valid_from.replace(tzinfo=UTC) and p.valid_to is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "window"),
+    [
+        ("I lived in Paris from 2015 to 2019.", ("lives_in", "Paris"), (2015, 2020)),
+        ("I worked at Acme from 2018 until 2021.", ("works_at", "Acme"), (2018, 2021)),
+        ("Bob lived in Rome between 2001 and 2003.", ("lives_in", "Rome"), (2001, 2004)),
+    ],
+)
+def test_a_past_tense_in_a_closed_range_is_what_held_then(
+    text: str, expected: tuple[str, str], window: tuple[int, int]
+) -> None:
+    (p,) = extract(text)
+    assert (p.predicate, p.object, p.negated) == (*expected, False)
+    assert (p.valid_from, p.valid_to) == tuple(datetime(y, 1, 1, tzinfo=UTC) for y in window)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm moving to Berlin.",  # a plan with no date
+        "I'll join Globex.",
+        "I lived in Paris.",  # a past with no window: when it ended is unknown
+        "I lived in Paris until 2020.",  # no start
+        "I worked at Acme for three years.",
+        "I left for Paris.",  # not an employer
+        "I quit smoking.",
+        "I'm leaving for Rome tomorrow.",
+    ],
+)
+def test_plans_and_open_pasts_are_left_alone(text: str) -> None:
+    assert extract(text) == []

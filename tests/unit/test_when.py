@@ -37,6 +37,14 @@ def day(y: int, m: int, d: int) -> datetime:
         ("a couple of weeks ago", day(2026, 2, 25), None),
         ("until next month", None, day(2026, 4, 1)),
         ("since last year", day(2025, 1, 1), None),
+        ("I lived in Paris from 2015 to 2019.", day(2015, 1, 1), day(2020, 1, 1)),
+        ("I worked at Acme from 2018 until 2021.", day(2018, 1, 1), day(2021, 1, 1)),
+        ("We were in Rome from 3 March to 9 March 2024.", day(2024, 3, 3), day(2024, 3, 10)),
+        ("I was there from May to February.", day(2025, 5, 1), day(2026, 3, 1)),
+        ("I'm off from next Monday to Friday.", day(2026, 3, 16), day(2026, 3, 21)),
+        ("I lived there from 2019 to 2015.", day(2019, 1, 1), None),
+        ("I'm moving in May.", day(2026, 5, 1), None),
+        ("I'm starting at Globex on Monday.", day(2026, 3, 16), None),
     ],
 )
 def test_a_time_phrase_becomes_the_window_of_the_fact(
