@@ -85,8 +85,9 @@ _CHANGE_FROM = re.compile(
     re.IGNORECASE,
 )
 _CONTEXT_VALUE = re.compile(
-    r"^(?:it\s+(?:was|is|'s)|it's|that\s+(?:was|is)|i\s+(?:switched|changed|moved)\s+to|"
-    r"i've\s+(?:switched|changed|moved)\s+to|i\s+use|i\s+went\s+with|i\s+picked)\s+(.+)$",
+    r"^(?:it\s+(?:was|is|'s)|it's|that\s+(?:was|is)|(?:i|we)\s+(?:switched|changed|moved)\s+to|"
+    r"(?:i|we)'ve\s+(?:switched|changed|moved)\s+to|i\s+use|i\s+went\s+with|i\s+picked)"
+    r"\s+(.+)$",
     re.IGNORECASE,
 )
 _JOIN = re.compile(
@@ -109,6 +110,15 @@ _PLANNED = re.compile(
     r"|(?:will|'ll|shall|gonna)\s+)(?:be\s+)?"
     r"(?P<verb>mov(?:e|ing)|relocat(?:e|ing)|transfer(?:ring)?|start(?:ing)?|join(?:ing)?|"
     r"leav(?:e|ing)|quit(?:ting)?)\b",
+    re.IGNORECASE,
+)
+# "We switched Atlas to Go", "I migrated the Atlas backend from Express.js to Go", "we're
+# porting Atlas to Go next month": a known subject moved onto a new stack by the speaker. Not
+# "moved" ("we moved Bob to the night shift": a known subject may be a person).
+_MOVED_ONTO = re.compile(
+    r"^(?:we|i)\s*(?:(?:'ve|have|'re|are|'m|am|will|'ll)\s+)?(?:going\s+to\s+)?"
+    r"(?P<verb>switch(?:ed|ing)?|migrat(?:ed|e|ing)|port(?:ed|ing)?)\s+"
+    r"(?:the\s+)?(?P<subject>.+?)\s+(?:from\s+.+?\s+)?(?:over\s+)?to\s+(?P<value>.+)$",
     re.IGNORECASE,
 )
 _DONE = {
@@ -361,6 +371,9 @@ class RuleExtractor:
                 return None
             return subject, _Fact(last.predicate, last.relation, value, False, last.possessive)
         fact: _Fact | None
+        onto = _MOVED_ONTO.match(body)
+        if onto is not None:
+            return _moved_onto(onto, known_subjects, vocabulary, timing)
         if lowered.startswith("my "):
             fact = _possessive(body[3:], vocabulary)
             return (episode.speaker, fact) if fact else None
@@ -411,6 +424,20 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
     if not value or noun not in vocabulary or len(noun.split()) > 4:
         return None
     return _Fact(vocabulary.canonical(noun), noun.lower(), value, possessive=True)
+
+
+def _moved_onto(
+    onto: re.Match[str], known_subjects: Sequence[str], vocabulary: Vocabulary, timing: Timing
+) -> tuple[str, _Fact] | None:
+    """A known subject the speaker moved onto a new stack ("we switched Atlas to Go"): the
+    subject's "switched to" fact; as coming ("we're moving Atlas to Go"), only with its date."""
+    said = onto.group("subject").lower()
+    name = next((n for n in known_subjects if n.lower() in (said, said.split(" ")[0])), None)
+    verb = onto.group("verb").lower()
+    if name is None or (not verb.endswith("ed") and timing != "scheduled"):
+        return None
+    fact = _verb_group(f"switched to {onto.group('value')}", vocabulary, first_person=False)
+    return (name, fact) if fact else None
 
 
 def _timing(window: when.Window, said_at: datetime) -> Timing:

@@ -239,6 +239,36 @@ def test_third_person_statements_use_the_known_subjects(bg: BeliefGraph) -> None
     assert current is not None and not isinstance(current, list) and current.object == "Rome"
 
 
+def test_we_switched_the_project_to_go_and_express_is_no_longer_its_stack(bg: BeliefGraph) -> None:
+    from belief_graph import ClaimDraft
+
+    now = datetime.now(UTC)
+    bg.remember(
+        ClaimDraft(
+            namespace=NS,
+            subject="Atlas",
+            predicate="uses",
+            object="Express.js",
+            text="Atlas uses Express.js.",
+            valid_from=now - timedelta(days=90),
+        )
+    )
+    seen = bg.observe(NS, said("We switched Atlas to Go last week.", now), extractor=RULES)
+    assert [(p.subject, p.predicate, p.object) for p in seen.proposals] == [
+        ("Atlas", "uses_framework", "Go")
+    ]
+    current = bg.current(NS, "atlas", "uses")
+    assert current is not None and not isinstance(current, list) and current.object == "Go"
+    # A change in the world: Express.js ended when Go began, and is not said to have been wrong.
+    express, go = bg.history(NS, "atlas", "uses_framework")
+    assert (express.object, express.status, express.valid_to) == (
+        "Express.js",
+        "superseded",
+        go.valid_from,
+    )
+    assert express.retracted_at is None
+
+
 def test_what_one_turn_says_is_written_at_once_each_proposal_seeing_the_one_before(
     bg: BeliefGraph, sent: list[str]
 ) -> None:

@@ -258,3 +258,29 @@ def test_a_past_tense_in_a_closed_range_is_what_held_then(
 )
 def test_plans_and_open_pasts_are_left_alone(text: str) -> None:
     assert extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "context"),
+    [
+        ("We switched Atlas to Go.", ()),
+        ("I migrated the Atlas backend from Express.js to Go.", ()),
+        ("We've switched atlas over to Go.", ()),
+        ("We switched to Go.", ("Atlas uses Express.js.",)),
+    ],
+)
+def test_a_known_project_switched_to_a_new_stack(text: str, context: tuple[str, ...]) -> None:
+    assert triples(text, *context) == [("atlas", "uses_framework", "Go")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We're porting Atlas to Go.",  # a plan with no date
+        "We switched Globex to Go.",  # not a subject the namespace holds
+        "We moved Bob to the night shift.",  # moved: a known subject may be a person
+        "We switched to Go.",  # nothing in the context says what switched
+    ],
+)
+def test_a_switch_it_cannot_place_is_left_alone(text: str) -> None:
+    assert extract(text) == []
