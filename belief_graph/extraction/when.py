@@ -125,9 +125,10 @@ _FUTURE = re.compile(
     r"|quitting|switching|retiring)\b",
     re.IGNORECASE,
 )
-# What joins a range's two ends: "from 2015 to 2019", "between May and June", "2015-2019".
+# What joins a range's two ends: "from 2015 to 2019", "between May and June" (a dash does not:
+# "2015-2019" reads as no phrase at all, as "2015-01" does).
 _RANGE_END = re.compile(
-    r"\s*(?:(?P<upto>to|and|through|thru|[-\u2013])|(?P<until>until|till|til))\s*", re.IGNORECASE
+    r"\s*(?:(?P<upto>to|and|through|thru)|(?P<until>until|till|til))\s+", re.IGNORECASE
 )
 _PAST = re.compile(
     r"\b(was|were|had|did|used to|left|quit|moved|lived|worked|\w+ed)\b", re.IGNORECASE
