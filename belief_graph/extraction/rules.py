@@ -441,13 +441,15 @@ def _moved_onto(
 
 
 def _timing(window: when.Window, said_at: datetime) -> Timing:
-    """What the sentence's time says of its verb when it was said: a window that starts later
-    is a change to come ("scheduled"); one that had closed, a fact that held then ("ended")."""
+    """What the sentence's time says of its verb when it was said: a window that starts that
+    day or later is a change to come ("scheduled": "I'm starting at Globex today"); one that
+    had closed, a fact that held then ("ended")."""
     if window.valid_from is None:
         return None
     if window.valid_to is not None and window.valid_to <= said_at:
         return "ended"
-    return "scheduled" if window.valid_from > said_at else None
+    midnight = said_at.replace(hour=0, minute=0, second=0, microsecond=0)
+    return "scheduled" if window.valid_from >= midnight else None
 
 
 def _verb_group(
