@@ -218,6 +218,7 @@ def test_common_shapes_it_still_leaves_alone(text: str) -> None:
         ),
         ("I'm leaving Acme in June.", ("works_at", "Acme"), datetime(2026, 6, 1), True),
         ("I'm starting at Globex today.", ("works_at", "Globex"), datetime(2026, 3, 11), False),
+        ("Bob's moving to Rome next month.", ("lives_in", "Rome"), datetime(2026, 4, 1), False),
     ],
 )
 def test_a_change_said_as_coming_starts_at_its_date(
