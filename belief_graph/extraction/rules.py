@@ -372,8 +372,9 @@ class RuleExtractor:
             return subject, _Fact(last.predicate, last.relation, value, False, last.possessive)
         fact: _Fact | None
         onto = _MOVED_ONTO.match(body)
-        if onto is not None:
-            return _moved_onto(onto, known_subjects, vocabulary, timing)
+        switched = _moved_onto(onto, known_subjects, vocabulary, timing) if onto else None
+        if switched is not None:
+            return switched
         if lowered.startswith("my "):
             fact = _possessive(body[3:], vocabulary)
             return (episode.speaker, fact) if fact else None
@@ -433,7 +434,7 @@ def _moved_onto(
     onto: re.Match[str], known_subjects: Sequence[str], vocabulary: Vocabulary, timing: Timing
 ) -> tuple[str, _Fact] | None:
     """A known subject the speaker moved onto a new stack ("we switched Atlas to Go"): the
-    subject's "switched to" fact; as coming ("we're moving Atlas to Go"), only with its date."""
+    subject's "switched to" fact; as coming ("we're switching Atlas to Go"), only with its date."""
     said = onto.group("subject").lower()
     name = next((n for n in known_subjects if n.lower() in (said, said.split(" ")[0])), None)
     verb = onto.group("verb").lower()
