@@ -395,11 +395,14 @@ class RuleExtractor:
             if match is None:
                 continue
             rest = body[match.end() :].strip()
-            if match.group(0).lower().endswith(("'s", "’s")) and _PLANNED.match(f"is {rest}"):
-                # "Bob's moving to Rome next month": "Bob is", not Bob's.
-                fact = _verb_group(f"is {rest}", vocabulary, first_person=False, timing=timing)
-            elif match.group(0).lower().endswith(("'s", "’s")):
-                fact = _possessive(rest, vocabulary)
+            if match.group(0).lower().endswith(("'s", "’s")):
+                # "Bob's moving to Rome next month" is "Bob is", not Bob's.
+                planned = _PLANNED.match(f"is {rest}") is not None
+                fact = (
+                    _verb_group(f"is {rest}", vocabulary, first_person=False, timing=timing)
+                    if planned
+                    else _possessive(rest, vocabulary)
+                )
             else:
                 fact = _verb_group(rest, vocabulary, first_person=False, timing=timing)
             return (name, fact) if fact else None

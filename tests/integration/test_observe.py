@@ -7,13 +7,19 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
-from belief_graph import BeliefGraph
+from belief_graph import BeliefGraph, Claim, ClaimDraft
 from belief_graph.extraction import ChatExtractor, ChatSettings, Episode, RuleExtractor
 from belief_graph.testing.chat_replay import ChatReplayServer
 from belief_graph.write.remember import REFUSED_BY_SOURCE
 
 NS = "user:alice"
 RULES = RuleExtractor()
+
+
+def single(found: Claim | list[Claim] | None) -> Claim:
+    """The one claim a single-valued read found."""
+    assert found is not None and not isinstance(found, list)
+    return found
 
 
 def said(text: str, at: datetime, *context: str, id: str | None = None) -> Episode:
@@ -117,15 +123,13 @@ def test_a_move_said_as_coming_keeps_the_old_city_current_until_its_date(bg: Bel
         day=1, hour=0, minute=0, second=0, microsecond=0
     )
     assert (proposal.object, proposal.valid_from) == ("Berlin", first_of_next_month)
-    current = bg.current(NS, "alice", "lives_in")
-    assert current is not None and not isinstance(current, list) and current.object == "Lisbon"
+    assert single(bg.current(NS, "alice", "lives_in")).object == "Lisbon"
     then = bg.as_of(NS, "alice", "lives_in", valid_at=first_of_next_month + timedelta(days=1))
-    assert then is not None and not isinstance(then, list) and then.object == "Berlin"
+    assert single(then).object == "Berlin"
     # A plan without a date is no change at all.
     plan = bg.observe(NS, said("I'm moving to Madrid.", now), extractor=RULES)
-    still = bg.current(NS, "alice", "lives_in")
-    assert plan.proposals == [] and still is not None and not isinstance(still, list)
-    assert still.object == "Lisbon"
+    assert plan.proposals == []
+    assert single(bg.current(NS, "alice", "lives_in")).object == "Lisbon"
 
 
 def test_a_closed_range_in_the_past_is_what_held_then_and_not_now(bg: BeliefGraph) -> None:
@@ -138,10 +142,9 @@ def test_a_closed_range_in_the_past_is_what_held_then_and_not_now(bg: BeliefGrap
         datetime(2015, 1, 1, tzinfo=UTC),
         datetime(2020, 1, 1, tzinfo=UTC),
     )
-    current = bg.current(NS, "alice", "lives_in")
-    assert current is not None and not isinstance(current, list) and current.object == "Lisbon"
+    assert single(bg.current(NS, "alice", "lives_in")).object == "Lisbon"
     then = bg.as_of(NS, "alice", "lives_in", valid_at=datetime(2017, 6, 1, tzinfo=UTC))
-    assert then is not None and not isinstance(then, list) and then.object == "Paris"
+    assert single(then).object == "Paris"
 
 
 def test_the_same_episode_observed_again_changes_nothing(bg: BeliefGraph) -> None:
@@ -228,8 +231,6 @@ def test_third_person_statements_use_the_known_subjects(bg: BeliefGraph) -> None
     bg.observe(NS, said("My manager is Bob.", now - timedelta(minutes=2)), extractor=RULES)
     bg.observe(NS, said("I live in Oslo.", now - timedelta(minutes=1)), extractor=RULES)
     assert set(bg.subjects(NS)) == {"alice"}
-    from belief_graph import ClaimDraft
-
     bg.remember(
         ClaimDraft(namespace=NS, subject="Bob", predicate="age", object="41", text="Bob is 41.")
     )
@@ -240,8 +241,6 @@ def test_third_person_statements_use_the_known_subjects(bg: BeliefGraph) -> None
 
 
 def test_we_switched_the_project_to_go_and_express_is_no_longer_its_stack(bg: BeliefGraph) -> None:
-    from belief_graph import ClaimDraft
-
     now = datetime.now(UTC)
     bg.remember(
         ClaimDraft(
@@ -257,8 +256,7 @@ def test_we_switched_the_project_to_go_and_express_is_no_longer_its_stack(bg: Be
     assert [(p.subject, p.predicate, p.object) for p in seen.proposals] == [
         ("Atlas", "uses_framework", "Go")
     ]
-    current = bg.current(NS, "atlas", "uses")
-    assert current is not None and not isinstance(current, list) and current.object == "Go"
+    assert single(bg.current(NS, "atlas", "uses")).object == "Go"
     # A change in the world: Express.js ended when Go began, and is not said to have been wrong.
     express, go = bg.history(NS, "atlas", "uses_framework")
     assert (express.object, express.status, express.valid_to) == (
