@@ -122,20 +122,25 @@ def _interior(words: list[str]) -> set[str]:
 class _Deferred:
     """The contradiction scores of pairs not scored yet, computed together when one is read.
 
-    ``wanted`` holds the pairs a caller expects to need (``Detector.expect``): the first read of
-    any pending score runs the model once over it and every wanted pair still unscored.
+    ``wanted`` holds the pairs a caller expects to need for the draft in hand
+    (``Detector.expect``), ``ahead`` those a batch's later drafts will likely need
+    (``Detector.ahead``): the first read of any pending score runs the model once over it and
+    every such pair still unscored.
     """
 
     def __init__(self, detector: Detector) -> None:
         self.detector = detector
         self.wanted: dict[tuple[str, str], None] = {}
+        self.ahead: dict[tuple[str, str], None] = {}
 
     def resolve(self, pair: tuple[str, str]) -> PairScores:
         cache = self.detector._cache
         if pair not in cache:
-            todo = [pair, *(p for p in list(self.wanted) if p != pair and p not in cache)]
+            others = dict.fromkeys([*self.wanted, *self.ahead])
+            todo = [pair, *(p for p in others if p != pair and p not in cache)]
             self.detector._run(todo)
             self.wanted.clear()
+            self.ahead.clear()
         return cache[pair]
 
 
@@ -212,8 +217,19 @@ class Detector:
             if isinstance(score, LazyScores) and (pair := score.pair()) is not None:
                 self._deferred.wanted[pair] = None
 
+    def ahead(self, scores: Sequence[PairScores]) -> None:
+        """Announce the scores a batch's drafts will likely read, before the first is decided:
+        they are scored with the batch's first model call, not a call per draft (a model runs
+        pairs together for less each). Replaces what an earlier batch announced; ``forget``
+        keeps them."""
+        self._deferred.ahead = {
+            pair: None
+            for score in scores
+            if isinstance(score, LazyScores) and (pair := score.pair()) is not None
+        }
+
     def forget(self) -> None:
-        """Drop the expectations announced so far (a new draft begins)."""
+        """Drop the expectations announced for the draft before (a new draft begins)."""
         self._deferred.wanted.clear()
 
     def embed(self, texts: Sequence[str]) -> list[list[float] | None]:

@@ -529,6 +529,8 @@ class Remember:
             # often as one read whole at once (a draft with no moment of its own is checked
             # in ``_decide``, once it has one).
             raise self._read_whole_past()
+        if self.detector.scorer is not None and len(self.requests) > 1:
+            self.detector.ahead(self._ahead(state))
         for index, (request, embedding, source_embedding, grounded) in enumerate(
             zip(
                 self.requests, self.embeddings, self.source_embeddings, self.groundings, strict=True
@@ -834,6 +836,46 @@ class Remember:
                 )
             ):
                 out.append(score)
+        return out
+
+    def _ahead(self, state: State) -> list[PairScores]:
+        """The scores a batch's drafts will likely read, guessed before any is decided: each
+        draft against its source (verification), and each structured draft that brings a
+        single-valued fact another value against the value it holds then, every draft before
+        it taken to have become its fact's value. A guess for batching only, as ``_likely``: a
+        wrong one costs a pair scored for nothing, a missed one is scored when read."""
+        out: list[PairScores] = []
+        values: dict[SlotKey, dict[str, Any]] = {}
+        for request, embedding, source_embedding, grounded in zip(
+            self.requests, self.embeddings, self.source_embeddings, self.groundings, strict=True
+        ):
+            draft = request.draft
+            source = self._source_score(draft, grounded, embedding, source_embedding)[1]
+            if source is not None:
+                out.append(source)
+            if draft.subject is None or draft.predicate is None:
+                continue
+            key = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)[0]
+            slot = state.slots.get(key)
+            if slot is None or slot.cardinality != "single":
+                continue
+            negated = polarity(draft.negated, draft.text)
+            value = values.get(key) or max(
+                slot.active, key=lambda row: row["recorded_at"], default=None
+            )
+            if value is not None:
+                score = self.detector.score(
+                    draft.object, draft.text, None, [value], negated=negated
+                )[value["id"]]
+                if score.same_object:
+                    continue
+                out.append(score)
+            values[key] = {
+                "id": "ahead",
+                "object": draft.object,
+                "text": draft.text,
+                "negated": negated,
+            }
         return out
 
     def _may_contradict(self, candidate: Candidate, subject: str | None) -> bool:

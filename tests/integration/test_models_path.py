@@ -767,6 +767,38 @@ def test_an_ingest_in_batches_leaves_what_one_draft_at_a_time_leaves(
     assert unsequenced(batched[1]) == unsequenced(alone[1])
 
 
+def test_a_batchs_updates_are_scored_in_one_model_call_and_decided_as_one_by_one(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    """Each update of a single-valued fact asks the contradiction model whether to flag it; a
+    batch asks once for all of its drafts (the model runs pairs together for less each), the
+    pair of a fact a draft before it in the batch changed included, and decides what a call
+    per draft decides."""
+    embedder, scorer = offline_models
+    people = ["priya", "ben", "mia", "tom", "ana"]
+    before = [d(f"{p.title()} lives in Lisbon.", p, "lives_in", "Lisbon") for p in people]
+    after = [
+        *(d(f"{p.title()} lives in Porto now.", p, "lives_in", "Porto") for p in people),
+        d("Priya lives in Porto.", "priya", "lives_in", "Porto"),  # restated: no pair
+        d("Ben lives in Rome now.", "ben", "lives_in", "Rome"),  # after Porto, in this batch
+    ]
+    outcomes = []
+    for batch_size in (len(after), 1):
+        clock = fresh_start(store, monkeypatch)
+        counting = Counting(scorer)
+        bg = BeliefGraph(store, detector=Detector(embedder, counting), clock=clock)
+        bg.ingest(before)
+        counting.calls = counting.pairs = 0
+        results = bg.ingest(after, batch_size=batch_size)
+        outcomes.append(([(r.verdict, r.decision) for r in results], counting.calls))
+    (batched, calls), (alone, calls_alone) = outcomes
+    assert batched == alone
+    changed = {"UPDATE", "CONFLICT"}  # which of the two: the model's flag
+    assert [v in changed for v, _ in batched] == [True] * 5 + [False, True]
+    assert batched[5][0] == "SAME"
+    assert (calls, calls_alone) == (1, 6)
+
+
 # -- a look-up crowded out: nearer claims fill the index's fetch ----------------------------
 
 CROWD = 150
