@@ -228,6 +228,13 @@ class Detector:
             if isinstance(score, LazyScores) and (pair := score.pair()) is not None
         }
 
+    def score_ahead(self) -> None:
+        """Score the pairs ``ahead`` announced now, not on first read (on a thread of its own
+        while a read is on the server)."""
+        deferred = self._deferred
+        todo, deferred.ahead = [p for p in deferred.ahead if p not in self._cache], {}
+        self._run(todo)
+
     def forget(self) -> None:
         """Drop the expectations announced for the draft before (a new draft begins)."""
         self._deferred.wanted.clear()

@@ -8,6 +8,7 @@ earlier ones because each plan also updates the in-memory slot state.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -56,6 +57,12 @@ from .timeline import Correction, correction, place
 # A call of this many drafts has its look-up ride with its state read; a batch's run first, on
 # their own, and their ranks are kept for planning (``Remember._reach``).
 RIDES_UP_TO = 1
+# A call of one draft with the models on has its draft embedded while its slot is read, and its
+# likely pairs scored while its nearest claims are looked up (``Remember._score_beside``).
+BESIDE = True
+_MODELS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="models")
+"""Where a single draft's model work runs while its reads are on the server (the models release
+Python's lock while they run)."""
 # A look-up starts where most of the last five in its namespace found their slots (Widening):
 # how crowded a look-up is depends on the draft's own neighbourhood, and a start wider than the
 # foot costs about as much as the foot and one widening (docs/benchmarks.md), so it pays only
@@ -200,17 +207,41 @@ class Remember:
             for i, (r, grounded) in enumerate(zip(requests, self.groundings, strict=True))
             if self.verifying and r.draft.episode_content and grounded is None
         ]
-        vectors = detector.embed(
-            [r.draft.text for r in requests] + [_premise(requests[i].draft) for i in scored]
-        )
-        self.embeddings = vectors[: len(requests)]
-        self.source_embeddings: list[list[float] | None] = [None] * len(requests)
-        for i, vector in zip(scored, vectors[len(requests) :], strict=True):
-            self.source_embeddings[i] = vector
+        self._scored = scored
+        texts = [r.draft.text for r in requests] + [_premise(requests[i].draft) for i in scored]
+        self._embedding: Future[list[list[float] | None]] | None = None
+        if BESIDE and detector.embedder is not None and len(requests) <= RIDES_UP_TO and not ahead:
+            # Made on the models' thread while the draft's slot is read (``read``).
+            self._embedding = _MODELS.submit(detector.embed, texts)
+        else:
+            self._embedded(detector.embed(texts))
         # Drafts that joined a fact as a paraphrase of one of its claims (by id(draft)).
         self._restates: dict[int, str] = {}
         # Stored claims' embeddings as vectors, by claim id (for ``detect.nearest``).
         self._vectors: dict[str, Any] = {}
+
+    def _embedded(self, vectors: list[list[float] | None]) -> None:
+        self._embeddings = vectors[: len(self.requests)]
+        self._source_embeddings: list[list[float] | None] = [None] * len(self.requests)
+        for i, vector in zip(self._scored, vectors[len(self.requests) :], strict=True):
+            self._source_embeddings[i] = vector
+
+    def _wait_for_embeddings(self) -> None:
+        pending, self._embedding = self._embedding, None
+        if pending is not None:
+            self._embedded(pending.result())
+
+    @property
+    def embeddings(self) -> list[list[float] | None]:
+        """Each draft's embedding (None without a model)."""
+        self._wait_for_embeddings()
+        return self._embeddings
+
+    @property
+    def source_embeddings(self) -> list[list[float] | None]:
+        """The embedding of each draft's source, where the models verify the draft against it."""
+        self._wait_for_embeddings()
+        return self._source_embeddings
 
     # -- read ----------------------------------------------------------------------------------
 
@@ -251,37 +282,67 @@ class Remember:
         if held is not None:
             self._carried = True
             return assumed(held, keys, self.new_id)
-        near = self._lookups()
-        slot_refs: list[tuple[str, str]] = []
-        if near and (len(self.requests) > RIDES_UP_TO or self.ahead):
-            # In halves side by side when there are several (``Store.read_leader_split``).
-            slot_refs, near = self._near(near), []
-        state = read_state(
-            self.store,
-            self.new_id,
-            keys={k: v for k, v in keys.items() if k not in self.after},
-            slot_refs=slot_refs,
-            near=near,
-            fetch=self._fetch,
-            past=past,
-            walk_up_to=self.walk_up_to,
-            by_id_whole=self._whole_past,
-            revisions=[(r.draft.namespace, r.revision_id) for r in self.requests],
-            claim_ids=[
-                (r.draft.namespace, i)
-                for r in self.requests
-                for i in (
-                    *r.draft.depends_on,
-                    *r.draft.supports,
-                    *([r.draft.id] if r.draft.id else []),
-                )
-            ],
-        )
+        scoring = self._score_beside(keys) if self._embedding is not None else None
+        try:
+            near = self._lookups()
+            slot_refs: list[tuple[str, str]] = []
+            if near and (len(self.requests) > RIDES_UP_TO or self.ahead):
+                # In halves side by side when there are several (``Store.read_leader_split``).
+                slot_refs, near = self._near(near), []
+            state = read_state(
+                self.store,
+                self.new_id,
+                keys={k: v for k, v in keys.items() if k not in self.after},
+                slot_refs=slot_refs,
+                near=near,
+                fetch=self._fetch,
+                past=past,
+                walk_up_to=self.walk_up_to,
+                by_id_whole=self._whole_past,
+                revisions=[(r.draft.namespace, r.revision_id) for r in self.requests],
+                claim_ids=[
+                    (r.draft.namespace, i)
+                    for r in self.requests
+                    for i in (
+                        *r.draft.depends_on,
+                        *r.draft.supports,
+                        *([r.draft.id] if r.draft.id else []),
+                    )
+                ],
+            )
+        finally:
+            if scoring is not None:
+                wait([scoring])  # the detector is the models' thread's until it is done
+        if scoring is not None:
+            scoring.result()  # raises the model's error, if any
         self._learned(state.ranked, self._ranks)
         for key in keys:
             if key in self.after:
                 state.slots[key] = self.after[key]
         return state
+
+    def _score_beside(self, keys: Iterable[SlotKey]) -> Future[None] | None:
+        """While a draft is embedded, read what its facts believe (write/values), to score the
+        pairs its decision will likely read (``_ahead``) on the models' thread while the state
+        read looks up its nearest claims: the model's time and the look-up's overlap, where one
+        waited for the other (benchmarks.md, "A single draft's models beside its reads"). A
+        guess for that only: the draft is decided on the state read."""
+        slots = [{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys]
+        if self.detector.scorer is None or not slots:
+            return None
+        rows = self.store.read_leader("write/values", batch={"slots": slots})
+        self.detector.ahead(
+            self._ahead(
+                {
+                    (r["namespace"], r["subject_key"], r["predicate"]): (
+                        r["cardinality"],
+                        r["active"],
+                    )
+                    for r in rows
+                }
+            )
+        )
+        return _MODELS.submit(self.detector.score_ahead)
 
     def found(self, rows: list[dict[str, Any]]) -> None:
         """The slots as a refused apply found them under its locks (write/slot_states' rows):
@@ -305,10 +366,18 @@ class Remember:
         """The vector look-ups of the drafts that need the slots of their nearest active claims
         (write/neighbours): text-only drafts (to find the fact they are about) and, with a
         contradiction model, every draft (to find implicit conflicts in other slots)."""
+        looking = [
+            i
+            for i, r in enumerate(self.requests)
+            if r.draft.text_only or self.detector.scorer is not None
+        ]
+        if not looking or self.detector.embedder is None:
+            return []  # (so a read that needs no embedding does not wait for one being made)
+        embeddings = self.embeddings
         return [
-            self._lookup(i, r.draft.namespace, e, self._cover, self._ranks)
-            for i, (r, e) in enumerate(zip(self.requests, self.embeddings, strict=True))
-            if e is not None and (r.draft.text_only or self.detector.scorer is not None)
+            self._lookup(i, self.requests[i].draft.namespace, e, self._cover, self._ranks)
+            for i in looking
+            if (e := embeddings[i]) is not None
         ]
 
     def _lookup(
@@ -530,7 +599,9 @@ class Remember:
             # in ``_decide``, once it has one).
             raise self._read_whole_past()
         if self.detector.scorer is not None and len(self.requests) > 1:
-            self.detector.ahead(self._ahead(state))
+            self.detector.ahead(
+                self._ahead({k: (s.cardinality, s.active) for k, s in state.slots.items()})
+            )
         for index, (request, embedding, source_embedding, grounded) in enumerate(
             zip(
                 self.requests, self.embeddings, self.source_embeddings, self.groundings, strict=True
@@ -838,7 +909,9 @@ class Remember:
                 out.append(score)
         return out
 
-    def _ahead(self, state: State) -> list[PairScores]:
+    def _ahead(
+        self, facts: dict[SlotKey, tuple[Cardinality, list[dict[str, Any]]]]
+    ) -> list[PairScores]:
         """The scores a batch's drafts will likely read, guessed before any is decided: each
         draft against its source (verification), and each structured draft that brings a
         single-valued fact another value against the value it holds then, every draft before
@@ -855,14 +928,14 @@ class Remember:
                 out.append(source)
             if draft.subject is None or draft.predicate is None:
                 continue
-            key = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)[0]
-            slot = state.slots.get(key)
-            if slot is None or slot.cardinality != "single":
+            key, declared = slot_key(
+                self.vocabulary, draft.namespace, draft.subject, draft.predicate
+            )
+            cardinality, active = facts.get(key, (declared, []))
+            if cardinality != "single":
                 continue
             negated = polarity(draft.negated, draft.text)
-            value = values.get(key) or max(
-                slot.active, key=lambda row: row["recorded_at"], default=None
-            )
+            value = values.get(key) or max(active, key=lambda row: row["recorded_at"], default=None)
             if value is not None:
                 score = self.detector.score(
                     draft.object, draft.text, None, [value], negated=negated

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from datetime import UTC, datetime, timedelta
@@ -267,30 +268,50 @@ def test_a_batchs_neighbours_read_in_two_halves_are_those_one_statement_finds(
     assert len(found) >= len(people)
 
 
-def test_a_single_drafts_look_up_rides_with_its_state_read_and_decides_the_same(
+def test_a_single_drafts_models_run_beside_its_reads_and_decide_the_same(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
+    """A draft remembered alone with the models on is embedded while its slot is read, and
+    its likely pairs are scored while its state read looks up its nearest claims (the
+    default); or the read waits for the embedding and the scores for the read; or the look-up
+    is a statement of its own before the state read (as a batch's): the same results and
+    graph."""
     embedder, _ = offline_models
     names: list[str] = []
+    threads: list[str] = []
     read_leader = Store.read_leader
 
     def counted(self: Store, name: str, **params: Any) -> Any:
         names.append(name)
         return read_leader(self, name, **params)
 
+    class Where(Hashed):
+        def score(self, pairs: Sequence[tuple[str, str]]) -> list[PairScore]:
+            threads.append(threading.current_thread().name)
+            return super().score(pairs)
+
     monkeypatch.setattr(Store, "read_leader", counted)
+    beside = run(store, monkeypatch, embedder, Where(), True, TABLE)
+    reads_beside, names[:] = list(names), []
+    on_the_models_thread = sum(name.startswith("models") for name in threads)
+    monkeypatch.setattr(remember_module, "BESIDE", False)
     folded = run(store, monkeypatch, embedder, Hashed(), True, TABLE)
     reads_folded, names[:] = list(names), []
     # Every look-up on its own, as a batch's are: a statement of its own before the state read.
     monkeypatch.setattr(remember_module, "RIDES_UP_TO", 0)
     alone = run(store, monkeypatch, embedder, Hashed(), True, TABLE)
-    assert folded[0] == alone[0]
-    assert folded[1] == alone[1]
+    assert beside[0] == folded[0] == alone[0]
+    assert beside[1] == folded[1] == alone[1]
     neighbours = cypher.variant("write/neighbours", store.filters_in_vector_index())
     assert names.count(neighbours) == len(TABLE)
-    # Folded: the state read is the one read of each draft before its write.
-    assert neighbours not in reads_folded
+    # Folded: the state read is the one read of each draft before its write; beside, a draft
+    # with a slot to read has it read first, while it is embedded.
+    assert neighbours not in reads_beside + reads_folded
     assert len(reads_folded) == len(TABLE)
+    keyed = sum(1 for draft in TABLE if draft.subject is not None)
+    assert keyed <= len(reads_beside) - len(TABLE) <= len(TABLE)
+    # The updates' pairs were scored while the look-ups were on the server.
+    assert on_the_models_thread >= 4, threads
 
 
 # -- an ingest reads the batch after next while the next is planned ---------------------------
