@@ -915,8 +915,9 @@ class Remember:
         """The scores a batch's drafts will likely read, guessed before any is decided: each
         draft against its source (verification), and each structured draft that brings a
         single-valued fact another value against the value it holds then, every draft before
-        it taken to have become its fact's value. A guess for batching only, as ``_likely``: a
-        wrong one costs a pair scored for nothing, a missed one is scored when read."""
+        it taken to have become its fact's value (not a correction's: a CONFLICT whatever the
+        score). A guess for batching only, as ``_likely``: a wrong one costs a pair scored for
+        nothing, a missed one is scored when read."""
         out: list[PairScores] = []
         values: dict[SlotKey, dict[str, Any]] = {}
         for request, embedding, source_embedding, grounded in zip(
@@ -936,7 +937,7 @@ class Remember:
                 continue
             negated = polarity(draft.negated, draft.text)
             value = values.get(key) or max(active, key=lambda row: row["recorded_at"], default=None)
-            if value is not None:
+            if value is not None and not draft.correction:
                 score = self.detector.score(
                     draft.object, draft.text, None, [value], negated=negated
                 )[value["id"]]
