@@ -57,12 +57,12 @@ from .timeline import Correction, correction, place
 # A call of this many drafts has its look-up ride with its state read; a batch's run first, on
 # their own, and their ranks are kept for planning (``Remember._reach``).
 RIDES_UP_TO = 1
-# A call of one draft with the models on has its draft embedded while its slot is read, and its
-# likely pairs scored while its nearest claims are looked up (``Remember._score_beside``).
+# A call of one draft with the models on has its draft embedded while what its fact believes is
+# read, and its likely pairs scored while its state read looks up its nearest claims
+# (``Remember._score_beside``), on a thread of the models' own: they release Python's lock while
+# they run.
 BESIDE = True
 _MODELS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="models")
-"""Where a single draft's model work runs while its reads are on the server (the models release
-Python's lock while they run)."""
 # A look-up starts where most of the last five in its namespace found their slots (Widening):
 # how crowded a look-up is depends on the draft's own neighbourhood, and a start wider than the
 # foot costs about as much as the foot and one widening (docs/benchmarks.md), so it pays only
@@ -330,7 +330,7 @@ class Remember:
         slots = [{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys]
         if self.detector.scorer is None or not slots:
             return None
-        rows = self.store.read_leader("write/values", batch={"slots": slots})
+        rows = self.store.read("write/values", batch={"slots": slots})  # any member will do
         self.detector.ahead(
             self._ahead(
                 {

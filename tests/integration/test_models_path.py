@@ -278,12 +278,17 @@ def test_a_single_drafts_models_run_beside_its_reads_and_decide_the_same(
     graph."""
     embedder, _ = offline_models
     names: list[str] = []
+    guesses: list[str] = []
     threads: list[str] = []
-    read_leader = Store.read_leader
+    read_leader, read = Store.read_leader, Store.read
 
     def counted(self: Store, name: str, **params: Any) -> Any:
         names.append(name)
         return read_leader(self, name, **params)
+
+    def guessed(self: Store, name: str, **params: Any) -> Any:
+        guesses.append(name)
+        return read(self, name, **params)
 
     class Where(Hashed):
         def score(self, pairs: Sequence[tuple[str, str]]) -> list[PairScore]:
@@ -291,8 +296,10 @@ def test_a_single_drafts_models_run_beside_its_reads_and_decide_the_same(
             return super().score(pairs)
 
     monkeypatch.setattr(Store, "read_leader", counted)
+    monkeypatch.setattr(Store, "read", guessed)
     beside = run(store, monkeypatch, embedder, Where(), True, TABLE)
     reads_beside, names[:] = list(names), []
+    guesses_beside, guesses[:] = list(guesses), []
     on_the_models_thread = sum(name.startswith("models") for name in threads)
     monkeypatch.setattr(remember_module, "BESIDE", False)
     folded = run(store, monkeypatch, embedder, Hashed(), True, TABLE)
@@ -304,12 +311,14 @@ def test_a_single_drafts_models_run_beside_its_reads_and_decide_the_same(
     assert beside[1] == folded[1] == alone[1]
     neighbours = cypher.variant("write/neighbours", store.filters_in_vector_index())
     assert names.count(neighbours) == len(TABLE)
-    # Folded: the state read is the one read of each draft before its write; beside, a draft
-    # with a slot to read has it read first, while it is embedded.
+    # The state read is the one read of each draft before its write; beside, a draft with a
+    # fact to read has what the fact believes read first, while it is embedded (a guess).
     assert neighbours not in reads_beside + reads_folded
-    assert len(reads_folded) == len(TABLE)
+    assert len(reads_beside) == len(reads_folded) == len(TABLE)
     keyed = sum(1 for draft in TABLE if draft.subject is not None)
-    assert keyed <= len(reads_beside) - len(TABLE) <= len(TABLE)
+    assert set(guesses_beside) == {"write/values"}
+    assert keyed <= len(guesses_beside) <= len(TABLE)
+    assert guesses == []
     # The updates' pairs were scored while the look-ups were on the server.
     assert on_the_models_thread >= 4, threads
 
