@@ -134,14 +134,17 @@ class _Deferred:
         self.ahead: dict[tuple[str, str], None] = {}
 
     def resolve(self, pair: tuple[str, str]) -> PairScores:
+        if pair not in self.detector._cache:
+            self.run(pair)
+        return self.detector._cache[pair]
+
+    def run(self, *first: tuple[str, str]) -> None:
+        """Score ``first`` and every pair announced still unscored, in one model call."""
         cache = self.detector._cache
-        if pair not in cache:
-            others = dict.fromkeys([*self.wanted, *self.ahead])
-            todo = [pair, *(p for p in others if p != pair and p not in cache)]
-            self.detector._run(todo)
-            self.wanted.clear()
-            self.ahead.clear()
-        return cache[pair]
+        todo = [p for p in dict.fromkeys([*first, *self.wanted, *self.ahead]) if p not in cache]
+        self.wanted.clear()
+        self.ahead.clear()
+        self.detector._run(todo)
 
 
 class LazyScores(PairScores):
@@ -220,8 +223,9 @@ class Detector:
     def ahead(self, scores: Sequence[PairScores]) -> None:
         """Announce the scores a batch's drafts will likely read, before the first is decided:
         they are scored with the batch's first model call, not a call per draft (a model runs
-        pairs together for less each). Replaces what an earlier batch announced; ``forget``
-        keeps them."""
+        pairs together for less each). Replaces what was announced before (a new batch
+        begins); ``forget`` keeps them."""
+        self._deferred.wanted.clear()
         self._deferred.ahead = {
             pair: None
             for score in scores
@@ -229,11 +233,9 @@ class Detector:
         }
 
     def score_ahead(self) -> None:
-        """Score the pairs ``ahead`` announced now, not on first read (on a thread of its own
-        while a read is on the server)."""
-        deferred = self._deferred
-        todo, deferred.ahead = [p for p in deferred.ahead if p not in self._cache], {}
-        self._run(todo)
+        """Score the pairs announced now, not on first read (on a thread of its own while a
+        read is on the server)."""
+        self._deferred.run()
 
     def forget(self) -> None:
         """Drop the expectations announced for the draft before (a new draft begins)."""

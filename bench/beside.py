@@ -19,9 +19,8 @@ import time
 from typing import Any
 
 from _common import report, summary
-from engine import PREDICATES, filled_with_models
+from engine import filled_with_models, person_fact
 
-from belief_graph import ClaimDraft
 from belief_graph.detect import Detector
 from belief_graph.write import remember
 
@@ -51,15 +50,7 @@ def main() -> int:
     for i in range(WARM_UP + 2 * args.samples):
         beside = i % 2 == 0
         remember.BESIDE = beside
-        subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
-        value = f"value-{rng.randrange(4)}"
-        draft = ClaimDraft(
-            namespace=namespace,
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate.replace('_', ' ')} {value}.",
-        )
+        draft = person_fact(namespace, subjects, rng)
         before, began = asked[0], time.perf_counter()
         bg.remember(draft)
         if i >= WARM_UP:

@@ -112,9 +112,8 @@ def engine(scorers: dict[str, CrossEncoderScorer], args: argparse.Namespace) -> 
     from datetime import UTC, datetime, timedelta
 
     from _stages import instrument
-    from engine import BASE, PREDICATES, drafts
+    from engine import BASE, drafts, person_fact
 
-    from belief_graph import ClaimDraft
     from belief_graph.detect import Detector
     from belief_graph.testing.offline import offline_embedder
 
@@ -130,18 +129,8 @@ def engine(scorers: dict[str, CrossEncoderScorer], args: argparse.Namespace) -> 
     clock = BASE + timedelta(seconds=args.engine_claims + 10)
     for i in range(args.engine_samples * len(paths)):
         name = list(paths)[i % len(paths)]
-        subject = f"person-{rng.randrange(subjects)}"
-        predicate = rng.choice(PREDICATES)
-        value = f"value-{rng.randrange(4)}"
         clock += timedelta(seconds=1)
-        draft = ClaimDraft(
-            namespace=ns,
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate.replace('_', ' ')} {value}.",
-            valid_from=clock,
-        )
+        draft = person_fact(ns, subjects, rng, valid_from=clock)
         begin = time.perf_counter()
         with paths[name][1].measure():
             clients[name].remember(draft)

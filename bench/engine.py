@@ -36,18 +36,24 @@ BASE = datetime(2025, 1, 1, tzinfo=UTC)
 
 def drafts(ns: str, n: int, subjects: int, rng: random.Random):  # type: ignore[no-untyped-def]
     for i in range(n):
-        subject = f"person-{rng.randrange(subjects)}"
-        predicate = rng.choice(PREDICATES)
-        value = f"value-{rng.randrange(4)}"
-        yield ClaimDraft(
-            namespace=ns,
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate.replace('_', ' ')} {value}.",
-            valid_from=BASE + timedelta(seconds=i),
-            recorded_at=BASE + timedelta(seconds=i),
-        )
+        at = BASE + timedelta(seconds=i)
+        yield person_fact(ns, subjects, rng, valid_from=at, recorded_at=at)
+
+
+def person_fact(ns: str, subjects: int, rng: random.Random, **fields: Any) -> ClaimDraft:
+    """A draft of a random one of the facts of ``subjects`` people, in the sentences ``drafts``
+    fills with (so a sample often restates or updates a stored fact); ``fields``: its moments."""
+    subject = f"person-{rng.randrange(subjects)}"
+    predicate = rng.choice(PREDICATES)
+    value = f"value-{rng.randrange(4)}"
+    return ClaimDraft(
+        namespace=ns,
+        subject=subject,
+        predicate=predicate,
+        object=value,
+        text=f"{subject} {predicate.replace('_', ' ')} {value}.",
+        **fields,
+    )
 
 
 def fact(ns: str, subject: str, predicate: str, value: str, at: datetime, label: int) -> ClaimDraft:
@@ -288,18 +294,8 @@ def with_models(args: argparse.Namespace) -> int:
     samples: dict[str, list[float]] = {name: [] for name in paths}
     for i in range(args.samples * 2):
         name = list(paths)[i % 2]
-        subject = f"person-{rng.randrange(subjects)}"
-        predicate = rng.choice(PREDICATES)
-        value = f"value-{rng.randrange(4)}"
         clock += timedelta(seconds=1)
-        draft = ClaimDraft(
-            namespace=ns,
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate.replace('_', ' ')} {value}.",
-            valid_from=clock,
-        )
+        draft = person_fact(ns, subjects, rng, valid_from=clock)
         start_time = time.perf_counter()
         with paths[name][1].measure():
             clients[name].remember(draft)

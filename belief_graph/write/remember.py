@@ -331,17 +331,13 @@ class Remember:
         if self.detector.scorer is None or not slots:
             return None
         rows = self.store.read("write/values", batch={"slots": slots})  # any member will do
-        self.detector.ahead(
-            self._ahead(
-                {
-                    (r["namespace"], r["subject_key"], r["predicate"]): (
-                        r["cardinality"],
-                        r["active"],
-                    )
-                    for r in rows
-                }
-            )
-        )
+        facts = {(r["namespace"], r["subject_key"], r["predicate"]): r for r in rows}
+
+        def fact(key: SlotKey) -> tuple[Cardinality, list[dict[str, Any]]] | None:
+            row = facts.get(key)
+            return None if row is None else (row["cardinality"], row["active"])
+
+        self.detector.ahead(self._ahead(fact))
         return _MODELS.submit(self.detector.score_ahead)
 
     def found(self, rows: list[dict[str, Any]]) -> None:
@@ -599,9 +595,12 @@ class Remember:
             # in ``_decide``, once it has one).
             raise self._read_whole_past()
         if self.detector.scorer is not None and len(self.requests) > 1:
-            self.detector.ahead(
-                self._ahead({k: (s.cardinality, s.active) for k, s in state.slots.items()})
-            )
+
+            def fact(key: SlotKey) -> tuple[Cardinality, list[dict[str, Any]]] | None:
+                slot = state.slots.get(key)
+                return None if slot is None else (slot.cardinality, slot.active)
+
+            self.detector.ahead(self._ahead(fact))
         for index, (request, embedding, source_embedding, grounded) in enumerate(
             zip(
                 self.requests, self.embeddings, self.source_embeddings, self.groundings, strict=True
@@ -910,14 +909,15 @@ class Remember:
         return out
 
     def _ahead(
-        self, facts: dict[SlotKey, tuple[Cardinality, list[dict[str, Any]]]]
+        self, fact: Callable[[SlotKey], tuple[Cardinality, list[dict[str, Any]]] | None]
     ) -> list[PairScores]:
         """The scores a batch's drafts will likely read, guessed before any is decided: each
         draft against its source (verification), and each structured draft that brings a
         single-valued fact another value against the value it holds then, every draft before
         it taken to have become its fact's value (not a correction's: a CONFLICT whatever the
         score). A guess for batching only, as ``_likely``: a wrong one costs a pair scored for
-        nothing, a missed one is scored when read."""
+        nothing, a missed one is scored when read. ``fact``: a fact's cardinality and active
+        claims by key (None: not stored)."""
         out: list[PairScores] = []
         values: dict[SlotKey, dict[str, Any]] = {}
         for request, embedding, source_embedding, grounded in zip(
@@ -932,7 +932,7 @@ class Remember:
             key, declared = slot_key(
                 self.vocabulary, draft.namespace, draft.subject, draft.predicate
             )
-            cardinality, active = facts.get(key, (declared, []))
+            cardinality, active = fact(key) or (declared, [])
             if cardinality != "single":
                 continue
             negated = polarity(draft.negated, draft.text)
