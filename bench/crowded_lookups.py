@@ -74,7 +74,7 @@ def main() -> int:
 
     def look_up(vector: Any, fetch: int) -> tuple[float, dict[str, Any] | None]:
         look = {"draft": 0, "namespace": spaces[0], "embedding": vector, "fetch": fetch}
-        look |= {"wider": FETCH * 16, "k": RANK, "rank": RANK}
+        look |= {"wider": FETCH * 16, "k": RANK, "rank": RANK, "extent": RANK}
         t = time.perf_counter()
         rows = store.read_leader(statement, batch={"near": [look]}, fetch=RANK * 4)
         took = (time.perf_counter() - t) * 1000

@@ -68,6 +68,10 @@ _MODELS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="models")
 # foot costs about as much as the foot and one widening (docs/benchmarks.md), so it pays only
 # where most look-ups widen.
 LOOKUP_WINDOW = 5
+# A look-up returns up to this many times the slots it ranks, as many as its fetch holds (free:
+# the claims are fetched already). In a batch of many drafts of few facts the drafts before one
+# move most of the slots it ranked, and each such draft looked its slots up again on its own.
+LOOKUP_EXTENT = 4
 
 REFUSED_BY_SOURCE = "refused: the source it came with (episode_content) contradicts it"
 UNSUPPORTED_BY_SOURCE = "its source (episode_content) does not support it: waits for confirmation"
@@ -384,7 +388,11 @@ class Remember:
         Where the index spans every namespace (write/neighbours), it fetches 20 claims a
         neighbour, and 16 times as many when those hold too few of the namespace's slots; in a
         namespace where most of the last look-ups needed more, it starts at the step of that
-        ladder (×4) that held them, one index read where it took two."""
+        ladder (×4) that held them, one index read where it took two. It returns the slots its
+        fetch holds beyond the ``rank`` first too, up to ``LOOKUP_EXTENT`` times as many: still the
+        nearest in order, they cost no index read, and a draft whose ranked slots the drafts
+        before it moved finds the untouched ones there instead of in a look-up of its own
+        (``_reach``)."""
         base = max(self.policy.neighbours * 20, rank * 4)
         fetch = base
         if not self.store.filters_in_vector_index():
@@ -397,6 +405,7 @@ class Remember:
             "wider": base * 16,
             "k": k,
             "rank": rank,
+            "extent": rank * LOOKUP_EXTENT,
         }
 
     def _learned(self, ranked: Iterable[dict[str, Any]], rank: int) -> None:

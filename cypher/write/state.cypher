@@ -3,8 +3,9 @@
 // Params: $batch, one map (docs/engine.md#plans) of: slots (list of {namespace, subject_key,
 //         predicate, since}: slots by key, maybe not created yet; since: as write/slot_states),
 //         slot_refs (list of {namespace, id}: slots by id), near (list of {draft, namespace,
-//         embedding, fetch, wider, k, rank}: the slots of the claims nearest to these embeddings, as
-//         write/neighbours finds them: a single draft's look-up rides with its read),
+//         embedding, fetch, wider, k, rank, extent}: the slots of the claims nearest to these
+//         embeddings, as write/neighbours finds them: a single draft's look-up rides with its
+//         read),
 //         claim_refs (list of {namespace, id}: claims an operation acts on; their slots are
 //         read too), revisions (list of {namespace, id}), claim_ids (list of {namespace, id}),
 //         walk_up_to (write/slot_states), by_id_whole (a boolean: the slots by id with every

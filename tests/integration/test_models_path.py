@@ -255,7 +255,7 @@ def test_a_batchs_neighbours_read_in_two_halves_are_those_one_statement_finds(
     texts = [f"{p} enjoys {t}." for p in people for t in things[::-1]]
     lookups = [
         {"draft": i, "namespace": NS, "embedding": store.query_vector(e)}
-        | {"fetch": 100, "wider": 1600, "k": 5, "rank": 5}
+        | {"fetch": 100, "wider": 1600, "k": 5, "rank": 5, "extent": 5}
         for i, e in enumerate(embedder.embed(texts))
     ]
     statement = cypher.variant("write/neighbours", store.filters_in_vector_index())
@@ -543,10 +543,12 @@ def test_a_batch_read_ahead_whose_neighbours_the_batch_before_moved_is_read_agai
     """Batch 3's one draft is nearest to Priya's city and employer, which batch 2 (planned
     while batch 3 is read) changes: with one neighbour asked for, its read-ahead (the four
     nearest slots, of five, all written since) cannot say which slot is nearest now, and the
-    batch is read again once batch 2 is written."""
+    batch is read again once batch 2 is written. (Each look-up returns only the slots it ranks:
+    by default it returns those its fetch held beyond them too, and finds the nearest there.)"""
     stream = MOVED_BEFORE_IT
     policy = Policy(neighbours=1)
     embedder = CountingEmbedder(offline_models[0])
+    monkeypatch.setattr(remember_module, "LOOKUP_EXTENT", 1)
     adopted, _ = both_ways_in_turn(store, monkeypatch, embedder, stream, 5, policy)
     assert adopted == [True, False]
     # The batch read again keeps the embeddings made for its read ahead: each way embeds
@@ -559,7 +561,8 @@ def test_the_batch_after_one_read_again_is_planned_with_the_embeddings_made_ahea
 ) -> None:
     """Batch 3 cannot take its read ahead (batch 2 moved its nearest slots) and is written the
     general way; batch 4, read ahead meanwhile, is then read again with nothing on the server:
-    with the embeddings its read ahead made, not embedded a second time."""
+    with the embeddings its read ahead made, not embedded a second time. (Each look-up returns
+    only the slots it ranks, as above.)"""
     stream = [
         *MOVED_BEFORE_IT,
         *(elsewhere(i) for i in range(3, 7)),
@@ -567,6 +570,7 @@ def test_the_batch_after_one_read_again_is_planned_with_the_embeddings_made_ahea
         d("The coffee machine works again.", "coffee machine", "status", "working"),
     ]
     embedder = CountingEmbedder(offline_models[0])
+    monkeypatch.setattr(remember_module, "LOOKUP_EXTENT", 1)
     adopted, _ = both_ways_in_turn(store, monkeypatch, embedder, stream, 5, Policy(neighbours=1))
     assert adopted == [True, False]  # batch 4 is not adopted: nothing was in flight
     assert embedder.texts == 2 * len(stream)  # each way embeds each sentence once
@@ -664,6 +668,31 @@ def test_a_drafts_nearest_slots_moved_by_the_drafts_before_it_in_its_batch_are_f
     met_as_one_at_a_time(ahead, alone, "slot:priya:care")
 
 
+# Five of Priya's thrifty slots, four of them then moved far: the stream of the two tests below.
+_THRIFTY = [
+    ("Priya is frugal.", "frugality"),
+    ("Priya saves every penny.", "saving"),
+    ("Priya never wastes money.", "waste"),
+    ("Priya lives on a tight budget.", "budget"),
+    ("Priya buys only what she needs.", "buying"),
+]
+_FAR = [
+    "Zebras graze on the plains of Kenya.",
+    "Kangaroos hop across the outback.",
+    "Penguins slide on the ice.",
+    "Owls hunt at night.",
+]
+SPLURGE_AFTER_THRIFT = [
+    *(d(text, "priya", predicate, predicate) for text, predicate in _THRIFTY),
+    d("Priya plays chess on Sundays.", "priya", "sunday", "chess"),
+    *ANIMALS,
+    d("Priya hums in the shower.", "priya", "shower", "humming"),
+    d("Owls live in the old barn.", "owls", "home", "barn"),
+    *(d(text, "priya", _THRIFTY[i][1], f"far {i}") for i, text in enumerate(_FAR)),
+    d("Priya splurges on everything.", "priya", "spending", "everything"),
+]
+
+
 def test_a_draft_whose_ranked_slots_were_all_moved_is_ranked_wider_until_one_was_not(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
@@ -671,29 +700,40 @@ def test_a_draft_whose_ranked_slots_were_all_moved_is_ranked_wider_until_one_was
     of Priya's thrifty slots first, and the four drafts before it in its batch move each far
     from it. Ranked again twice as wide, it finds only moved slots; ranked once more (at most as
     many more as were moved) it finds the fifth, that she buys only what she needs, and the
-    conflict with it is on record as when the drafts come one at a time."""
-    thrifty = [
-        ("Priya is frugal.", "frugality"),
-        ("Priya saves every penny.", "saving"),
-        ("Priya never wastes money.", "waste"),
-        ("Priya lives on a tight budget.", "budget"),
-        ("Priya buys only what she needs.", "buying"),
-    ]
-    far = [
-        "Zebras graze on the plains of Kenya.",
-        "Kangaroos hop across the outback.",
-        "Penguins slide on the ice.",
-        "Owls hunt at night.",
-    ]
-    stream = [
-        *(d(text, "priya", predicate, predicate) for text, predicate in thrifty),
-        d("Priya plays chess on Sundays.", "priya", "sunday", "chess"),
-        *ANIMALS,
-        d("Priya hums in the shower.", "priya", "shower", "humming"),
-        d("Owls live in the old barn.", "owls", "home", "barn"),
-        *(d(text, "priya", thrifty[i][1], f"far {i}") for i, text in enumerate(far)),
-        d("Priya splurges on everything.", "priya", "spending", "everything"),
-    ]
+    conflict with it is on record as when the drafts come one at a time. (Each look-up returns
+    only the slots it ranks: ``test_a_look_up_returns_the_slots_its_fetch_held_beyond_its_rank``
+    is the default.)"""
+    ranks = spy_ranks(monkeypatch)
+    monkeypatch.setattr(remember_module, "LOOKUP_EXTENT", 1)
+    embedder, policy = offline_models[0], Policy(neighbours=1)
+    each = ingest(store, monkeypatch, embedder, Hashed(), SPLURGE_AFTER_THRIFT, 5, False, policy)
+    assert ranks == [4, 6]  # two slots ranked at first (one neighbour and the draft's own)
+    alone = ingest(store, monkeypatch, embedder, Hashed(), SPLURGE_AFTER_THRIFT, 1, False, policy)
+    met_as_one_at_a_time(each, alone, "slot:priya:buying")
+
+
+def test_a_look_up_returns_the_slots_its_fetch_held_beyond_its_rank(
+    store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
+) -> None:
+    """The streams of the two tests before, each look-up returning what its fetch held beyond
+    the slots it ranks (the default): "Priya splurges on everything." finds the untouched slot
+    nearest to it among them, with no look-up of its own, and batch 3 is planned on its read
+    ahead; both meet what one draft at a time meets."""
+    ranks = spy_ranks(monkeypatch)
+    embedder, policy = offline_models[0], Policy(neighbours=1)
+    each = ingest(store, monkeypatch, embedder, Hashed(), SPLURGE_AFTER_THRIFT, 5, False, policy)
+    assert ranks == []
+    alone = ingest(store, monkeypatch, embedder, Hashed(), SPLURGE_AFTER_THRIFT, 1, False, policy)
+    met_as_one_at_a_time(each, alone, "slot:priya:buying")
+
+    adopted, each = both_ways_in_turn(store, monkeypatch, embedder, MOVED_BEFORE_IT, 5, policy)
+    assert adopted == [True, True]
+    alone = ingest(store, monkeypatch, embedder, Hashed(), MOVED_BEFORE_IT, 1, False, policy)
+    assert each == alone
+
+
+def spy_ranks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many slots each look-up of a draft's own (``Remember._rank``) ranks, in order."""
     ranks: list[int] = []
     rank = Remember._rank
 
@@ -702,11 +742,7 @@ def test_a_draft_whose_ranked_slots_were_all_moved_is_ranked_wider_until_one_was
         return rank(self, index, embedding, namespace, wide)
 
     monkeypatch.setattr(Remember, "_rank", spied)
-    embedder, policy = offline_models[0], Policy(neighbours=1)
-    each = ingest(store, monkeypatch, embedder, Hashed(), stream, 5, False, policy)
-    assert ranks == [4, 6]  # two slots ranked at first (one neighbour and the draft's own)
-    alone = ingest(store, monkeypatch, embedder, Hashed(), stream, 1, False, policy)
-    met_as_one_at_a_time(each, alone, "slot:priya:buying")
+    return ranks
 
 
 def test_a_batch_read_ahead_finds_a_drafts_nearest_slot_beyond_those_moved_before_it(

@@ -6,7 +6,7 @@
 // cypher25/write/state carries this statement (see write/neighbours).
 // Every look-up fetches $fetch (a SEARCH's LIMIT may not refer to a variable), then $fetch * 16;
 // q.fetch and q.wider are write/neighbours'.
-// Params: $batch.near (list of {draft, namespace, embedding, fetch, wider, k, rank}), $fetch
+// Params: $batch.near (list of {draft, namespace, embedding, fetch, wider, k, rank, extent}), $fetch
 // Returns: near, ranked (see write/neighbours; a reach counts claims of the namespace only)
 CYPHER 25
 CALL () {
@@ -47,8 +47,8 @@ CALL () {
            CASE WHEN bar IS NULL THEN size(mine)
                 ELSE size([m IN mine WHERE m.score >= bar]) END AS needed
   }
-  WITH collect({draft: q.draft, namespace: q.namespace, ids: found[..q.rank], k: q.k,
-                complete: covered AND size(found) <= q.rank, reach: needed}) AS ranked
+  WITH collect({draft: q.draft, namespace: q.namespace, ids: found[..q.extent], k: q.k,
+                complete: covered AND size(found) <= q.extent, reach: needed}) AS ranked
   RETURN ranked, COLLECT {
     UNWIND ranked AS r
     UNWIND r.ids[..r.k] AS id
