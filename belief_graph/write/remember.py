@@ -389,10 +389,10 @@ class Remember:
         neighbour, and 16 times as many when those hold too few of the namespace's slots; in a
         namespace where most of the last look-ups needed more, it starts at the step of that
         ladder (×4) that held them, one index read where it took two. It returns the slots its
-        fetch holds beyond the ``rank`` first too, up to ``LOOKUP_EXTENT`` times as many: still the
-        nearest in order, they cost no index read, and a draft whose ranked slots the drafts
-        before it moved finds the untouched ones there instead of in a look-up of its own
-        (``_reach``)."""
+        fetch holds beyond the ``rank`` first too, up to ``LOOKUP_EXTENT`` times as many: still
+        the nearest in order, they cost no index read, and a draft whose ranked slots the
+        drafts before it moved finds the untouched ones there instead of in a look-up of its
+        own (``_reach``)."""
         base = max(self.policy.neighbours * 20, rank * 4)
         fetch = base
         if not self.store.filters_in_vector_index():

@@ -7,13 +7,13 @@
 // so the next look-up in its namespace can start as wide (widening.Widening).
 // write/state carries this statement (a single draft's look-up and its state read are one
 // round trip); a batch's look-ups run on their own, in halves side by side (Store.read_leader_split).
-// Params: $batch.near (list of {draft, namespace, embedding, fetch, wider, k, rank, extent}), $fetch
-//         (unused here: the cypher25 statement's)
+// Params: $batch.near (list of {draft, namespace, embedding, fetch, wider, k, rank, extent}),
+//         $fetch (unused here: the cypher25 statement's)
 // Returns: near (list of {namespace, id}: the slots of each draft's k nearest claims), ranked
 //          (list of {draft, namespace, ids, k, complete, reach}: each look-up's nearest slots,
-//          nearest first, as many as its fetch held up to q.extent (at least the rank it asked
-//          for: those beyond it are still the nearest in order, since a slot the fetch missed
-//          has no claim nearer than the fetch's last); whether they are every slot it could
+//          nearest first, as many as its fetch held up to q.extent (past the q.rank it ranks:
+//          those beyond are still the nearest in order, since a slot the fetch missed has no
+//          claim nearer than the fetch's last); whether they are every slot it could
 //          find, the index holding fewer claims than it fetched; and how many of the claims
 //          fetched, of every namespace and status, were as near as the nearest claim of the
 //          rank-th of them, or, short of them, how many it fetched; a look-up that finds

@@ -6,7 +6,8 @@
 // cypher25/write/state carries this statement (see write/neighbours).
 // Every look-up fetches $fetch (a SEARCH's LIMIT may not refer to a variable), then $fetch * 16;
 // q.fetch and q.wider are write/neighbours'.
-// Params: $batch.near (list of {draft, namespace, embedding, fetch, wider, k, rank, extent}), $fetch
+// Params: $batch.near (list of {draft, namespace, embedding, fetch, wider, k, rank, extent}),
+//         $fetch
 // Returns: near, ranked (see write/neighbours; a reach counts claims of the namespace only)
 CYPHER 25
 CALL () {
