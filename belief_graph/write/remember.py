@@ -214,7 +214,7 @@ class Remember:
         self._scored = scored
         texts = [r.draft.text for r in requests] + [_premise(requests[i].draft) for i in scored]
         self._embedding: Future[list[list[float] | None]] | None = None
-        if BESIDE and detector.embedder is not None and len(requests) <= RIDES_UP_TO and not ahead:
+        if BESIDE and detector.embedder is not None and self._rides:
             # Made on the models' thread while the draft's slot is read (``read``).
             self._embedding = _MODELS.submit(detector.embed, texts)
         else:
@@ -290,7 +290,7 @@ class Remember:
         try:
             near = self._lookups()
             slot_refs: list[tuple[str, str]] = []
-            if near and (len(self.requests) > RIDES_UP_TO or self.ahead):
+            if near and not self._rides:
                 # In halves side by side when there are several (``Store.read_leader_split``).
                 slot_refs, near = self._near(near), []
             state = read_state(
@@ -405,7 +405,8 @@ class Remember:
             "wider": base * 16,
             "k": k,
             "rank": rank,
-            "extent": rank * LOOKUP_EXTENT,
+            # A look-up riding with the state read reads its first k slots and keeps no ranks.
+            "extent": rank if self._rides else rank * LOOKUP_EXTENT,
         }
 
     def _learned(self, ranked: Iterable[dict[str, Any]], rank: int) -> None:
@@ -426,6 +427,11 @@ class Remember:
         nearest. Read with one more, they do not depend on which other slots the read holds
         (a batch's read holds those of every draft's look-up, a read ahead more)."""
         return self.policy.neighbours + 1
+
+    @property
+    def _rides(self) -> bool:
+        """Whether the call's look-ups ride with its state read (``RIDES_UP_TO``)."""
+        return len(self.requests) <= RIDES_UP_TO and not self.ahead
 
     @property
     def _ranks(self) -> int:
