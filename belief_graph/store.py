@@ -100,7 +100,7 @@ def _query(name: str, params: dict[str, Any] | None = None) -> LiteralString:
     if params is not None:  # EXPLAIN runs without any
         cypher.check_params(name, params)
     if params is None or _DRIVER_LOG.isEnabledFor(logging.DEBUG):
-        return cypher.load(name)
+        return cypher.sent(name)
     return _unlogged(name)
 
 
@@ -120,7 +120,7 @@ class _UnloggedText(str):
 
 @cache
 def _unlogged(name: str) -> LiteralString:
-    return cast(LiteralString, _UnloggedText(cypher.load(name)))
+    return cast(LiteralString, _UnloggedText(cypher.sent(name)))
 
 
 class _UnloggedMap(dict[str, Any]):

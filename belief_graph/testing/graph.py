@@ -35,7 +35,7 @@ def claims_read(store: Store, statement: str, **params: Any) -> int:
     """How many claims ``statement`` reads for ``params``, as PROFILE counts the rows of its
     reads of claims: by index, or by walking a slot's edges."""
     summary = store._driver.execute_query(
-        "PROFILE " + cypher.load(statement), params, database_=store.database
+        "PROFILE " + cypher.sent(statement), params, database_=store.database
     ).summary
     assert summary is not None and summary.profile is not None
 

@@ -107,7 +107,7 @@ def test_the_driver_is_handed_a_statement_whose_repr_is_its_size_and_bytes_the_s
     text = _query("read/as_of_claims", params)
     assert repr(text) == f"<a statement of {len(text)} characters>"
     assert str(text) is text  # the driver's str() keeps it so
-    assert _packed({"q": text}) == _packed({"q": cypher.load("read/as_of_claims")})
+    assert _packed({"q": text}) == _packed({"q": cypher.sent("read/as_of_claims")})
     log = logging.getLogger("neo4j.io")
     level = log.level
     log.setLevel(logging.DEBUG)

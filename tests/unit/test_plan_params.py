@@ -86,3 +86,14 @@ def test_a_statement_carries_only_what_an_included_one_shares() -> None:
         assert "{id: $id}" not in cypher.load(carrier)
     # A statement without the line is carried whole but for its RETURN, as before.
     assert "MATCH (s:Slot {namespace: k.namespace" in cypher.load("write/apply")
+
+
+def test_what_is_sent_is_every_statements_code_without_its_comments_or_indentation() -> None:
+    names = cypher.names() + [cypher.variant(name, True) for name in cypher.names()]
+    for name in names:
+        loaded, sent = cypher.load(name), cypher.sent(name)
+        code = [line.strip() for line in loaded.split("\n")]
+        assert sent.split("\n") == [line for line in code if line and not line.startswith("//")]
+        assert "//" not in sent, name  # no comment after code, nor a string that holds one
+        assert len(sent) <= len(loaded), name
+    assert len(cypher.sent("write/apply")) < 0.7 * len(cypher.load("write/apply"))
