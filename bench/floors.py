@@ -4,6 +4,9 @@ Each floor is a statement as small as it can be, timed in turns with the others 
 (so a noisy machine weighs on all alike), after a warm-up:
 
 - a round trip that does nothing (``RETURN 1``): under every read;
+- the same carrying the comment lines of ``write/apply`` before it (what every write sent until
+  statements were sent without them, ``cypher.sent``), and carrying as many characters of code
+  as ``write/apply`` sends now (``RETURN 1 + 1 + …``): what a statement's text costs;
 - a durable write of one small node (an auto-commit ``CREATE``, the transaction log flushed):
   under every write;
 - the same node with a 384-float list on it, no index on the list: what the bytes cost;
@@ -46,6 +49,7 @@ from typing import Any
 
 from _common import connect, cpu_budget, cpu_used, report, stopwatch, summary
 
+from belief_graph import cypher
 from belief_graph.store import Store
 
 DIM = 384
@@ -105,6 +109,9 @@ def server_floors(
         )
     held: list[str] = []
     n = [0]
+    apply = cypher.load("write/apply")
+    comments = "\n".join(line for line in apply.split("\n") if line.lstrip().startswith("//"))
+    code = "RETURN " + " + ".join(["1"] * ((len(cypher.sent("write/apply")) - 14) // 4)) + " AS one"
 
     def write(query: Any) -> Callable[[], Any]:
         def call() -> Any:
@@ -125,6 +132,10 @@ def server_floors(
     times = in_turns(
         {
             "a round trip, no work (RETURN 1)": lambda: store.run_literal("RETURN 1 AS one"),
+            f"the same after {len(comments):,} characters of comment": lambda: store.run_literal(
+                comments + "\nRETURN 1 AS one"
+            ),
+            f"the same, {len(code):,} characters of code": lambda: store.run_literal(code),
             "a durable write of one small node": write(
                 "CREATE (:BenchFloor {namespace: 'bench:floors', status: 'active', n: $i})"
             ),
