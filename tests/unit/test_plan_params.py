@@ -95,5 +95,23 @@ def test_what_is_sent_is_every_statements_code_without_its_comments_or_indentati
         code = [line.strip() for line in loaded.split("\n")]
         assert sent.split("\n") == [line for line in code if line and not line.startswith("//")]
         assert "//" not in sent, name  # no comment after code, nor a string that holds one
+        assert all(_strings_closed(line) for line in code), name  # nor a string across lines
         assert len(sent) <= len(loaded), name
     assert len(cypher.sent("write/apply")) < 0.7 * len(cypher.load("write/apply"))
+
+
+def _strings_closed(line: str) -> bool:
+    """Whether every string literal that starts on ``line`` ends on it."""
+    quote = None
+    escaped = False
+    for char in line:
+        if quote is None:
+            if char in "'\"" and not line.lstrip().startswith("//"):
+                quote = char
+        elif escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == quote:
+            quote = None
+    return quote is None
