@@ -42,8 +42,9 @@ def load(name: str) -> str:
 def sent(name: str) -> str:
     """The statement ``name`` as the server receives it: ``load``'s text without its comment
     lines, blank lines and indentation (no statement has a comment after code on a line, nor a
-    string across lines). A statement's text travels with every call and the server reads all of
-    it: 30,000 characters cost a round trip 0.6 ms more than 13 (docs/benchmarks.md)."""
+    string across lines). A statement's text travels with every call, and the server reads
+    comments dearly: ``write/apply``'s 8,718 characters of them cost a round trip 0.23 ms, as
+    many characters of code about 0.02 ms (docs/engine.md, "What is sent")."""
     lines = (line.strip() for line in load(name).split("\n"))
     return "\n".join(line for line in lines if line and not line.startswith("//"))
 
