@@ -101,12 +101,14 @@ def test_what_is_sent_is_every_statements_code_without_its_comments_or_indentati
 
 
 def _strings_closed(line: str) -> bool:
-    """Whether every string literal that starts on ``line`` ends on it."""
+    """Whether every string literal that starts on ``line`` ends on it (a comment has none)."""
+    if line.lstrip().startswith("//"):
+        return True
     quote = None
     escaped = False
     for char in line:
         if quote is None:
-            if char in "'\"" and not line.lstrip().startswith("//"):
+            if char in "'\"":
                 quote = char
         elif escaped:
             escaped = False
