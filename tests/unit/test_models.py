@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from belief_graph.errors import ModelError
+from belief_graph.semantic import onnx_encoder
 from belief_graph.semantic.contradiction import CrossEncoderScorer, PairScore, make_scorer
 from belief_graph.semantic.embeddings import SentenceTransformerEmbedder, resolve_model_path
 from belief_graph.semantic.onnx_encoder import session as onnx_session
@@ -257,6 +258,44 @@ def test_dynamic_scorer_agrees_on_clear_cases(tmp_path: Path, scorer: OnnxBinary
         assert (a.contradiction < 0.5) == (b.contradiction < 0.5)
         assert abs(a.contradiction - b.contradiction) < 0.05
     assert list((tmp_path / "models").glob("*-dynamic-per-pair.onnx"))
+
+
+@pytest.mark.parametrize(
+    ("flags", "exact"),
+    [
+        ("flags\t\t: fpu sse2 avx2 avx512f avx512_vnni avx512bw", True),
+        ("flags\t\t: fpu sse2 avx2 avx_vnni", True),
+        ("flags\t\t: fpu sse2 avx2 avx512f avx512bw", False),  # AVX-512 without VNNI saturates
+        ("Features\t: fp asimd asimddp", False),  # no x86 flags line: the precise kernels
+    ],
+)
+def test_the_fast_int8_kernels_only_where_the_cpu_has_vnni(
+    tmp_path: Path, flags: str, exact: bool
+) -> None:
+    cpuinfo = tmp_path / "cpuinfo"
+    cpuinfo.write_text(f"processor\t: 0\n{flags}\n\nprocessor\t: 1\n{flags}\n")
+    assert onnx_encoder.int8_exact(cpuinfo) is exact
+    assert onnx_encoder.int8_exact(tmp_path / "absent") is False
+
+
+def test_the_kernels_chosen_for_this_cpu_score_as_the_precise_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the CPU has VNNI the sessions skip the precise kernels: the scores must be the same
+    to the last bit, the pair that saturated on a CPU without VNNI among them."""
+    pairs = [
+        *CLEAR_CONTRADICTIONS,
+        *PARAPHRASES,
+        ("Priya said she has never owned a car.", "Priya drives a red car."),
+        ("Anna works at Siemens", "Anna works at Bosch"),
+        ("person-3 lives in value-1.", "person-3 lives in value-2."),
+        ("The backend now runs on Go since the migration", "The project uses Express.js"),
+    ]
+    chosen = OnnxBinaryScorer(dynamic_length=True, cache_dir=tmp_path).score(pairs)
+    monkeypatch.setattr(onnx_encoder, "int8_exact", lambda: False)
+    precise = OnnxBinaryScorer(dynamic_length=True, cache_dir=tmp_path).score(pairs)
+    assert [s.contradiction for s in chosen] == [s.contradiction for s in precise]
+    assert chosen[len(CLEAR_CONTRADICTIONS) + len(PARAPHRASES)].contradiction > 0.9
 
 
 def test_make_scorer_gives_a_cross_encoder() -> None:
