@@ -18,11 +18,19 @@ if TYPE_CHECKING:  # the model modules pull in numpy; import them only where mod
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     """Cosine similarity of two vectors (0.0 when either is all zeros)."""
+    return _cosine(a, b, _length(a) * _length(b))
+
+
+def _length(v: Sequence[float]) -> float:
+    # map(mul) gives the products a generator would, in the same order, in 2/3 of the time.
+    return math.sqrt(sum(map(mul, v, v)))
+
+
+def _cosine(a: Sequence[float], b: Sequence[float], norm: float) -> float:
+    """``cosine`` of ``a`` and ``b`` given the product of their lengths (``_length``)."""
     if len(a) != len(b):
         raise ValueError(f"vectors of {len(a)} and {len(b)} dimensions")
-    # map(mul) gives the products a generator would, in the same order, in 2/3 of the time.
     dot = sum(map(mul, a, b))
-    norm = math.sqrt(sum(map(mul, a, a))) * math.sqrt(sum(map(mul, b, b)))
     return dot / norm if norm else 0.0
 
 
@@ -31,37 +39,89 @@ def nearest(
     rows: Sequence[Mapping[str, Any]],
     threshold: float,
     k: int,
-    vectors: dict[str, Any],
+    vectors: Vectors,
 ) -> list[tuple[float, int]]:
     """(similarity, index) of the ``k`` rows most similar to ``embedding`` with similarity >=
     ``threshold``, most similar first (ties in row order): exactly what sorting every row's
-    ``cosine`` gives. numpy ranks the rows (``vectors`` caches each row's vector by id across
+    ``cosine`` gives. numpy ranks the rows (``vectors`` keeps each row's vector by id across
     calls); ``cosine`` is then computed only for the rows numpy cannot rule out, so rounding in
     numpy never changes which rows are chosen."""
     if not rows:
         return []
     import numpy as np
 
-    matrix = np.stack(
-        [
-            vectors[r["id"]]
-            if r["id"] in vectors
-            else vectors.setdefault(r["id"], _unit(np.asarray(r["embedding"], dtype=np.float64)))
-            for r in rows
-        ]
-    )
-    approx = matrix @ _unit(np.asarray(embedding, dtype=np.float64))
+    at = vectors.rows(rows)
+    if len(embedding) != vectors.dim:
+        raise ValueError(f"vectors of {len(embedding)} and {vectors.dim} dimensions")
+    approx = vectors.units[at] @ _unit(np.asarray(embedding, np.float64))
     slack = 1e-9  # far above float64 rounding of a 384-term dot product
     floor = threshold - slack
     if len(approx) > k:
         floor = max(floor, float(np.partition(approx, len(approx) - k)[len(approx) - k]) - slack)
+    length = _length(embedding)
     exact = [
         (similarity, i)
         for i in np.flatnonzero(approx >= floor).tolist()
-        if (similarity := cosine(embedding, rows[i]["embedding"])) >= threshold
+        if (similarity := _cosine(embedding, rows[i]["embedding"], length * vectors.length(at[i])))
+        >= threshold
     ]
     exact.sort(key=lambda t: -t[0])
     return exact[:k]
+
+
+class Vectors:
+    """Stored claims' embeddings as ``nearest`` ranks them, by claim id: each one's unit vector,
+    a row of one matrix (a draft's pool is gathered from it, not stacked row by row), and its
+    length as ``cosine`` computes it. A claim's embedding never changes, so an ingest keeps one
+    ``Vectors`` for all its batches: its drafts' pools overlap from batch to batch. Past
+    ``limit`` claims it starts again, which bounds its memory."""
+
+    def __init__(self, limit: int = 4_096) -> None:
+        self.limit = limit
+        self._clear()
+
+    def _clear(self) -> None:
+        self.dim = 0
+        self.units: Any = None
+        self._at: dict[str, int] = {}
+        self._lengths: list[float] = []
+
+    def rows(self, rows: Sequence[Mapping[str, Any]]) -> list[int]:
+        """The row of each of ``rows`` (claims with an ``id`` and an ``embedding``), in order."""
+        new = {r["id"]: r["embedding"] for r in rows if r["id"] not in self._at}
+        if new:
+            if len(self._at) + len(new) > self.limit:
+                self._clear()
+                new = {r["id"]: r["embedding"] for r in rows}
+            self._add(new)
+        at = self._at
+        return [at[r["id"]] for r in rows]
+
+    def length(self, row: int) -> float:
+        """The length of the vector at ``row``, as ``cosine`` computes it."""
+        return self._lengths[row]
+
+    def _add(self, embeddings: dict[str, Sequence[float]]) -> None:
+        import numpy as np
+
+        sizes = sorted({len(v) for v in embeddings.values()} | ({self.dim} if self.dim else set()))
+        if len(sizes) > 1:
+            raise ValueError(f"vectors of {sizes[0]} and {sizes[-1]} dimensions")
+        block = np.asarray(list(embeddings.values()), dtype=np.float64)
+        norms = np.linalg.norm(block, axis=1, keepdims=True)
+        block = np.divide(block, norms, out=block, where=norms > 0)
+        used = len(self._at)
+        if self.units is None:
+            self.dim = block.shape[1]
+            self.units = np.empty((max(64, len(block)), self.dim))
+        if used + len(block) > len(self.units):
+            grown = np.empty((max(2 * len(self.units), used + len(block)), self.dim))
+            grown[:used] = self.units[:used]
+            self.units = grown
+        self.units[used : used + len(block)] = block
+        for i, (claim_id, embedding) in enumerate(embeddings.items()):
+            self._at[claim_id] = used + i
+            self._lengths.append(_length(embedding))
 
 
 def _unit(vector: Any) -> Any:

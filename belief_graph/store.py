@@ -77,6 +77,8 @@ def _native(value: Any) -> Any:
     if kind is dict:  # a plain value is taken as it is without a call: most values are
         return {k: v if type(v) in _PLAIN else _native(v) for k, v in value.items()}
     if kind is list:
+        if _PLAIN.issuperset(map(type, value)):  # a vector: kept as it came, not copied
+            return value
         return [v if type(v) in _PLAIN else _native(v) for v in value]
     if kind in _PLAIN:
         return value

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import cypher
-from ..detect import Detector, nearest
+from ..detect import Detector, Vectors, nearest
 from ..errors import BeliefGraphError, ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
 from ..grounding import Grounding, grounding, in_third_person
@@ -155,6 +155,7 @@ class Remember:
         whole_past: bool = False,
         walk_up_to: int = WALK_UP_TO,
         reaches: Widening | None = None,
+        vectors: Vectors | None = None,
     ) -> None:
         """``known``: the state of those of the slots this client's last write of them left
         (when it gives them, the batch is decided with no read, the slots not known taken as
@@ -169,7 +170,9 @@ class Remember:
         every one only when a draft is placed before those). ``walk_up_to``: a slot of more
         claims has its past read by index (``read_state``). ``reaches``: where the look-ups
         before this batch's found their slots, by namespace and rank (the writer's, so that one
-        in a crowded namespace starts as wide as most of the last there needed: ``_lookup``)."""
+        in a crowded namespace starts as wide as most of the last there needed: ``_lookup``).
+        ``vectors``: stored claims' vectors kept from the batches before (an ingest's), for
+        ``detect.nearest``."""
         self.store = store
         self.known = known
         self.after = after or {}
@@ -221,8 +224,7 @@ class Remember:
             self._embedded(detector.embed(texts))
         # Drafts that joined a fact as a paraphrase of one of its claims (by id(draft)).
         self._restates: dict[int, str] = {}
-        # Stored claims' embeddings as vectors, by claim id (for ``detect.nearest``).
-        self._vectors: dict[str, Any] = {}
+        self._vectors = vectors if vectors is not None else Vectors()
 
     def _embedded(self, vectors: list[list[float] | None]) -> None:
         self._embeddings = vectors[: len(self.requests)]
@@ -1067,12 +1069,16 @@ class Remember:
         the claims nearest to this one cannot lie there, and a batch's read holds hundreds."""
         if embedding is None or (not draft.text_only and self.detector.scorer is None):
             return []
+        namespace = draft.namespace
+        if ranked is not None:
+            # ``_touched`` unrolled: this runs over every slot the batch read, for each draft.
+            ranked = ranked | {i for ns, i in self._moved if ns == namespace}
         pool = [
             (row, slot)
             for slot in state.slots.values()
-            if slot.key[0] == draft.namespace
+            if (ranked is None or slot.touched_by is not None or slot.slot_id in ranked)
+            and slot.key[0] == namespace
             and slot is not exclude
-            and (ranked is None or slot.slot_id in ranked or self._touched(slot))
             for row in slot.claims
             if row["status"] == "active" and row.get("embedding")
         ]

@@ -16,7 +16,7 @@ from functools import partial
 from typing import Any
 
 from .. import cypher
-from ..detect import Detector
+from ..detect import Detector, Vectors
 from ..errors import NotFound
 from ..models import ConsolidationReport, RevisionResult
 from ..policy import PairScores, Policy
@@ -153,11 +153,13 @@ class Writer:
         embedded: Remember | None = None,
         *,
         ingested: bool = False,
+        vectors: Vectors | None = None,
     ) -> list[RevisionResult]:
         """Remember every request in order, in one transaction; results in the same order.
         ``embedded``: these requests as read ahead, whose embeddings are made (read again, not
         embedded again). ``ingested``: a batch of an ingest, read and not carried, as its
-        pipeline's batches are (an import's facts are unlikely to come again soon)."""
+        pipeline's batches are (an import's facts are unlikely to come again soon).
+        ``vectors``: the stored claims' vectors an ingest keeps for its batches."""
         keep = (
             self.carry
             and not ingested
@@ -174,7 +176,7 @@ class Writer:
             unheld[:] = [key for key in keys if key not in held]
             return held if not unheld or self._assume_new() else None
 
-        batch = embedded or self._batch(requests, known=known if use else None)
+        batch = embedded or self._batch(requests, vectors, known=known if use else None)
         return run(
             self.store,
             batch.read,
@@ -200,6 +202,7 @@ class Writer:
         the batch in flight has committed and its results are out."""
         self._forget()
         source = iter(batches)
+        vectors = Vectors()
         flight: _Flight | None = None  # the batch whose statement is on the server
         last: _Flight | None = None  # the batch planned before this one (None: not ahead)
         upcoming: _Upcoming | None = None
@@ -218,15 +221,15 @@ class Writer:
                     requests = coming.requests if coming else next(source, None)
                     if requests is not None and self._pipelined(requests):
                         if self.detector.scorer is not None:
-                            upcoming = self._read_next(source, reader, flight)
-                        ahead = self._plan_ahead(requests, flight, last, coming)
+                            upcoming = self._read_next(source, reader, flight, vectors)
+                        ahead = self._plan_ahead(requests, flight, last, coming, vectors)
                 except Exception as exc:  # raised once the batch in flight is out
                     error = exc
                 last = ahead
                 if flight is not None:
                     landed = _land(flight)
                     if landed is None:
-                        landed = self.remember(flight.requests, ingested=True)
+                        landed = self.remember(flight.requests, ingested=True, vectors=vectors)
                         ahead, last, error = None, None, None
                     yield landed
                     flight = None
@@ -235,16 +238,19 @@ class Writer:
                 if requests is None:
                     return
                 if ahead is None:
-                    yield self.remember(requests, _embedded(coming), ingested=True)
+                    yield self.remember(requests, _embedded(coming), ingested=True, vectors=vectors)
                 elif ahead.statement is None:
                     yield in_order(ahead.planned, [])
                 else:
                     ahead.future = pool.submit(send, self.store, ahead.statement)
                     flight = ahead
 
-    def _batch(self, requests: Sequence[Request], **state_from: Any) -> Remember:
-        """A ``Remember`` of ``requests`` with this writer's engine; ``state_from``: where some
-        slots' state comes from instead of a read (``known``, ``after``)."""
+    def _batch(
+        self, requests: Sequence[Request], vectors: Vectors | None = None, **state_from: Any
+    ) -> Remember:
+        """A ``Remember`` of ``requests`` with this writer's engine; ``vectors``: those an
+        ingest keeps for its batches; ``state_from``: where some slots' state comes from
+        instead of a read (``known``, ``after``)."""
         return Remember(
             self.store,
             self.vocabulary,
@@ -256,6 +262,7 @@ class Writer:
             whole_past=self.whole_past,
             walk_up_to=self.walk_up_to,
             reaches=self.reaches,
+            vectors=vectors,
             **state_from,
         )
 
@@ -274,6 +281,7 @@ class Writer:
         source: Iterator[Sequence[Request]],
         reader: ThreadPoolExecutor,
         flight: _Flight | None,
+        vectors: Vectors,
     ) -> _Upcoming | None:
         """The next batch from ``source``, its read begun on ``reader`` when it can be read
         ahead (``flight``: the batch on the server meanwhile)."""
@@ -283,11 +291,12 @@ class Writer:
             return _Upcoming(None, error=exc)
         if requests is None:
             return None
-        read = reader.submit(self._read_ahead, requests) if self._pipelined(requests) else None
+        pipelined = self._pipelined(requests)
+        read = reader.submit(self._read_ahead, requests, vectors) if pipelined else None
         return _Upcoming(requests, read, flight)
 
-    def _read_ahead(self, requests: Sequence[Request]) -> tuple[Remember, State]:
-        batch = self._batch(requests, ahead=True)
+    def _read_ahead(self, requests: Sequence[Request], vectors: Vectors) -> tuple[Remember, State]:
+        batch = self._batch(requests, vectors, ahead=True)
         return batch, batch.read()
 
     def _plan_ahead(
@@ -296,6 +305,7 @@ class Writer:
         flight: _Flight | None,
         last: _Flight | None,
         coming: _Upcoming | None,
+        vectors: Vectors,
     ) -> _Flight | None:
         """Read and plan a batch on the state the batch in flight leaves (``last``: the batch
         planned before this one; ``coming``: this batch as read ahead). None when it must wait
@@ -311,7 +321,7 @@ class Writer:
                 return None
         elif flight is None:
             # Nothing on the server: read now, with the embeddings a read ahead made.
-            batch = _embedded(coming) or self._batch(requests)
+            batch = _embedded(coming) or self._batch(requests, vectors)
             state = batch.read()
         else:
             return None

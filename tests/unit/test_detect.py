@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from belief_graph.detect import Detector, cosine, frame, nearest
+from belief_graph.detect import Detector, Vectors, cosine, frame, nearest
 from belief_graph.policy import Candidate, PairScores, Policy, contradicted, match_text
 from belief_graph.semantic.contradiction import PairScore
 
@@ -168,9 +168,12 @@ def test_expected_scores_are_computed_in_one_model_call() -> None:
 
 
 def test_nearest_chooses_exactly_what_sorting_every_cosine_chooses() -> None:
+    """Alone, and with one ``Vectors`` kept across calls as an ingest keeps it for its batches
+    (each call's rows partly new, partly known; small enough to start again now and then)."""
     import random
 
     rng = random.Random(3)
+    kept = Vectors(limit=60)
     for trial in range(200):
         dim = rng.choice([3, 8, 384])
         base = [rng.gauss(0, 1) for _ in range(dim)]
@@ -180,7 +183,7 @@ def test_nearest_chooses_exactly_what_sorting_every_cosine_chooses() -> None:
                 vector = list(rng.choice(rows)["embedding"])
             else:
                 vector = [b + rng.gauss(0, rng.choice([0.1, 1.0])) for b in base]
-            rows.append({"id": f"r{i}", "embedding": vector})
+            rows.append({"id": f"{trial}-{i}", "embedding": vector})
         query = [b + rng.gauss(0, 0.5) for b in base]
         threshold, k = rng.choice([0.0, 0.5, 0.9]), rng.choice([1, 5, 100])
         brute = sorted(
@@ -188,7 +191,21 @@ def test_nearest_chooses_exactly_what_sorting_every_cosine_chooses() -> None:
             key=lambda t: -t[0],
         )
         expected = [t for t in brute if t[0] >= threshold][:k]
-        assert nearest(query, rows, threshold, k, {}) == expected, trial
+        assert nearest(query, rows, threshold, k, Vectors()) == expected, trial
+        if dim == 384:
+            # Half the rows first, then all: those seen before come from the kept matrix.
+            half = [(s, i // 2) for s, i in brute if i % 2 == 0 and s >= threshold][:k]
+            assert nearest(query, rows[::2], threshold, k, kept) == half, trial
+            assert nearest(query, rows, threshold, k, kept) == expected, trial
+
+
+def test_nearest_names_vectors_of_another_dimension() -> None:
+    kept = Vectors()
+    nearest([1.0, 0.0], [{"id": "a", "embedding": [1.0, 0.0]}], 0.0, 5, kept)
+    with pytest.raises(ValueError, match="vectors of 2 and 3 dimensions"):
+        nearest([1.0, 0.0], [{"id": "b", "embedding": [1.0, 0.0, 0.0]}], 0.0, 5, kept)
+    with pytest.raises(ValueError, match="vectors of 3 and 2 dimensions"):
+        nearest([1.0, 0.0, 0.0], [{"id": "a", "embedding": [1.0, 0.0]}], 0.0, 5, kept)
 
 
 def test_relate_takes_the_similarities_it_is_given_and_computes_the_others() -> None:

@@ -83,6 +83,7 @@ def test_rows_come_back_as_python_values_however_deep() -> None:
         "slots": [{"claims": [{"at": moment, "tags": ["a", 2.5, None]}], "seq": 3}],
         "at": moment,
         "held": ["x", "y"],
+        "mixed": [1.5, moment],
     }
     native = _native(row)
     assert native == {
@@ -97,6 +98,7 @@ def test_rows_come_back_as_python_values_however_deep() -> None:
         ],
         "at": datetime(2025, 3, 4, 3, 6, 7, tzinfo=UTC),
         "held": ["x", "y"],
+        "mixed": [1.5, datetime(2025, 3, 4, 3, 6, 7, tzinfo=UTC)],
     }
     assert native["at"].tzinfo is UTC
 
