@@ -79,6 +79,8 @@ _MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
 _AS_OF_STATUSES = ["active", "superseded", "retracted"]
 _HISTORY_STATUSES = ["active", "superseded", "retracted", "pending", "rejected"]
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+# Two digits at a time: an id is drawn for every claim, slot and revision an ingest writes.
+_DIGIT_PAIRS = [a + b for a in _CROCKFORD for b in _CROCKFORD]
 # The ids' random bits: seeded from the OS (again in a forked child), then drawn without a
 # system call. ``os.urandom`` releases the GIL, and taking it back waits for whichever thread
 # holds it: a pipelined ingest's statement thread made each id cost 0.2 ms instead of 1 µs.
@@ -90,7 +92,7 @@ os.register_at_fork(after_in_child=_RANDOM.seed)
 def new_id() -> str:
     """A ULID: 48 bits of milliseconds then 80 random bits, Crockford base32 (sorts by time)."""
     value = (time.time_ns() // 1_000_000) << 80 | _RANDOM.getrandbits(80)
-    return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
+    return "".join([_DIGIT_PAIRS[(value >> shift) & 1023] for shift in range(120, -1, -10)])
 
 
 def _claim(row: Row) -> Claim:
