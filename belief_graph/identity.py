@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = [
     "Statement",
@@ -94,8 +95,10 @@ _EDGE_PUNCT = "\"'“”‘’`()[]{}<>"
 _TRAILING = ".,;:!?"
 
 
+@lru_cache(maxsize=4096)
 def normalize_value(text: str) -> str:
-    """The comparison key of an object value (the stored text stays as given).
+    """The comparison key of an object value (the stored text stays as given; remembered: a
+    fact's value is compared with every draft of it).
 
     Unicode NFKC and casefold; whitespace collapsed; quotes and brackets around the value and
     trailing sentence punctuation dropped (``"Lisbon."`` = ``lisbon``); thousands separators

@@ -206,10 +206,7 @@ class Vocabulary:
         Lowercases, applies NFC, strips punctuation and collapses whitespace before the lookup.
         Raises ``ValueError`` if nothing word-like remains.
         """
-        words = _words(predicate_text)
-        if not words:
-            raise ValueError(f"predicate {predicate_text!r} is empty after normalization")
-        return self.aliases.get(" ".join(words), "_".join(words))
+        return _canonical(self, predicate_text)
 
     def cardinality(self, canonical: str) -> Cardinality:
         """Return ``"single"`` or ``"multi"`` for a predicate (synonyms are resolved first).
@@ -376,3 +373,13 @@ class _Builder:
             )
             for name, draft in self._drafts.items()
         }
+
+
+@functools.lru_cache(maxsize=4096)
+def _canonical(vocabulary: Vocabulary, predicate_text: str) -> str:
+    """``Vocabulary.canonical``, remembered: an ingest asks for its few predicates once a draft,
+    and reading a phrase's words goes character by character."""
+    words = _words(predicate_text)
+    if not words:
+        raise ValueError(f"predicate {predicate_text!r} is empty after normalization")
+    return vocabulary.aliases.get(" ".join(words), "_".join(words))
