@@ -179,8 +179,9 @@ class Remember:
         self.ahead = ahead
         # Each look-up's slots, nearest first, as the last read found them, by draft index.
         self._ranked: dict[int, dict[str, Any]] = {}
-        # The slots (namespace, id) the batches written since the read ahead touched (``adopt``).
-        self._moved: set[tuple[str, str]] = set()
+        # The slots the batches written since the read ahead touched (``adopt``): ids by
+        # namespace.
+        self._moved: dict[str, set[str]] = {}
         # The slots of the state being planned, by id (``_reach``).
         self._held: dict[str, SlotState] = {}
         self._carried = False  # the last read was the carried state (no statement)
@@ -279,7 +280,7 @@ class Remember:
         known, self.known = self.known, None  # only the first attempt: a retry reads
         found, self._found = self._found, None
         self._carried = False
-        self._ranked, self._moved = {}, set()
+        self._ranked, self._moved = {}, {}
         if found is not None and self.structural():
             state = found_state(keys, found, self.new_id)
             if state is not None:
@@ -485,7 +486,9 @@ class Remember:
                 state.slots.setdefault(key, slot)
         for key, slot in written.items():
             state.slots[key] = slot.copy()
-        self._moved = {(key[0], s.slot_id) for key, s in written.items()}
+        self._moved = {}
+        for key, s in written.items():
+            self._moved.setdefault(key[0], set()).add(s.slot_id)
         return True
 
     def _read_by_id(self, refs: list[tuple[str, str]]) -> State:
@@ -552,7 +555,7 @@ class Remember:
     def _touched(self, slot: SlotState) -> bool:
         """Whether a draft planned before in this batch, or a batch written since the read
         ahead (``adopt``), changed ``slot``: it may rank otherwise than the look-ups found it."""
-        return slot.touched_by is not None or (slot.key[0], slot.slot_id) in self._moved
+        return slot.touched_by is not None or slot.slot_id in self._moved.get(slot.key[0], ())
 
     def _rank(
         self, index: int, embedding: list[float], namespace: str, rank: int
@@ -1072,7 +1075,7 @@ class Remember:
         namespace = draft.namespace
         if ranked is not None:
             # ``_touched`` unrolled: this runs over every slot the batch read, for each draft.
-            ranked = ranked | {i for ns, i in self._moved if ns == namespace}
+            ranked = ranked | self._moved.get(namespace, set())
         pool = [
             (row, slot)
             for slot in state.slots.values()
