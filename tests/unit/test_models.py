@@ -257,7 +257,7 @@ def test_dynamic_scorer_agrees_on_clear_cases(tmp_path: Path, scorer: OnnxBinary
         assert (a.contradiction > 0.9) == (b.contradiction > 0.9)
         assert (a.contradiction < 0.5) == (b.contradiction < 0.5)
         assert abs(a.contradiction - b.contradiction) < 0.05
-    assert list((tmp_path / "models").glob("*-dynamic-per-pair.onnx"))
+    assert list((tmp_path / "models").glob("*-dynamic-per-pair-window.onnx"))
 
 
 @pytest.mark.parametrize(
