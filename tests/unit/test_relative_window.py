@@ -51,7 +51,8 @@ def _logits(model: bytes, tokenizer: Any, pairs: list[tuple[str, str]], size: in
 def _windowed(model: onnx.ModelProto) -> tuple[bytes, int]:
     copy = onnx.ModelProto()
     copy.CopyFrom(model)
-    return copy.SerializeToString(), window(copy.graph)
+    rewritten = window(copy.graph)  # before the copy is serialized
+    return copy.SerializeToString(), rewritten
 
 
 def test_a_classifier_exported_from_torch_gives_the_same_logits_over_its_window(
@@ -68,6 +69,7 @@ def test_a_classifier_exported_from_torch_gives_the_same_logits_over_its_window(
     raw = onnx.load(str(exported))
     windowed, rewritten = _windowed(raw)
     assert rewritten == 6  # c2p and p2c in each of the three layers
+    assert windowed != raw.SerializeToString()
     tokenizer = Tokenizer.from_str(model.tokenizer.backend_tokenizer.to_str())
     tokenizer.enable_truncation(max_length=48, strategy="longest_first")
     for size in (1, 4):
