@@ -82,7 +82,14 @@ class OnnxCrossEncoder:
             )
             export(model, temporary)
             encoder = cls._open(temporary, threads)
-            encoder.check(expected)
+            try:
+                encoder.check(expected)
+            except Exception:
+                # The window is exact by construction (relative_window.py); were a model's graph
+                # to prove otherwise, the export over every position still runs faster than torch.
+                export(model, temporary, every_position=True)
+                encoder = cls._open(temporary, threads)
+                encoder.check(expected)
             return encoder
 
         target = cache_dir / "models" / f"contradiction-{_FORMAT}-{fingerprint(path)}.onnx"
@@ -146,10 +153,12 @@ class OnnxCrossEncoder:
         return np.asarray([rows[i] for i in range(len(encodings))], dtype=np.float64)
 
 
-def export(model: Any, target: Path) -> None:
+def export(model: Any, target: Path, every_position: bool = False) -> None:
     """Write the classifier of the loaded sentence-transformers ``CrossEncoder`` ``model`` to
     ``target`` as ONNX, dynamic in batch and length, with its tokenizer and maximum length in
-    the file's metadata (``OnnxCrossEncoder.check`` then compares the two runtimes)."""
+    the file's metadata (``OnnxCrossEncoder.check`` then compares the two runtimes). DeBERTa's
+    relative positions are computed over the window a batch uses (``relative_window``) unless
+    ``every_position``."""
     import onnx
     from tokenizers import Tokenizer
 
@@ -165,7 +174,8 @@ def export(model: Any, target: Path) -> None:
     # model.model: the transformers classifier (sentence-transformers 4 to 6).
     trace(model.model, "logits", sample, target, {0: "batch"})
     graph = onnx.load(str(target))
-    window(graph.graph)  # DeBERTa's relative positions: only those a batch uses
+    if not every_position:
+        window(graph.graph)
     onnx.helper.set_model_props(
         graph, {"tokenizer": tokenizer.to_str(), "max_length": str(_max_length(model))}
     )

@@ -162,6 +162,30 @@ def test_an_export_that_disagrees_with_torch_is_not_used(
         strict.score(PAIRS[:1])
 
 
+def test_a_window_that_changes_the_scores_falls_back_to_every_position(
+    model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, torch_scores: Any
+) -> None:
+    """Should the relative-position window ever rewrite a model's graph wrongly, the copy kept
+    is the export over every position (still onnxruntime), never wrong scores or torch."""
+    import onnx
+    from onnx import numpy_helper
+
+    real = onnx_cross_encoder.window
+
+    def wrong_window(graph: Any) -> int:
+        rewritten = real(graph)
+        bias = next(i for i in graph.initializer if i.name.endswith("classifier.bias"))
+        bias.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(bias) + 1.0, bias.name))
+        return rewritten
+
+    monkeypatch.setattr(onnx_cross_encoder, "window", wrong_window)
+    scorer = CrossEncoderScorer(str(model), cache_dir=tmp_path)
+    assert np.abs(_contradiction(scorer, PAIRS) - torch_scores[:, 0]).max() < 1e-5
+    assert scorer.runtime == "onnx"
+    (copy,) = (tmp_path / "models").glob("contradiction-*.onnx")
+    assert not any(n.name.startswith("relative_window/") for n in onnx.load(str(copy)).graph.node)
+
+
 def test_the_runtime_setting_reaches_the_scorer_and_a_bad_one_names_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
