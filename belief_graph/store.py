@@ -161,6 +161,7 @@ def _sent(params: dict[str, Any]) -> dict[str, Any]:
 
 
 _DATABASE_NOT_FOUND = "Neo.ClientError.Database.DatabaseNotFound"
+_OUT_OF_MEMORY = "Neo.TransientError.General.MemoryPoolOutOfMemoryError"
 
 
 @contextmanager
@@ -176,6 +177,13 @@ def _mapped(where: Store | None = None) -> Iterator[None]:
     except neo4j_errors.ConstraintError as exc:
         raise ConflictError(f"already exists: {exc.message}") from exc
     except neo4j_errors.TransientError as exc:
+        if exc.code == _OUT_OF_MEMORY:
+            raise BeliefGraphError(
+                f"the transaction needs more memory than the server allows ({exc.message}); "
+                "raise db.memory.transaction.max / dbms.memory.transaction.total.max (and the "
+                "heap) in the server's settings (BELIEF_GRAPH_NEO4J_CONF for the launcher's), "
+                "or write less in one call; nothing of it was written"
+            ) from exc
         raise StoreUnavailable(f"Neo4j kept failing transiently: {exc.message}") from exc
     except neo4j_errors.DriverError as exc:
         raise StoreUnavailable(f"Neo4j driver error: {exc}") from exc
@@ -525,7 +533,9 @@ class Store:
                     if access == neo4j.READ_ACCESS:
                         return [_native(r.data()) for r in result]
                     return [_native(dict(r)) for r in result]
-            except _RETRYABLE:
+            except _RETRYABLE as exc:
+                if getattr(exc, "code", None) == _OUT_OF_MEMORY:
+                    raise  # as large again next time: _mapped says what to change
                 return failed()
 
     def run_literal(self, query: LiteralString, /, **params: Any) -> list[Row]:

@@ -75,7 +75,9 @@ def compact(
             BeliefGraph(store).init_schema()
             for namespace, path in saved:
                 say(f"restoring {namespace}")
-                restore_snapshot(store, path)
+                # A statement a transaction: a namespace may be larger than one transaction
+                # can hold, and a failure puts the old store back anyway.
+                restore_snapshot(store, path, at_once=False)
         finally:
             store.close()
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, get_args
 
 from ..errors import BeliefGraphError, ConflictError
-from ..write.apply import load_all
+from ..write.apply import load, load_all
 
 if TYPE_CHECKING:
     from ..store import Store
@@ -410,6 +410,7 @@ def restore_snapshot(
     *,
     batch_size: int = 1_000,
     progress: Callable[[int], None] | None = None,
+    at_once: bool = True,
 ) -> dict[str, Any]:
     """Restore a snapshot into a database that does not hold its namespace yet.
 
@@ -417,6 +418,11 @@ def restore_snapshot(
     end points, the §7 invariants over its graph, counts), then the database (the namespace is
     empty and no claim or slot id collides), and only then written: in one transaction, in
     statements of ``batch_size`` rows. ``progress`` is called with each statement's size.
+
+    ``at_once=False`` commits each statement on its own, so a namespace larger than the server
+    lets one transaction hold (its transaction memory) is restored too; a failure then leaves
+    part of it written. Only for a caller that puts the whole store back itself when anything
+    fails (a compaction).
     """
     plan = _validate(path)
     store = store.on(plan.namespace)
@@ -468,6 +474,10 @@ def restore_snapshot(
             if progress is not None:
                 progress(len(rows))
 
+    if not at_once:
+        for statement, rows in counted():
+            load(store, statement, plan.namespace, rows)
+        return {"namespace": plan.namespace, "nodes": dict(plan.nodes), "edges": plan.edges}
     # All or nothing: every batch runs in one transaction, so a failure (or a crash) leaves the
     # namespace empty and the same command can run again.
     load_all(store, plan.namespace, counted)

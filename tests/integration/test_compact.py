@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.cli.app import app
-from belief_graph.errors import ConfigError
+from belief_graph.errors import BeliefGraphError, ConfigError
 from belief_graph.server.launcher import LocalNeo4j
 from belief_graph.store import Store
 from belief_graph.testing.graph import namespace_snapshot, q, string_values
@@ -150,6 +150,62 @@ def test_a_failed_compaction_puts_the_old_store_back(
         assert namespace_snapshot(store, KEEP) == before
     finally:
         store.close()
+
+
+def test_a_namespace_larger_than_a_transaction_comes_back_whole(
+    server: LocalNeo4j, graph: BeliefGraph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a server that lets a transaction hold 32 MiB, a namespace of 3,000 drafts cannot be
+    written in one transaction: a compaction restores it a statement a transaction, whole, and an
+    ingest that tries one is refused at once, naming the setting, storing nothing."""
+    predicates = ("lives_in", "works_at", "uses_framework", "likes")
+    graph.ingest(
+        [
+            ClaimDraft(
+                namespace=KEEP,
+                subject=f"p{i % 750}",
+                predicate=predicates[i // 750],
+                object=f"value {i}",
+                text=f"p{i % 750} {predicates[i // 750]} value {i}.",
+            )
+            for i in range(3000)
+        ],
+        batch_size=250,
+    )
+    kept = namespace_snapshot(graph.store, KEEP)
+    graph.close()
+    override = tmp_path / "neo4j.conf"
+    override.write_text("db.memory.transaction.max=32m\n")
+    monkeypatch.setenv("BELIEF_GRAPH_NEO4J_CONF", str(override))
+    held = LocalNeo4j()  # the compaction starts the server again with the override
+    try:
+        report = compaction.compact(held)
+        assert report["namespaces"] >= 1
+        store = Store(held.bolt_uri, None, "neo4j", retry_seconds=1)
+        try:
+            assert namespace_snapshot(store, KEEP) == kept
+            drafts = [
+                ClaimDraft(
+                    namespace=NS,
+                    subject=f"q{i}",
+                    predicate="lives_in",
+                    object=f"v{i}",
+                    text=f"q{i} lives in v{i}.",
+                )
+                for i in range(3000)
+            ]
+            with pytest.raises(
+                BeliefGraphError,
+                match=r"more memory than the server allows.*db\.memory\.transaction\.max",
+            ):
+                BeliefGraph(store).ingest(drafts, batch_size=3000)
+            assert namespace_snapshot(store, NS) == []
+        finally:
+            store.close()
+    finally:
+        monkeypatch.delenv("BELIEF_GRAPH_NEO4J_CONF")
+        held.stop()
+        LocalNeo4j().start()  # the sandbox's server as the other tests expect it
 
 
 def test_a_bad_override_file_is_refused_naming_the_line(
