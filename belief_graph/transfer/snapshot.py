@@ -474,13 +474,13 @@ def restore_snapshot(
             if progress is not None:
                 progress(len(rows))
 
-    if not at_once:
+    if at_once:
+        # All or nothing: every batch runs in one transaction, so a failure (or a crash) leaves
+        # the namespace empty and the same command can run again.
+        load_all(store, plan.namespace, counted)
+    else:
         for statement, rows in counted():
             load(store, statement, plan.namespace, rows)
-        return {"namespace": plan.namespace, "nodes": dict(plan.nodes), "edges": plan.edges}
-    # All or nothing: every batch runs in one transaction, so a failure (or a crash) leaves the
-    # namespace empty and the same command can run again.
-    load_all(store, plan.namespace, counted)
     return {"namespace": plan.namespace, "nodes": dict(plan.nodes), "edges": plan.edges}
 
 
