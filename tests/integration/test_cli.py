@@ -16,6 +16,7 @@ from belief_graph import BeliefGraph
 from belief_graph.cli.app import app
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing.cli import as_json, failed, ok
 from belief_graph.testing.graph import q, wipe
 
 NS = "project:atlas"
@@ -44,26 +45,6 @@ def cli(
         return runner.invoke(app, list(args), input=input)
 
     return run
-
-
-def ok(result: Any) -> Any:
-    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
-    return result
-
-
-def as_json(result: Any) -> Any:
-    return json.loads(ok(result).stdout)
-
-
-def failed(result: Any, *needles: str) -> str:
-    """Exit 1, one line on stderr, no traceback; the line contains every needle."""
-    assert result.exit_code == 1, (result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.output
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return str(lines[0])
 
 
 def remember(cli: Any, obj: str, *extra: str, predicate: str = "uses") -> dict[str, Any]:

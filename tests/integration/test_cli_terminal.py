@@ -22,7 +22,7 @@ from belief_graph.cli.app import app
 from belief_graph.errors import ModelError
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
-from tests.integration.test_cli import as_json, failed, ok
+from belief_graph.testing.cli import as_json, failed, ok
 
 NS = "project:atlas"
 LONG_WORD = "supercalifragilistic-framework-v2"

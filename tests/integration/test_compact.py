@@ -20,8 +20,12 @@ from belief_graph.errors import BeliefGraphError, ConfigError
 from belief_graph.server.launcher import LocalNeo4j
 from belief_graph.store import Store
 from belief_graph.testing.graph import namespace_snapshot, q, string_values
+from belief_graph.testing.servers import UserSandbox
 from belief_graph.transfer import compact as compaction
-from tests.conftest import UserSandbox
+
+# Each test restarts or replaces a server of its own: the slow tier, on the worker that holds
+# the sandboxed user's server.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("user-sandbox")]
 
 NS, KEEP = "user:compacted", "user:kept"
 # Long and with punctuation, so Neo4j stores it as plain bytes (not a packed short string).

@@ -24,6 +24,10 @@ from belief_graph.server.status import free_port
 from belief_graph.store import Store
 from belief_graph.testing.graph import check_graph, q
 
+# Kills and restarts a server of its own, shared by the module's tests: the slow tier, on one
+# worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("faults")]
+
 NS = "faults:ingest"
 STREAM_NS = "faults:stream"
 DOWN_LIMIT_S = 20.0
@@ -31,7 +35,7 @@ DOWN_LIMIT_S = 20.0
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[LocalNeo4j]:
-    local = LocalNeo4j.throwaway()
+    local = LocalNeo4j.throwaway(in_memory=True)
     local.start()
     try:
         yield local

@@ -11,9 +11,9 @@ import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.policy import Policy
+from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import one_active_per_single_slot
 from belief_graph.vocabulary import Vocabulary
-from tests.conftest import Clock
 
 NS = "user:priya"
 NOW = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)

@@ -28,6 +28,7 @@ from belief_graph.detect import Detector
 from belief_graph.policy import Policy
 from belief_graph.semantic.contradiction import PairScore
 from belief_graph.store import Store
+from belief_graph.testing.examples import examples
 from belief_graph.testing.graph import namespace_snapshot, wipe
 from belief_graph.write import remember as remember_module
 from belief_graph.write import writer as writer_module
@@ -224,7 +225,7 @@ def drafts(draw: Callable[..., Any]) -> list[ClaimDraft]:
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -413,7 +414,7 @@ def facts(draw: Callable[..., Any]) -> list[ClaimDraft]:
 
 
 @settings(
-    max_examples=10,
+    max_examples=examples(10),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -807,7 +808,7 @@ def moves(draw: Callable[..., Any]) -> list[ClaimDraft]:
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -26,11 +26,10 @@ from hypothesis import strategies as st
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy, RevisionResult
 from belief_graph.detect import Detector
 from belief_graph.store import Store
+from belief_graph.testing.examples import examples
+from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import claims_read, wipe
-from belief_graph.transfer.snapshot import export_namespace
-from belief_graph.write.state import WALK_UP_TO
-from tests.conftest import Clock
-from tests.integration.test_invariants import (
+from belief_graph.testing.sequences import (
     NAMESPACES,
     OBJECTS,
     OPS,
@@ -39,8 +38,10 @@ from tests.integration.test_invariants import (
     Done,
     Run,
 )
+from belief_graph.transfer.snapshot import export_namespace
+from belief_graph.write.state import WALK_UP_TO
 
-EXAMPLES = 40
+EXAMPLES = examples(40)
 
 draft_parts = st.tuples(
     st.integers(0, len(NAMESPACES) - 1),

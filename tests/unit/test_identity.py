@@ -18,6 +18,7 @@ from belief_graph.identity import (
     same_value,
     value_in_text,
 )
+from belief_graph.testing.examples import examples
 
 
 @pytest.mark.parametrize(
@@ -196,7 +197,7 @@ _WORDS = [
 _GAPS = st.sampled_from([" ", "  ", "\t", " \n "])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(
     st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9),
     st.lists(_GAPS, min_size=8, max_size=8),
