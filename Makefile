@@ -6,8 +6,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The benchmark scripts are type-checked so that they follow the engine's signatures; they patch
-# its methods to time them, which these codes would refuse.
+# The benchmarks (and the script that builds the extraction set's data) are type-checked so that
+# they follow the engine's signatures; they patch its methods to time them, which these codes
+# would refuse.
 BENCH_MYPY := --disable-error-code=method-assign --disable-error-code=assignment \
 	--disable-error-code=unused-ignore
 
@@ -49,10 +50,10 @@ test-versions: chromium $(STAMP)
 	done
 
 lint: $(STAMP)
-	$(BIN)/python -m ruff check belief_graph tests bench
-	$(BIN)/python -m ruff format --check belief_graph tests bench
+	$(BIN)/python -m ruff check belief_graph tests bench data
+	$(BIN)/python -m ruff format --check belief_graph tests bench data
 	$(BIN)/python -m mypy belief_graph
-	$(BIN)/python -m mypy bench $(BENCH_MYPY)
+	$(BIN)/python -m mypy bench data/extraction/build.py $(BENCH_MYPY)
 	$(BIN)/lint-imports
 
 clean:

@@ -8,7 +8,7 @@ reach, so the model is one of its shape (DeBERTa-v2, 12 layers, hidden 384, 6 he
 pair depends on the shape and the pair's length, not on the weights. Its tokenizer knows a few
 dozen words, so a word is a token (a DeBERTa-v3 tokenizer gives a little more per word).
 
-Scores first: both runtimes on every pair of ``bench/nli_pairs.jsonl``, the largest
+Scores first: both runtimes on every pair of ``data/nli_pairs.jsonl``, the largest
 difference printed. Then ``CrossEncoderScorer.score`` through each, in turns call by call, on
 one pair, on the likely pairs of a draft (4) and on a batch (16), on the engine's model threads
 (``BELIEF_GRAPH_MODEL_THREADS``, one by default).
@@ -36,7 +36,7 @@ from belief_graph.semantic.contradiction import CrossEncoderScorer
 from belief_graph.settings import EngineSettings
 from belief_graph.testing.offline import random_deberta_classifier
 
-NLI_PAIRS = Path(__file__).resolve().parent / "nli_pairs.jsonl"
+NLI_PAIRS = Path(__file__).resolve().parents[1] / "data" / "nli_pairs.jsonl"
 
 
 def pairs() -> list[tuple[str, str]]:

@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from belief_graph.semantic.embeddings import EMBED_BATCH
 from belief_graph.testing.offline import offline_embedder
 
-HERE = Path(__file__).resolve().parent
-PAIRS = HERE / "nli_pairs.jsonl"
-CONVERSATIONS = HERE / "extraction" / "conversations.jsonl"
-FACTS = HERE.parent.parent / "shared" / "eval" / "factconsolidation" / "facts_structured.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "data"
+PAIRS = DATA / "nli_pairs.jsonl"
+CONVERSATIONS = DATA / "extraction" / "conversations.jsonl"
+FACTS = DATA / "factconsolidation" / "facts_structured.jsonl"
 CALL = 50
 
 

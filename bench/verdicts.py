@@ -1,4 +1,4 @@
-"""The verdict evaluation set (bench/verdicts/): memory-style pairs and short claim streams,
+"""The verdict evaluation set (data/verdicts/): memory-style pairs and short claim streams,
 written for this project, each labelled, split once into a calibration half and a held-out half.
 
 Each pair is written to an empty namespace (first claim, then second) and the outcome the user
@@ -39,7 +39,7 @@ from _common import connect, report
 from belief_graph import BeliefGraph, ClaimDraft, Policy
 from belief_graph.detect import Detector
 
-DATA = Path(__file__).resolve().parent / "verdicts"
+DATA = Path(__file__).resolve().parents[1] / "data" / "verdicts"
 LABELS = ("SAME", "UPDATE", "CONFLICT", "NEW")
 
 

@@ -1,4 +1,4 @@
-"""Calibrates ``Policy.paraphrase_similarity`` on the calibration half of bench/verdicts only.
+"""Calibrates ``Policy.paraphrase_similarity`` on the calibration half of data/verdicts only.
 
 The threshold decides one question: is a sentence about the same subject under another relation
 a restatement (SAME) or not? The pairs that ask it are the calibration pairs whose two sentences
@@ -21,7 +21,7 @@ from belief_graph.identity import parse
 from belief_graph.testing.offline import offline_embedder
 from belief_graph.vocabulary import Vocabulary, normalize_key
 
-DATA = Path(__file__).resolve().parent / "verdicts" / "pairs.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "data" / "verdicts" / "pairs.jsonl"
 
 
 def main() -> int:
