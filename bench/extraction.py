@@ -1,4 +1,6 @@
-"""The extraction evaluation (data/extraction/): short conversations written for this project,
+"""How well do observe's extractors turn conversations into claims and answers?
+
+The extraction evaluation (data/extraction/): short conversations written for this project,
 each labelled with the claims a careful reader takes from every turn (gold) and questions about
 the facts they leave current, split once into a calibration half and a held-out half.
 
@@ -28,7 +30,7 @@ Reported per system and split:
 The offline models of the test suite are loaded (the embedder for search, the contradiction
 classifier for verification). Nothing is tuned on ``--split held_out``.
 
-    python bench/extraction.py [--split held_out|calibration|all] [--systems rules,recorded,text]
+    python -m bench extraction [--split held_out|calibration|all] [--systems rules,recorded,text]
                                [--errors] [--json]
 """
 
@@ -45,10 +47,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from _common import connect, report
-
 from belief_graph import BeliefGraph, Claim, ClaimDraft
 from belief_graph.vocabulary import Vocabulary, normalize_key
+from bench.common import connect, report
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "extraction"
 SYSTEMS = ("rules", "recorded", "text")
@@ -462,7 +463,3 @@ def main() -> int:
     if args.errors:
         print_errors(played)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

