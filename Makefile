@@ -6,10 +6,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The benchmark scripts are type-checked so that they follow the engine's signatures; they patch
-# its methods to time them, which these codes would refuse.
+# The benchmarks (and the script that builds the extraction set's data) are type-checked so that
+# they follow the engine's signatures; they patch its methods to time them, which these codes
+# would refuse. The peers' drivers run on their own, in each peer's virtualenv, and import their
+# protocol by its own name: hence the path and the explicit package bases.
 BENCH_MYPY := --disable-error-code=method-assign --disable-error-code=assignment \
-	--disable-error-code=unused-ignore
+	--disable-error-code=unused-ignore --explicit-package-bases
 
 # The suite runs on this many pytest-xdist workers, each with a private Neo4j of its own (about
 # 3 GB of memory each); 2 suits a 2-core machine (docs/testing.md has the figures).
@@ -64,10 +66,10 @@ test-versions: chromium $(STAMP)
 	done
 
 lint: $(STAMP)
-	$(BIN)/python -m ruff check belief_graph tests bench
-	$(BIN)/python -m ruff format --check belief_graph tests bench
+	$(BIN)/python -m ruff check belief_graph tests bench data
+	$(BIN)/python -m ruff format --check belief_graph tests bench data
 	$(BIN)/python -m mypy belief_graph
-	$(BIN)/python -m mypy bench $(BENCH_MYPY)
+	MYPYPATH=bench/peer_drivers $(BIN)/python -m mypy bench data/extraction/build.py $(BENCH_MYPY)
 	$(BIN)/lint-imports
 
 clean:

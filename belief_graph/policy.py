@@ -76,7 +76,7 @@ class Policy(BaseModel):
     unframed_similarity: float = Field(default=0.75, ge=0.0, le=1.0)
     # A sentence about the same subject under another relation ("is cautious with money" /
     # "is careful with her money") restates that fact from this similarity up (calibrated on
-    # bench/verdicts, docs/semantic.md).
+    # data/verdicts, docs/semantic.md).
     paraphrase_similarity: float = Field(default=0.9, ge=0.0, le=1.0)
     predicates: dict[str, PredicateRule] = Field(default_factory=dict)
     # Evidence and policy (docs/policy.md): independent support, promotion, demotion.

@@ -1,4 +1,6 @@
-"""The extraction evaluation (bench/extraction/): short conversations written for this project,
+"""How well do observe's extractors turn conversations into claims and answers?
+
+The extraction evaluation (data/extraction/): short conversations written for this project,
 each labelled with the claims a careful reader takes from every turn (gold) and questions about
 the facts they leave current, split once into a calibration half and a held-out half.
 
@@ -8,7 +10,7 @@ Each conversation is played turn by turn into an empty namespace by three system
 - ``recorded``: ``observe`` with the ``ChatExtractor`` against a local replay server that answers
   each turn with the hand-written stand-in response of ``recorded.jsonl`` (it measures the
   pipeline given such output: parsing, retries, subject resolution, verification, the write
-  path; not any model's quality, see bench/extraction/README.md);
+  path; not any model's quality, see data/extraction/README.md);
 - ``text``: ``remember`` of each turn as a text-only draft (no triple): the path a user has
   without extraction.
 
@@ -28,7 +30,7 @@ Reported per system and split:
 The offline models of the test suite are loaded (the embedder for search, the contradiction
 classifier for verification). Nothing is tuned on ``--split held_out``.
 
-    python bench/extraction.py [--split held_out|calibration|all] [--systems rules,recorded,text]
+    python -m bench extraction [--split held_out|calibration|all] [--systems rules,recorded,text]
                                [--errors] [--json]
 """
 
@@ -40,17 +42,16 @@ import re
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from _common import connect, report
-
 from belief_graph import BeliefGraph, Claim, ClaimDraft
 from belief_graph.vocabulary import Vocabulary, normalize_key
+from bench.common import connect, report
 
-DATA = Path(__file__).resolve().parent / "extraction"
+DATA = Path(__file__).resolve().parents[1] / "data" / "extraction"
 SYSTEMS = ("rules", "recorded", "text")
 SPLITS = ("calibration", "held_out")
 _ARTICLE = re.compile(r"^(?:a|an|the|my|his|her|their|our)\s+")
@@ -373,7 +374,7 @@ def print_side_by_side(title: str, results: dict[str, dict[str, Any]], scopes: l
     head = f"{'':<34}" + "".join(f"{n:>12}" for n in names)
     for scope in scopes:
         print(f"\n-- {scope}\n{head}")
-        rows = [
+        rows: list[tuple[str, Callable[[dict[str, Any]], float | None]]] = [
             ("extraction P (proposed)", lambda t: t["proposed"]["precision"]),
             ("extraction R (proposed)", lambda t: t["proposed"]["recall"]),
             ("extraction P (accepted)", lambda t: t["accepted"]["precision"]),
@@ -462,7 +463,3 @@ def main() -> int:
     if args.errors:
         print_errors(played)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

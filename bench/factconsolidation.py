@@ -1,7 +1,8 @@
-"""MemoryAgentBench FactConsolidation (6K) on belief-graph.
+"""How does belief-graph do on MemoryAgentBench's FactConsolidation (6K)?
 
-Both modes write the 455 facts in serial order, serial as time (a base date plus the serial in
-minutes), and report supersession precision/recall against the 161 gold pairs.
+The data: data/factconsolidation/ (its README). Both modes write the 455 facts in serial order,
+serial as time (a base date plus the serial in minutes), and report supersession
+precision/recall against the 161 gold pairs.
 
 - ``--mode structured`` writes (subject, relation, object), every relation single-valued: the
   engine's bookkeeping. Questions are answered with ``current`` and probes with ``as_of``.
@@ -11,7 +12,7 @@ minutes), and report supersession precision/recall against the 161 gold pairs.
   is a current hit about the question's subject that contains a superseded value. Probes use
   ``search`` with ``valid_at``/``known_at`` at the probe's serial.
 
-    python bench/factconsolidation.py [--mode structured|text] [--models on|off] [--data DIR]
+    python -m bench factconsolidation [--mode structured|text] [--models on|off] [--data DIR]
                                       [--json]
 """
 
@@ -20,20 +21,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from _common import connect, report
-
 from belief_graph import Claim, ClaimDraft
 from belief_graph.vocabulary import Vocabulary, normalize_key
+from bench.common import connect, report
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "factconsolidation"
+DEFAULT_DATA = Path(__file__).resolve().parents[1] / "data" / "factconsolidation"
 
 
 def at(serial: int) -> datetime:
@@ -261,7 +260,3 @@ def main() -> int:
             print(json.dumps(error, ensure_ascii=False))
     bg.close()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

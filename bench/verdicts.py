@@ -1,4 +1,6 @@
-"""The verdict evaluation set (bench/verdicts/): memory-style pairs and short claim streams,
+"""Does each pair and stream of data/verdicts get the verdict a user expects?
+
+The verdict evaluation set (data/verdicts/): memory-style pairs and short claim streams,
 written for this project, each labelled, split once into a calibration half and a held-out half.
 
 Each pair is written to an empty namespace (first claim, then second) and the outcome the user
@@ -19,7 +21,7 @@ Every item runs in two modes: ``structured`` (subject, predicate, object given w
 has them) and ``text`` (the sentence only), each with models off and on (the offline embedder
 and classifier). Thresholds are tuned on ``--split calibration`` only.
 
-    python bench/verdicts.py [--split held_out|calibration|all] [--mode structured|text|both]
+    python -m bench verdicts [--split held_out|calibration|all] [--mode structured|text|both]
                              [--models off|on|both] [--paraphrase-similarity X] [--json]
 """
 
@@ -34,12 +36,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from _common import connect, report
-
 from belief_graph import BeliefGraph, ClaimDraft, Policy
 from belief_graph.detect import Detector
+from bench.common import connect, report
 
-DATA = Path(__file__).resolve().parent / "verdicts"
+DATA = Path(__file__).resolve().parents[1] / "data" / "verdicts"
 LABELS = ("SAME", "UPDATE", "CONFLICT", "NEW")
 
 
@@ -239,7 +240,3 @@ def main() -> int:
             for line in r["failed_streams"]:
                 print("  stream " + line)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

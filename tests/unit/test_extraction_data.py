@@ -1,4 +1,4 @@
-"""The extraction evaluation's data files are well formed (bench/extraction/, no database)."""
+"""The extraction evaluation's data files are well formed (data/extraction/, no database)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 from belief_graph.vocabulary import Vocabulary
 
-DATA = Path(__file__).resolve().parents[2] / "bench" / "extraction"
+DATA = Path(__file__).resolve().parents[2] / "data" / "extraction"
 
 
 def _load(name: str) -> list[dict[str, Any]]:

@@ -214,7 +214,7 @@ def test_polarity_reads_a_sentence_with_no_negating_word_as_the_parse_does(
 
 
 def test_polarity_of_every_sentence_in_the_projects_data_is_the_parses() -> None:
-    bench = Path(__file__).resolve().parents[2] / "bench"
+    bench = Path(__file__).resolve().parents[2] / "data"
     texts: list[str] = []
     for line in (bench / "verdicts" / "streams.jsonl").read_text().splitlines():
         texts += [c["text"] for c in json.loads(line)["claims"]]

@@ -1,10 +1,12 @@
-"""A plan made before the schema existed is not kept by ``CYPHER replan=skip``: Neo4j drops its
+"""Does Neo4j keep a plan made before the schema existed?
+
+A plan made before the schema existed is not kept by ``CYPHER replan=skip``: Neo4j drops its
 cached plans when an index or constraint is created. On a throwaway server of its own (it
 writes before the schema on purpose): 60,000 slots, ``write/state`` timed before
 ``init_schema`` (a label scan), after it, and as a fresh text that no cache holds. Medians of
 20 calls, ms.
 
-    python bench/replan_schema.py [--json]
+    python -m bench replan_schema [--json]
 """
 
 from __future__ import annotations
@@ -12,13 +14,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from _common import report, timed
-
 from belief_graph import BeliefGraph, cypher
 from belief_graph.server.launcher import LocalNeo4j
 from belief_graph.settings import ServerSettings
 from belief_graph.store import Store
 from belief_graph.write.state import WALK_UP_TO
+from bench.common import report, timed
 
 PARAMS: dict[str, Any] = {
     "batch": {
@@ -62,7 +63,3 @@ def main() -> int:
     finally:
         server.discard()
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

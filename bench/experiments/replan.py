@@ -1,4 +1,6 @@
-"""What a growing database costs a write when Neo4j plans the write path again: the statements
+"""What does a write pay when Neo4j plans the write path again as the data grows?
+
+What a growing database costs a write when Neo4j plans the write path again: the statements
 as shipped (planned once, ``CYPHER replan=skip``) against the same statements without that line,
 which Neo4j plans again once their plan is older than ``dbms.cypher.min_replan_interval`` (10 s)
 and the statistics moved enough (a fourfold growth at first, 10 % after 7 hours).
@@ -7,7 +9,7 @@ One process, one server: the database grows fivefold between rounds, then the tw
 write in turns call by call, ``--samples`` + 1 writes each; the first of each is the write that
 finds its plan stale. Figures in ms.
 
-    python bench/replan.py --rounds 3 --samples 30 [--json]
+    python -m bench replan --rounds 3 --samples 30 [--json]
 """
 
 from __future__ import annotations
@@ -18,11 +20,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from _common import connect, report
-from engine import drafts
-
 from belief_graph import cypher
 from belief_graph import store as store_module
+from bench.common import connect, report
+from bench.data import drafts
 
 SHIPPED, REPLANNED = "planned once (shipped)", "planned again (without the line)"
 _sent = store_module._unlogged
@@ -74,7 +75,3 @@ def main() -> int:
         size = size * 5 or 250
     report(f"writes on a growing database, {bg.store.verify()['agent']}", rows, args.json)
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

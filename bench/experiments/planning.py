@@ -1,4 +1,6 @@
-"""How long Neo4j takes to plan each shipped statement: what the first call after a server
+"""How long does Neo4j take to plan each shipped statement?
+
+How long Neo4j takes to plan each shipped statement: what the first call after a server
 start pays, and every call after Neo4j decides a cached plan is stale and plans it again (a
 plan older than ``dbms.cypher.min_replan_interval``, 10 s by default, whose statistics moved
 by more than ``dbms.cypher.statistics_divergence_threshold``, 0.75 of ``abs(a-b)/max(a,b)``).
@@ -6,7 +8,7 @@ by more than ``dbms.cypher.statistics_divergence_threshold``, 0.75 of ``abs(a-b)
 Each round EXPLAINs a copy of the statement that no cache holds (a comment of its own at the
 end), so every figure is a whole planning. Medians over ``--rounds``.
 
-    BELIEF_GRAPH_NEO4J_VERSION=5.26.30 python bench/planning.py --rounds 5
+    BELIEF_GRAPH_NEO4J_VERSION=5.26.30 python -m bench planning --rounds 5
 """
 
 from __future__ import annotations
@@ -16,9 +18,8 @@ import statistics
 import time
 import uuid
 
-from _common import connect, report
-
 from belief_graph import cypher
+from bench.common import connect, report
 
 STATEMENTS = [
     "write/apply",
@@ -56,7 +57,3 @@ def main() -> int:
         }
     report(f"planning, {store.verify()['agent']}", rows, args.json)
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,14 +1,16 @@
-"""What a filtered vector search's fetch buys (Neo4j 2026): recall by LIMIT, and the query
+"""What do a filtered vector search's LIMIT (recall) and a Vector query (time) buy?
+
+What a filtered vector search's fetch buys (Neo4j 2026): recall by LIMIT, and the query
 vector sent as a list of floats against a driver ``Vector``.
 
-The same claims as ``filtered_search.py`` (sentence vectors over M namespaces). A query is a
+The same claims as ``filtered_search`` (sentence vectors over M namespaces). A query is a
 stored claim's vector moved by noise: ``near`` (0.03: a paraphrase of a stored sentence) and
 ``far`` (0.3: near none of them). For k in 1, 3, 10 and each LIMIT, the recall of the top k of
 ``SEARCH ... WHERE`` (one namespace, the engine's statuses) against the exact top k of that
 namespace. Then ``search()`` k=10 with the query vector as a list and as a ``Vector``, taking
 turns query by query, round after round (the first round a warm-up).
 
-    BELIEF_GRAPH_NEO4J_VERSION=2026.08.1 python bench/vector_beam.py --claims 100000
+    BELIEF_GRAPH_NEO4J_VERSION=2026.08.1 python -m bench vector_beam --claims 100000
 """
 
 from __future__ import annotations
@@ -22,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import connect, report, summary
-from filtered_search import Lookup, embeddings, fill, sentence
 
 from belief_graph.detect import Detector
 from belief_graph.store import Store
+from bench.common import connect, report, summary
+from bench.data import Lookup, embeddings, fill, sentence
 
 # The index read with the engine's filter, at a given LIMIT (a fixed statement for this
 # measurement; the engine's own runs the time test and the rivals after it).
@@ -124,7 +126,3 @@ def main() -> int:
     }
     report("the query vector as a list or a Vector, in turns", timing, args.json)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,8 +1,8 @@
 """Build conversations.jsonl and recorded.jsonl from the hand-written source files.
 
-    python bench/extraction/build.py        # rewrites both .jsonl files next to this script
+    python data/extraction/build.py        # rewrites both .jsonl files next to this script
 
-The source format is described in bench/extraction/README.md. The conversations, their gold
+The source format is described in data/extraction/README.md. The conversations, their gold
 annotations and the deviations of the recorded responses (missed claims, wrong predicates,
 invented claims, malformed outputs) are all written by hand in source/*.txt; this script only
 turns them into JSON, interleaves the two halves and writes each recorded claim's sentence from

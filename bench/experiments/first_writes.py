@@ -1,14 +1,14 @@
-"""What each kind of write costs the first time a server sees it, and the second time.
+"""What does each kind of write cost the first time a server sees it?
 
-Neo4j keys a cached plan by the statement's text and its parameters' types, a list's length
-among them in tenfold steps (docs/engine.md#plans): a statement that takes its lists as
-parameters of their own is planned again for every new mix of lengths, which for the write
-path's statements is seconds each time. On a private server started for the run (or on
-``NEO4J_URI``'s, empty), ``init_schema`` is timed, then each kind of write runs twice, each
-time on facts of its own: the first call pays whatever planning that kind needs, the second
-shows the write itself. Figures in ms. (The first statements also pay the server's warm-up.)
+And the second time. Neo4j keys a cached plan by the statement's text and its parameters' types,
+a list's length among them in tenfold steps (docs/engine.md#plans): a statement that takes its
+lists as parameters of their own is planned again for every new mix of lengths, which for the
+write path's statements is seconds each time. On a private server started for the run (or on
+``NEO4J_URI``'s, empty), ``init_schema`` is timed, then each kind of write runs twice, each time
+on facts of its own: the first call pays whatever planning that kind needs, the second shows the
+write itself. Figures in ms. (The first statements also pay the server's warm-up.)
 
-    python bench/first_writes.py [--json]
+    python -m bench first_writes [--json]
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from _common import connect, report
-
 from belief_graph import ClaimDraft
+from belief_graph.testing.factories import draft
+from bench.common import connect, report
 
 NS = "first"
 START = datetime(2025, 1, 1, tzinfo=UTC)
@@ -37,39 +37,35 @@ def main() -> int:
     rows: dict[str, Any] = {"init_schema": round((time.perf_counter() - start) * 1000, 1)}
     made = iter(range(1_000_000))
 
-    def draft(subject: str, predicate: str, value: str) -> ClaimDraft:
-        return ClaimDraft(
-            namespace=NS,
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate.replace('_', ' ')} {value}.",
-            valid_from=START + timedelta(days=next(made)),
+    def fresh(subject: str, predicate: str, value: str) -> ClaimDraft:
+        """A draft valid from a day of its own."""
+        return draft(
+            subject, predicate, value, namespace=NS, valid_from=START + timedelta(days=next(made))
         )
 
     def stored(subject: str) -> str:
-        return bg.remember(draft(subject, "lives_in", "Paris")).added[0]
+        return bg.remember(fresh(subject, "lives_in", "Paris")).added[0]
 
     def batch(n: int, tag: str) -> Callable[[], Any]:
         return lambda: bg.ingest(
-            [draft(f"{tag}-{i}", "works_on", "Atlas") for i in range(n)], batch_size=n
+            [fresh(f"{tag}-{i}", "works_on", "Atlas") for i in range(n)], batch_size=n
         )
 
     # Each kind sets up what it needs (untimed) for the fact ``s`` and returns the timed call.
     def new(s: str) -> Callable[[], Any]:
-        return lambda: bg.remember(draft(s, "lives_in", "Paris"))
+        return lambda: bg.remember(fresh(s, "lives_in", "Paris"))
 
     def same(s: str) -> Callable[[], Any]:
         stored(s)
-        return lambda: bg.remember(draft(s, "lives_in", "Paris"))
+        return lambda: bg.remember(fresh(s, "lives_in", "Paris"))
 
     def update(s: str) -> Callable[[], Any]:
         stored(s)
-        return lambda: bg.remember(draft(s, "lives_in", "Rome"))
+        return lambda: bg.remember(fresh(s, "lives_in", "Rome"))
 
     def second_value(s: str) -> Callable[[], Any]:
-        bg.remember(draft(s, "likes", "tea"))
-        return lambda: bg.remember(draft(s, "likes", "jazz"))
+        bg.remember(fresh(s, "likes", "tea"))
+        return lambda: bg.remember(fresh(s, "likes", "jazz"))
 
     def retraction(s: str) -> Callable[[], Any]:
         claim = stored(s)
@@ -105,7 +101,3 @@ def main() -> int:
     rows["all kinds, summed"] = {"first": round(sum(firsts)), "second": round(sum(seconds))}
     report(f"the first writes of each kind, {bg.store.verify()['agent']}", rows, args.json)
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,6 +1,8 @@
-"""CLI benchmarks: `import` throughput, `lineage` of a 50-version slot, `--help` start-up.
+"""How fast are the CLI's import, lineage and start-up?
 
-    python bench/cli_bench.py [--claims 100000] [--json]
+CLI benchmarks: `import` throughput, `lineage` of a 50-version slot, `--help` start-up.
+
+    python -m bench cli [--claims 100000] [--json]
 
 Without ``NEO4J_URI`` it runs on a private Neo4j started for this run (never the user's own);
 with it, on that database.
@@ -146,8 +148,6 @@ def use_private_database() -> None:
     """Point this process and its CLI subprocesses at NEO4J_URI, else at a private Neo4j."""
     if os.environ.get("NEO4J_URI"):
         return
-    if __package__ in (None, ""):  # run as a script: make the repository importable
-        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from belief_graph.server.provide import provide
 
     info = provide(start=True, for_tests=True)
@@ -159,7 +159,7 @@ def use_private_database() -> None:
     )
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--claims", type=int, default=100_000, help="lines for the batched import")
     parser.add_argument(
@@ -184,7 +184,7 @@ def main() -> None:
     report["lineage"] = lineage_timing(f"bench:lineage-{stamp}")
     if args.json:
         print(json.dumps(report, indent=2))
-        return
+        return 0
     print(
         f"--help start-up: median {report['help']['median_ms']} ms "
         f"(min {report['help']['min_ms']} ms, {report['help']['runs']} runs)"
@@ -202,7 +202,4 @@ def main() -> None:
         f"lineage of a {lin['versions']}-version slot: median {lin['tree_median_ms']} ms (tree), "
         f"{lin['json_median_ms']} ms (--json), 10 runs after start-up"
     )
-
-
-if __name__ == "__main__":
-    main()
+    return 0
