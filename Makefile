@@ -54,7 +54,7 @@ test-fast: $(STAMP)
 
 # One file or one test against the private server, in one process: make test-one T=tests/...::name
 test-one: $(STAMP)
-	@test -n "$(T)" || { echo "name the test: make test-one T=tests/integration/test_time.py::test_..." >&2; exit 2; }
+	@test -n "$(T)" || { echo "name the test: make test-one T=tests/integration/test_time.py::test_contract_never_moves_an_end" >&2; exit 2; }
 	$(BIN)/python -m pytest -p no:xdist --durations=10 $(T)
 
 # The suite once per supported Neo4j version (NEO4J_VERSIONS in belief_graph/settings.py), each
