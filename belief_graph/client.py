@@ -25,8 +25,8 @@ from . import cypher
 from .detect import Detector
 from .errors import BeliefGraphError, ConfigError, ConflictError, ModelError, NotFound
 from .evidence import union
-from .extraction import Episode as Said
 from .extraction import (
+    Episode,
     Extractor,
     KnownSubjects,
     MalformedOutput,
@@ -44,7 +44,7 @@ from .models import (
     ConsolidationReport,
     Dispute,
     DoctorReport,
-    Episode,
+    EpisodeRecord,
     Identifier,
     Lineage,
     Moment,
@@ -383,7 +383,7 @@ class BeliefGraph:
     def observe(
         self,
         namespace: Identifier,
-        episode: Said,
+        episode: Episode,
         *,
         extractor: InstanceOf[Extractor] | None = None,
         source_type: SourceType = "user_stated",
@@ -889,7 +889,7 @@ class BeliefGraph:
             claim=Claim.model_validate(row["claim"]),
             chain=[Claim.model_validate(c) for c in row["chain"]],
             supersedes=row["supersedes"],
-            episodes=[Episode.model_validate(e) for e in row["episodes"]],
+            episodes=[EpisodeRecord.model_validate(e) for e in row["episodes"]],
             revisions=[RevisionRecord.model_validate(r) for r in row["revisions"]],
             dependents=[Claim.model_validate(c) for c in row["dependents"]],
             premises=[Claim.model_validate(c) for c in row["premises"]],
@@ -1372,7 +1372,7 @@ class BeliefGraph:
 
 def _draft_of(
     namespace: str,
-    episode: Said,
+    episode: Episode,
     episode_id: str,
     proposal: Proposal,
     source_type: SourceType,

@@ -25,8 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from belief_graph.client import BeliefGraph
 from belief_graph.errors import BeliefGraphError
-from belief_graph.extraction import Episode as Said
-from belief_graph.extraction import Observation
+from belief_graph.extraction import Episode, Observation
 from belief_graph.models import (
     Claim,
     ClaimDraft,
@@ -231,7 +230,7 @@ class Tools:
 
         def run() -> Observation:
             try:
-                episode = Said(
+                episode = Episode(
                     speaker=speaker,
                     at=at or datetime.now(UTC),
                     text=text,
