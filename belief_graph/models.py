@@ -549,6 +549,9 @@ class Check(BaseModel):
     ok: bool
     detail: str
     info: bool = False
+    remedy: str | None = Field(
+        default=None, description="What to do about a failed check (a command or a setting)."
+    )
 
 
 class DoctorReport(BaseModel):
