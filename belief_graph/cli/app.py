@@ -1647,6 +1647,7 @@ def mcp_cmd(
     )
     with open_graph(models=use_models) as bg:
         bg.init_schema()
+        mcp.load_models(bg)  # a model that cannot load ends the server here, in one line
         server = mcp.build_server(bg, settings)
         if http:
             reads = f" (reads through {' > '.join(chain)})" if chain else ""
