@@ -1662,7 +1662,8 @@ def mcp_cmd(
 @app.command("demo", cls=Command)
 @handle_errors
 def demo_cmd() -> None:
-    """The engine's stories on a real Neo4j (started if needed), narrated, in a fresh namespace.
+    """The engine's stories on a real Neo4j (started if needed), narrated, in a fresh namespace,
+    with the models when they load (the first line says which, or what cannot be shown).
 
     Example: belief-graph demo
     """
@@ -1672,7 +1673,9 @@ def demo_cmd() -> None:
 
     with open_graph() as bg:
         bg.init_schema()
-        demo.run(bg, console(), provide(start=False).browser_url)
+        with console(stderr=True).status("loading the models ..."):
+            models = demo.choose_models()
+        demo.run(bg, console(), provide(start=False).browser_url, models)
 
 
 @app.command("browser", cls=Command)
