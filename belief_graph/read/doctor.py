@@ -87,8 +87,12 @@ def diagnose(
     vector = indexes.get("claim_embedding")
     embedding = _embedding_check(detector, vector["dimensions"] if vector else None)
     contradiction = _contradiction_check(detector)
-    checks.append(_vector_index_check(store, vector, embedding))
+    counts = store.read("admin/doctor_embeddings") if vector is not None else []
+    checks.append(_vector_index_check(vector, counts, embedding))
     checks.append(_vector_search_check(store))
+    leftovers = _leftovers(counts)
+    if leftovers is not None:
+        checks.append(leftovers)
     if embedding is None and contradiction is None:
         checks.append(
             Check(
@@ -136,14 +140,13 @@ def _schema_check(indexes: dict[str, Row]) -> Check:
     )
 
 
-def _vector_index_check(store: Store, vector: Row | None, embedding: Check | None) -> Check:
+def _vector_index_check(vector: Row | None, rows: list[Row], embedding: Check | None) -> Check:
     """The index is there and online, and every claim that should carry a vector does (with an
     embedding model that works: without one, claims are written without vectors by design, and
     ``embed`` cannot give them any)."""
     if vector is None or vector["state"] != "ONLINE":
         state = "missing" if vector is None else f"not online ({vector['state']})"
         return Check(name="vector index", ok=False, detail=f"claim_embedding {state}", remedy=INIT)
-    rows = store.read("admin/doctor_embeddings")
     claims = sum(r["claims"] for r in rows)
     embedded = sum(r["embedded"] for r in rows)
     detail = f"{embedded} of {claims} claims (not erased) embedded"
@@ -170,6 +173,26 @@ def _vector_index_check(store: Store, vector: Row | None, embedding: Check | Non
     if more > 0:
         remedy += " (and so on for each namespace: belief-graph namespaces lists them)"
     return Check(name="vector index", ok=False, detail=detail, remedy=remedy)
+
+
+def _leftovers(rows: list[Row]) -> Check | None:
+    """Namespaces an earlier doctor left behind: ``doctor:self-test``, which doctors before this
+    one wrote and kept, or a probe whose run was killed before it removed it."""
+    left = [
+        (r["namespace"], r["claims"])
+        for r in rows
+        if r["namespace"] == "doctor:self-test" or r["namespace"].startswith(PROBE_PREFIX)
+    ]
+    if not left:
+        return None
+    named = ", ".join(f"{ns} ({n} claim{'' if n == 1 else 's'})" for ns, n in left)
+    commands = "; ".join(f"belief-graph erase -n {ns}" for ns, _ in left)
+    return Check(
+        name="leftovers",
+        ok=True,
+        info=True,
+        detail=f"an earlier doctor left {named}; to remove their content: {commands}",
+    )
 
 
 def _vector_search_check(store: Store) -> Check:

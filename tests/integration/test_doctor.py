@@ -132,6 +132,22 @@ def test_the_probe_drop_touches_only_a_probe_namespace(bg: BeliefGraph, store: S
     assert per_namespace(store) == before
 
 
+def test_what_an_earlier_doctor_left_is_named_not_touched(
+    semantic_bg: BeliefGraph, store: Store
+) -> None:
+    semantic_bg.remember(
+        draft("priya", "lives_in", "Lisbon", namespace="doctor:self-test", origin="doctor")
+    )
+    before = per_namespace(store)
+    ok_, checks = rows(semantic_bg)
+    assert ok_ and checks["leftovers"].info
+    assert checks["leftovers"].detail == (
+        "an earlier doctor left doctor:self-test (1 claim); to remove their content: "
+        "belief-graph erase -n doctor:self-test"
+    )
+    assert per_namespace(store) == before
+
+
 # -- every check that can run, runs, each with its remedy --------------------------------------
 
 
