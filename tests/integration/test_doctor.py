@@ -358,3 +358,23 @@ def test_the_cli_prints_each_failure_with_its_fix_and_embed_clears_it(
     assert failing == ["contradiction model"]
     # Its own remedy fixes the rest: the doctor without the models passes.
     assert as_json(cli("doctor", "--no-models", "--json"))["ok"]
+
+
+def test_embed_reads_and_writes_in_the_namespaces_own_database(
+    neo4j_info: ConnectionInfo, bg: BeliefGraph, offline_models: tuple[object, object]
+) -> None:
+    """A namespace mapped to a database of its own is embedded there (here one the server
+    lacks, so reaching it is a ConfigError naming it), never in the default database."""
+    from belief_graph import ConfigError
+
+    seed(bg)
+    embedder, _ = offline_models
+    mapped = Store(
+        neo4j_info.uri, neo4j_info.auth, neo4j_info.database, databases={"ghost:": "ghost-db"}
+    )
+    with BeliefGraph(mapped, detector=Detector(embedder)) as routed:  # type: ignore[arg-type]
+        with pytest.raises(ConfigError, match="'ghost-db'"):
+            routed.embed("ghost:priya")
+    assert q(bg.store, "MATCH (c:Claim) WHERE c.embedding IS NOT NULL RETURN count(c) AS n") == [
+        {"n": 0}
+    ]
