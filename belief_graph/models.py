@@ -377,8 +377,22 @@ class Dispute(BaseModel):
         return self.policy.demoted
 
 
-class Episode(BaseModel):
-    """A provenance record: where a claim came from."""
+class EmbedResult(BaseModel):
+    """What ``embed`` did in one namespace: a vector for each claim that had none."""
+
+    model_config = ConfigDict(frozen=True)
+
+    namespace: str
+    found: int = Field(description="Claims (not erased) without a vector when it started.")
+    embedded: int = Field(description="Claims given a vector, a committed batch at a time.")
+    remaining: int = Field(
+        description="Claims still without a vector when it ended (0 once it is done)."
+    )
+
+
+class EpisodeRecord(BaseModel):
+    """An Episode node as ``lineage`` shows it: where a claim came from (its provenance). Not
+    the ``Episode`` that ``observe`` takes, which is what was said."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -411,7 +425,7 @@ class Lineage(BaseModel):
     claim: Claim
     chain: list[Claim]
     supersedes: list[dict[str, Any]]
-    episodes: list[Episode]
+    episodes: list[EpisodeRecord]
     revisions: list[RevisionRecord]
     dependents: list[Claim]
     premises: list[Claim]
@@ -535,6 +549,9 @@ class Check(BaseModel):
     ok: bool
     detail: str
     info: bool = False
+    remedy: str | None = Field(
+        default=None, description="What to do about a failed check (a command or a setting)."
+    )
 
 
 class DoctorReport(BaseModel):

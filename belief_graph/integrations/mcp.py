@@ -24,9 +24,8 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from belief_graph.client import BeliefGraph
-from belief_graph.errors import BeliefGraphError
-from belief_graph.extraction import Episode as Said
-from belief_graph.extraction import Observation
+from belief_graph.errors import BeliefGraphError, ModelError
+from belief_graph.extraction import Episode, Observation
 from belief_graph.models import (
     Claim,
     ClaimDraft,
@@ -231,7 +230,7 @@ class Tools:
 
         def run() -> Observation:
             try:
-                episode = Said(
+                episode = Episode(
                     speaker=speaker,
                     at=at or datetime.now(UTC),
                     text=text,
@@ -661,6 +660,36 @@ def build_server(bg: BeliefGraph, settings: McpSettings) -> MCPServer[Any]:
         return dump(bg.pending(settings.namespace))
 
     return server
+
+
+MODELS_OFF = "or serve without them: --no-models (BELIEF_GRAPH_MODELS=false, structural only)"
+
+
+def load_models(bg: BeliefGraph) -> None:
+    """Load the engine's models before the server serves (one sentence embedded, one pair
+    scored), so that a model configured and unreachable stops the server at start with one
+    ``ModelError`` line naming its setting, instead of failing every call that needs it."""
+    checks: list[tuple[str, Callable[[], object]]] = []
+    embedder, scorer = bg.detector.embedder, bg.detector.scorer
+    if embedder is not None:
+        checks.append(("BELIEF_GRAPH_EMBEDDING_MODEL", lambda: embedder.embed(["It loads."])))
+    if scorer is not None:
+        checks.append(
+            ("BELIEF_GRAPH_CONTRADICTION_MODEL", lambda: scorer.score([("It loads.", "It does.")]))
+        )
+    for setting, load in checks:
+        try:
+            load()
+        except ModelError as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            named = first if first.startswith(setting) else f"{setting}: {first}"
+            if "BELIEF_GRAPH_MODELS=false" in named:
+                named = named.replace(
+                    "BELIEF_GRAPH_MODELS=false", "--no-models (BELIEF_GRAPH_MODELS=false)", 1
+                )
+            else:
+                named += f"; {MODELS_OFF}"
+            raise ModelError(named) from exc
 
 
 class BearerAuth:

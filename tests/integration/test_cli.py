@@ -540,8 +540,13 @@ def test_doctor_without_models_shows_the_models_row_as_information(cli: Any) -> 
     report = as_json(cli("doctor", "--no-models", "--json"))
     rows = {c["name"]: c for c in report["checks"]}
     assert report["ok"] and rows["models"]["info"] and rows["models"]["ok"]
-    # information rows: no models loaded, and how this server filters vector reads
-    assert {name for name, c in rows.items() if c["info"]} == {"models", "vector search"}
+    # information rows: no models loaded, how this server filters vector reads, and the
+    # paraphrase probe that needs an embedding model
+    assert {name for name, c in rows.items() if c["info"]} == {
+        "models",
+        "vector search",
+        "paraphrase retrieval",
+    }
     lines = ok(cli("doctor", "--no-models")).stdout.splitlines()
     assert [line.split()[0] for line in lines if "models:" in line] == ["info"]
 
