@@ -422,7 +422,16 @@ def claim_properties(
         "disputed": disputed,
         "needs_review": False,
         "negated": True
-        if (negated if negated is not None else polarity(draft.negated, draft.text))
+        if (
+            negated
+            if negated is not None
+            else polarity(
+                draft.negated,
+                draft.text,
+                draft.object,
+                triple=" ".join(filter(None, (draft.subject, draft.predicate))),
+            )
+        )
         else None,
         "embedding": embedding,
     }

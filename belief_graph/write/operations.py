@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from ..errors import ConflictError, NotFound
 from ..evidence import evidence_of
+from ..identity import value_key
 from ..models import ClaimDraft, Verdict
 from .changes import (
     Activate,
@@ -207,13 +208,13 @@ def _correction(slot: SlotState, claim: dict[str, Any]) -> Correction | None:
         return None
     known = slot.known
     head = max((r for r in known if r.get("version")), key=lambda r: r["version"], default=None)
-    key = claim.get("object_key")
+    key = _value_of(claim)
     return correction(
         known,
         head,
         claim.get("correction_from"),
         claim["recorded_at"],
-        lambda row: key is not None and row.get("object_key") == key,
+        lambda row: key is not None and _value_of(row) == key,
     )
 
 
@@ -223,6 +224,12 @@ def _superseded_by(old: dict[str, Any], newcomer: dict[str, Any]) -> Retire:
     return Retire(
         old["id"],
         "superseded",
+def _value_of(row: dict[str, Any]) -> str | None:
+    """A structured claim's value identity (``identity.value_key``), or None."""
+    value = row.get("object") if row.get("object") is not None else row.get("object_key")
+    return value_key(value) if value is not None else None
+
+
         "active",
         old.get("valid_to"),
         valid_to=newcomer["valid_from"] if old.get("valid_to") is None else None,

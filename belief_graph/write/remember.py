@@ -19,7 +19,7 @@ from ..detect import Detector, Vectors, nearest
 from ..errors import BeliefGraphError, ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
 from ..grounding import Grounding, grounding, in_third_person
-from ..identity import Statement, has_negation, parse, stated_value
+from ..identity import Statement, has_negation, parse, stated_value, value_key
 from ..identity import polarity as read_polarity
 from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
 from ..policy import (
@@ -122,19 +122,43 @@ def after_apply(state: State) -> dict[SlotKey, SlotState]:
 
 @lru_cache(maxsize=4096)
 def slot_key(
-    vocabulary: Vocabulary, namespace: str, subject: str, predicate: str
+    vocabulary: Vocabulary,
+    namespace: str,
+    subject: str,
+    predicate: str,
+    obj: str | None = None,
+    text: str | None = None,
 ) -> tuple[SlotKey, Cardinality]:
-    """The slot a (subject, predicate) belongs to, and its cardinality (remembered: a batch asks
-    for each draft's several times, and a vocabulary never changes)."""
-    canonical = vocabulary.canonical(predicate)
-    return (namespace, normalize_key(subject), canonical), vocabulary.cardinality(canonical)
+    """The slot a (subject, predicate) belongs to, and its cardinality: the predicate the
+    phrase means for this subject and object (``Vocabulary.resolve``; ``text``: the sentence
+    the object was said in). Remembered: a batch asks for each draft's several times, and a
+    vocabulary never changes."""
+    canonical, cardinality = vocabulary.resolve(predicate, subject, obj, text)
+    return (namespace, normalize_key(subject), canonical), cardinality
+
+
+def draft_slot(vocabulary: Vocabulary, draft: ClaimDraft) -> tuple[SlotKey, Cardinality]:
+    """``slot_key`` of a structured draft."""
+    assert draft.subject is not None and draft.predicate is not None
+    return slot_key(
+        vocabulary, draft.namespace, draft.subject, draft.predicate, draft.object, draft.text
+    )
+
+
+def polarity(draft: ClaimDraft) -> bool:
+    """A draft's polarity: its ``negated``, else what its sentence says about its object
+    (``identity.polarity``)."""
+    return _polarity(draft.negated, draft.text, draft.object, draft.subject, draft.predicate)
 
 
 @lru_cache(maxsize=4096)
-def polarity(negated: bool | None, text: str) -> bool:
-    """``identity.polarity``, remembered: planning a draft asks for it several times, and
-    reading a sentence's frame is the costliest step of planning a structured draft."""
-    return read_polarity(negated, text)
+def _polarity(
+    negated: bool | None, text: str, obj: str | None, subject: str | None, predicate: str | None
+) -> bool:
+    # Remembered: planning a draft asks for it several times, and reading a sentence's frame is
+    # the costliest step of planning a structured draft.
+    triple = " ".join(filter(None, (subject, predicate)))
+    return read_polarity(negated, text, obj, triple=triple)
 
 
 class Remember:
@@ -261,9 +285,7 @@ class Remember:
         whole: set[SlotKey] = set()
         for r in self.requests:
             if r.draft.subject is not None and r.draft.predicate is not None:
-                key, cardinality = slot_key(
-                    self.vocabulary, r.draft.namespace, r.draft.subject, r.draft.predicate
-                )
+                key, cardinality = draft_slot(self.vocabulary, r.draft)
                 keys.setdefault(key, (r.draft.subject, cardinality))
                 given = r.draft.valid_from
                 if r.draft.correction:
@@ -578,7 +600,12 @@ class Remember:
         if statement is None:
             return None
         key, cardinality = slot_key(
-            self.vocabulary, draft.namespace, statement.subject, statement.relation
+            self.vocabulary,
+            draft.namespace,
+            statement.subject,
+            statement.relation,
+            statement.value,
+            draft.text,
         )
         if statement.cardinality_hint == "multi" or (
             statement.relation in ("has", "have") and statement.relation not in self.vocabulary
@@ -649,7 +676,7 @@ class Remember:
                     "valid_to: must be later than valid_from (which defaults to recorded_at: "
                     "give valid_from for a window in the past)"
                 )
-            negated = polarity(draft.negated, draft.text)
+            negated = polarity(draft)
             scores = self.detector.score(
                 draft.object, draft.text, embedding, slot.claims, negated=negated
             )
@@ -740,7 +767,7 @@ class Remember:
             return False
         if (draft.namespace, request.revision_id) in state.replays:
             return False
-        key, _ = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)
+        key, _ = draft_slot(self.vocabulary, draft)
         slot = state.slots.get(key)
         start = draft.valid_from or draft.recorded_at
         return slot is not None and _needs_older(slot, start, correction=draft.correction)
@@ -800,15 +827,16 @@ class Remember:
         ``unsupported``: verification found no support in the draft's source, so it may not
         become the belief without confirmation."""
         draft = request.draft
-        key = normalize_key(draft.object) if draft.object is not None else None
+        key = value_key(draft.object) if draft.object is not None else None
 
         def same(row: dict[str, Any]) -> bool:
             score = scores.get(row["id"])
             if score is not None:
                 return is_same(score, self.policy)
-            return key is not None and row.get("object_key") == key
+            theirs = row.get("object") if row.get("object") is not None else row.get("object_key")
+            return key is not None and theirs is not None and value_key(theirs) == key
 
-        negated = polarity(draft.negated, draft.text)
+        negated = polarity(draft)
 
         def policy(current: list[dict[str, Any]]) -> Plan:
             plan = decide(
@@ -949,13 +977,11 @@ class Remember:
                 out.append(source)
             if draft.subject is None or draft.predicate is None:
                 continue
-            key, declared = slot_key(
-                self.vocabulary, draft.namespace, draft.subject, draft.predicate
-            )
+            key, declared = draft_slot(self.vocabulary, draft)
             cardinality, active = fact(key) or (declared, [])
             if cardinality != "single":
                 continue
-            negated = polarity(draft.negated, draft.text)
+            negated = polarity(draft)
             value = values.get(key) or max(active, key=lambda row: row["recorded_at"], default=None)
             if value is not None and not draft.correction:
                 score = self.detector.score(
@@ -1021,7 +1047,7 @@ class Remember:
         subject: str | None = None
         relation: str | None = None
         if draft.subject is not None and draft.predicate is not None:
-            key = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)[0]
+            key = draft_slot(self.vocabulary, draft)[0]
             slot = state.slots[key]
             subject = key[1]
         framed = self._framed(draft)
@@ -1123,7 +1149,11 @@ class Remember:
         if not slot.key[1].startswith("text:"):
             return slot.key[2]
         statement = parse(row["text"]) if row.get("text") else None
-        return self.vocabulary.canonical(statement.relation) if statement is not None else None
+        if statement is None:
+            return None
+        return self.vocabulary.resolve(
+            statement.relation, statement.subject, statement.value, row["text"]
+        )[0]
 
 
 def _subject_of(slot: SlotState, row: dict[str, Any]) -> str | None:
@@ -1140,7 +1170,7 @@ def _grounded(draft: ClaimDraft) -> Grounding | None:
     structure first, a source that states the claim's value with its polarity supports it (and
     one that states it only negated contradicts it) whatever a model reads."""
     value = stated_value(draft.object, draft.text)
-    return grounding(value, polarity(draft.negated, draft.text), draft.episode_content or "")
+    return grounding(value, polarity(draft), draft.episode_content or "")
 
 
 def _premise(draft: ClaimDraft) -> str:
@@ -1274,7 +1304,7 @@ def _changes(
         valid_from=valid_from,
         recorded_at=recorded_at,
         embedding=embedding,
-        negated=polarity(draft.negated, draft.text),
+        negated=polarity(draft),
     )
     props.update(Evidence({episode: draft.source_type}, (source,)).props())
     if plan.dispute:
