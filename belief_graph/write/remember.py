@@ -910,8 +910,11 @@ class Remember:
             )
             return _changes(*args, plan, policy=self.policy)
         if placed.where == "earlier":
-            plan = Plan("NEW", "expand", "an earlier window of the fact, learned late")
-            return _changes(*args, plan, policy=self.policy, earlier=True)
+            reason = "an earlier window of the fact, learned late"
+            if placed.end is not None:
+                reason += ": it ends where the later value starts"
+            plan = Plan("NEW", "expand", reason)
+            return _changes(*args, plan, policy=self.policy, earlier=True, end=placed.end)
         if placed.where == "after_end":
             assert placed.target is not None
             plan = Plan("NEW", "expand", "the previous value's window had ended")
@@ -1218,10 +1221,12 @@ def _changes(
     policy: Policy,
     earlier: bool = False,
     ended: dict[str, Any] | None = None,
+    end: datetime | None = None,
 ) -> ChangeSet:
     """One draft's ``ChangeSet``, applied to the in-memory slot state as well. ``earlier``: it
-    is stored as an earlier version (late knowledge about the past); ``ended``: the newest
-    version, whose window ended before the draft starts, gives way without being closed."""
+    is stored as an earlier version (late knowledge about the past), its window closed at
+    ``end`` when it gave none; ``ended``: the newest version, whose window ended before the
+    draft starts, gives way without being closed."""
     draft, rid, ns = request.draft, request.revision_id, request.draft.namespace
     change = ChangeSet(
         revision_id=rid,
@@ -1307,6 +1312,8 @@ def _changes(
         negated=polarity(draft),
     )
     props.update(Evidence({episode: draft.source_type}, (source,)).props())
+    if end is not None and props.get("valid_to") is None:
+        props["valid_to"] = end
     if plan.dispute:
         props["disputes_policy"] = True
     if plan.action == "refuse":
