@@ -47,6 +47,8 @@ from .changes import (
     Reinforce,
     Retire,
     SlotKey,
+    CORRECTED,
+    NEWEST_WINS,
     SlotState,
     Supersedes,
     claim_properties,
@@ -1376,6 +1378,19 @@ def _changes(
         # what the create statement writes.
         slot.claims.append(dict(props))
     if earlier:
+            if plan.contradiction:
+                # The contradiction is resolved (newest wins) and stays on record, so the new
+                # belief can name what it contradicted.
+                score = scores.get(plan.target)
+                change.contradictions.append(
+                    Contradiction(
+                        claim_id,
+                        plan.target,
+                        score.contradiction if score else None,
+                        dispute=False,
+                        resolution=NEWEST_WINS,
+                    )
+                )
         slot.past.append(dict(props))
     if plan.dispute:
         _demote_if_due(change, slot, policy)
@@ -1458,3 +1473,6 @@ def _correct(
 def replayed(result: str) -> RevisionResult:
     """The stored result of a revision that already ran, marked as a replay."""
     return RevisionResult.model_validate_json(result).model_copy(update={"replayed": True})
+        change.contradictions.append(
+            Contradiction(claim_id, row["id"], None, dispute=False, resolution=CORRECTED)
+        )
