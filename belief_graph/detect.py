@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from operator import mul
 from typing import TYPE_CHECKING, Any
 
-from .identity import stated_value, values_match
+from .identity import denies, has_negation, shared_terms, stated_value, values_match
 from .policy import Frame, PairScores
 
 if TYPE_CHECKING:  # the model modules pull in numpy; import them only where models are used
@@ -377,11 +377,15 @@ class Detector:
         scores: dict[str, PairScores] = {}
         for r in rows:
             values, negates = (known or {}).get(r["id"], (False, False))
+            said = r.get("text") or ""
             fields: dict[str, Any] = {
                 "values": values,
                 "negates": negates,
-                "frame": frame(r["text"], draft_text) if r.get("text") else None,
+                "frame": frame(said, draft_text) if said else None,
                 "similarity": similarity[r["id"]],
+                "denial": bool(said) and denies(said) != denies(draft_text),
+                "negation": bool(said) and has_negation(said) != has_negation(draft_text),
+                "shared": bool(said) and bool(shared_terms(said, draft_text)),
             }
             pair = (r.get("text") or "", draft_text)
             cached = self._cache.get(pair)

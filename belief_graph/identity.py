@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -17,13 +17,16 @@ __all__ = [
     "Reading",
     "Statement",
     "clauses",
+    "denies",
     "has_negation",
     "normalize_value",
     "parse",
     "polarity",
     "polarity_of_value",
     "readings",
+    "relation_frame",
     "same_value",
+    "shared_terms",
     "stated_value",
     "value_in_text",
     "value_key",
@@ -243,6 +246,45 @@ def has_negation(text: str) -> bool:
     "doesn't", "stopped", "used to", …). For a sentence that ``parse`` reads, prefer its
     ``negated``, which looks only at the relation's words."""
     return bool(_NEGATION.search(text.replace("’", "'")))
+
+
+# Words of an end, not a denial: "no longer", "any more", "stopped", "used to".
+_ENDING = re.compile(
+    r"\b(?:no longer|no more|any ?more|stopped|quit|ceased to|used to|formerly|gave up|"
+    r"lost interest)\b",
+    re.IGNORECASE,
+)
+
+
+def denies(text: str) -> bool:
+    """True when a sentence denies ("I never sent it", "Ana has no allergies", "that's not
+    true") rather than ends ("no longer", "any more", "stopped", "used to": a change in the
+    world, which ``has_negation`` also reads)."""
+    said = text.replace("’", "'")
+    return bool(_NEGATION.search(_ENDING.sub(" ", said))) and not _ENDING.search(said)
+
+
+def shared_terms(a: str, b: str) -> set[str]:
+    """The content words two sentences share beyond who they are about: not their subjects
+    (as ``parse`` reads them, else their first word), pronouns, function words or verbs, each
+    word in one form for singular and plural. "Priya is allergic to cats" / "Priya adopted a
+    cat" share ``cat``; "Sam speaks Spanish" / "Sam works as a French translator" share
+    nothing: two facts with no point of contact."""
+    subjects: set[str] = set()
+    for text in (a, b):
+        statement = parse(text)
+        words = _WORDS.findall(normalize_value(text))
+        subjects |= _content(statement.subject) if statement is not None else set(words[:1])
+    return {w for w in _content(a) & _content(b) if not _verb_like(w)} - subjects
+
+
+def _verb_like(word: str) -> bool:
+    if word in _PAST or word in _BASE_VERBS or word in _COPULA or word in _AUX:
+        return True
+    for stem in (word[:-1], word[:-2], word[:-3] + "y" if word.endswith("ies") else ""):
+        if stem in _BASE_VERBS and word.endswith(("s", "ed", "ies")):
+            return True
+    return False
 
 
 # -- what a sentence says about one value -------------------------------------------------------
@@ -830,6 +872,22 @@ def parse(text: str) -> Statement | None:
     if not value or not subject:
         return None
     return Statement(subject, rel, value, negated, copular, definite)
+
+
+def relation_frame(text: str) -> Statement | None:
+    """The frame of a sentence for its relation and value only: ``parse``'s, or for a sentence
+    whose subject is a pronoun ("We use Redis for caching"), the frame it would have with a
+    name there. Who a pronoun names needs the conversation, so its ``subject`` is no identity;
+    what relation it states and with which value is in the sentence."""
+    statement = parse(text)
+    if statement is not None:
+        return statement
+    words = text.split(maxsplit=1)
+    pronoun = words[0].lower().strip(",") if words else ""
+    if len(words) < 2 or pronoun not in _PRONOUN_SUBJECTS:
+        return None
+    statement = parse(f"Someone {words[1]}")
+    return None if statement is None else replace(statement, subject=pronoun, definite=False)
 
 
 _UNIT_WORDS = set(_UNITS) | set(_UNITS.values()) | set(_CURRENCY_WORDS)

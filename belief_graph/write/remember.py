@@ -19,7 +19,14 @@ from ..detect import Detector, Vectors, nearest
 from ..errors import BeliefGraphError, ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
 from ..grounding import Grounding, grounding, in_third_person
-from ..identity import Statement, has_negation, parse, stated_value, value_key
+from ..identity import (
+    Statement,
+    has_negation,
+    parse,
+    relation_frame,
+    stated_value,
+    value_key,
+)
 from ..identity import polarity as read_polarity
 from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
 from ..policy import (
@@ -33,12 +40,15 @@ from ..policy import (
     decide,
     is_same,
     match_text,
+    opposes,
     verification,
 )
 from ..store import StaleSlot, Store
 from ..vocabulary import Vocabulary, normalize_key
 from ..widening import Widening
 from .changes import (
+    CORRECTED,
+    NEWEST_WINS,
     TEXT_PREDICATE,
     ChangeSet,
     Contradiction,
@@ -47,8 +57,6 @@ from .changes import (
     Reinforce,
     Retire,
     SlotKey,
-    CORRECTED,
-    NEWEST_WINS,
     SlotState,
     Supersedes,
     claim_properties,
@@ -786,7 +794,8 @@ class Remember:
         "has no allergies at all"): they stay (values coexist) and the conflict is recorded.
         Different values of one relation ("speaks French" / "speaks Spanish", the ``value``
         frame) are what a multi-valued fact is for, so their score counts only when one of the two
-        sentences negates and the other does not."""
+        sentences negates and the other does not; two unframed sentences close in meaning need
+        what two facts need to be recorded as opposed (``policy.opposes``)."""
         if slot.cardinality != "multi":
             return []
         found = []
@@ -797,14 +806,15 @@ class Remember:
                 and not score.same_object
                 and not score.negates
                 and (
-                    score.frame in ("negated", "other")
+                    score.frame == "negated"
                     or has_negation(row.get("text") or "") != has_negation(text)
+                    or (
+                        score.frame == "other"
+                        and (score.similarity or 0.0) >= self.policy.unframed_similarity
+                        # Read last: the model runs only for a pair the rules let through.
+                        and opposes(score, self.policy)
+                    )
                 )
-                and (
-                    score.frame != "other"
-                    or (score.similarity or 0.0) >= self.policy.unframed_similarity
-                )
-                # Read last: the model runs only for a pair the rules above let through.
                 and score.contradiction is not None
                 and score.contradiction >= self.policy.contradiction_threshold
             ):
@@ -943,7 +953,9 @@ class Remember:
             if score is None or score.same_object:
                 continue
             if (
-                (slot.cardinality == "single" and row["status"] == "active")
+                # Two values the structure reads are a change, whatever the model says
+                # (``policy.reverses``): the score of such a pair is read only to record it.
+                (slot.cardinality == "single" and row["status"] == "active" and not score.values)
                 or score.negates
                 or (not score.values and (score.similarity or 0.0) >= self.policy.same_similarity)
                 or (
@@ -965,12 +977,13 @@ class Remember:
         self, fact: Callable[[SlotKey], tuple[Cardinality, list[dict[str, Any]]] | None]
     ) -> list[PairScores]:
         """The scores a batch's drafts will likely read, guessed before any is decided: each
-        draft against its source (verification), and each structured draft that brings a
-        single-valued fact another value against the value it holds then, every draft before
-        it taken to have become its fact's value (not a correction's: a CONFLICT whatever the
-        score). A guess for batching only, as ``_likely``: a wrong one costs a pair scored for
-        nothing, a missed one is scored when read. ``fact``: a fact's cardinality and active
-        claims by key (None: not stored)."""
+        draft against its source (verification), and each structured draft that denies the
+        value a single-valued fact holds then, or brings another one the structure cannot read,
+        every draft before it taken to have become its fact's value (not a correction's: a
+        CONFLICT whatever the score; two values read are a change, ``policy.reverses``). A
+        guess for batching only, as ``_likely``: a wrong one costs a pair scored for nothing, a
+        missed one is scored when read. ``fact``: a fact's cardinality and active claims by key
+        (None: not stored)."""
         out: list[PairScores] = []
         values: dict[SlotKey, dict[str, Any]] = {}
         for request, embedding, source_embedding, grounded in zip(
@@ -992,7 +1005,7 @@ class Remember:
                 score = self.detector.score(
                     draft.object, draft.text, None, [value], negated=negated
                 )[value["id"]]
-                if score.same_object:
+                if score.same_object or (score.values and not score.negates):
                     continue
                 out.append(score)
             values[key] = {
@@ -1016,9 +1029,18 @@ class Remember:
     def _rivals(
         self, candidates: list[tuple[Candidate, SlotState]], slot: SlotState, subject: str | None
     ) -> list[tuple[Candidate, SlotState]]:
-        """Claims in other slots the draft contradicts (implicit conflicts)."""
-        hits = {c.claim_id for c in contradicted([c for c, _ in candidates], self.policy, subject)}
-        return [(c, s) for c, s in candidates if c.claim_id in hits and s is not slot]
+        """Claims in other slots the draft contradicts (implicit conflicts), recorded as open
+        conflicts (``policy.opposes``): "is allergic to peanuts" / "has no allergies at all",
+        "is allergic to cats" / "adopted a cat" are; "speaks Spanish" / "works as a French
+        translator", two facts with no point of contact, are not unless the model is very sure
+        (it scores many pairs of one subject's facts a contradiction: docs/semantic.md)."""
+        others = [c for c, s in candidates if s is not slot]
+        hits = {
+            c.claim_id
+            for c in contradicted(others, self.policy, subject)
+            if opposes(c.scores, self.policy)
+        }
+        return [(c, s) for c, s in candidates if c.claim_id in hits]
 
     def _source_score(
         self,
@@ -1062,6 +1084,8 @@ class Remember:
             subject, relation = framed[0][1], framed[0][2]
             if own.active or own.waiting:
                 slot = own
+        elif draft.text_only:
+            relation = self._relation_in(draft.text)
         ranked = None
         if embedding is not None:
             ranked = self._reach(index, embedding, state, exclude=slot or own)
@@ -1153,11 +1177,16 @@ class Remember:
         frame reader reads it."""
         if not slot.key[1].startswith("text:"):
             return slot.key[2]
-        statement = parse(row["text"]) if row.get("text") else None
+        return self._relation_in(row["text"]) if row.get("text") else None
+
+    def _relation_in(self, text: str) -> str | None:
+        """The canonical relation a sentence states (``identity.relation_frame``: a pronoun
+        subject's too), for its value in this sentence; None when it cannot be read."""
+        statement = relation_frame(text)
         if statement is None:
             return None
         return self.vocabulary.resolve(
-            statement.relation, statement.subject, statement.value, row["text"]
+            statement.relation, statement.subject, statement.value, text
         )[0]
 
 
@@ -1349,6 +1378,19 @@ def _changes(
                 )
             )
             slot.retire(old, "superseded", end)
+            if plan.contradiction:
+                # The contradiction is resolved (newest wins) and stays on record, so the new
+                # belief can name what it contradicted.
+                score = scores.get(plan.target)
+                change.contradictions.append(
+                    Contradiction(
+                        claim_id,
+                        plan.target,
+                        score.contradiction if score else None,
+                        dispute=False,
+                        resolution=NEWEST_WINS,
+                    )
+                )
     if ended is not None and ended["status"] == "active":
         change.retires.append(
             Retire(ended["id"], "superseded", "active", ended.get("valid_to"), valid_to=None)
@@ -1378,19 +1420,6 @@ def _changes(
         # what the create statement writes.
         slot.claims.append(dict(props))
     if earlier:
-            if plan.contradiction:
-                # The contradiction is resolved (newest wins) and stays on record, so the new
-                # belief can name what it contradicted.
-                score = scores.get(plan.target)
-                change.contradictions.append(
-                    Contradiction(
-                        claim_id,
-                        plan.target,
-                        score.contradiction if score else None,
-                        dispute=False,
-                        resolution=NEWEST_WINS,
-                    )
-                )
         slot.past.append(dict(props))
     if plan.dispute:
         _demote_if_due(change, slot, policy)
@@ -1463,6 +1492,9 @@ def _correct(
                 at=recorded_at,
             )
         )
+        change.contradictions.append(
+            Contradiction(claim_id, row["id"], None, dispute=False, resolution=CORRECTED)
+        )
         if row in slot.claims:
             slot.claims.remove(row)
         elif row in slot.past:
@@ -1473,6 +1505,3 @@ def _correct(
 def replayed(result: str) -> RevisionResult:
     """The stored result of a revision that already ran, marked as a replay."""
     return RevisionResult.model_validate_json(result).model_copy(update={"replayed": True})
-        change.contradictions.append(
-            Contradiction(claim_id, row["id"], None, dispute=False, resolution=CORRECTED)
-        )
