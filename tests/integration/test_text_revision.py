@@ -312,3 +312,171 @@ def test_a_policy_holds_from_the_decision_that_made_it_one(
     bg.promote(NS, bun.added[0], by="human", actor="lead")
     rule = one(bg.current(NS, "atlas", "runtime"))
     assert rule.kind == "policy" and rule.valid_from > d(5, 1)
+
+
+# -- 7. contradictions a reader can see ----------------------------------------------------------
+
+
+def test_a_belief_that_won_a_contradiction_names_what_it_contradicted(
+    either: BeliefGraph,
+) -> None:
+    first = either.remember(
+        draft("sam", "sent_report", "yes", namespace=NS, text="I sent the report to Dana.")
+    ).added[0]
+    denial = either.remember(
+        draft("sam", "sent_report", "yes", namespace=NS, text="I never sent the report to Dana.")
+    )
+    assert denial.verdict == "CONFLICT" and denial.contradicted == [first]
+    now = one(either.current(NS, "sam", "sent_report"))
+    [earlier] = now.contradicts
+    assert (earlier.id, earlier.text, earlier.status) == (
+        first,
+        "I sent the report to Dana.",
+        "superseded",
+    )
+    assert earlier.recorded_at is not None and earlier.source_type == "user_stated"
+    assert either.get(NS, now.id).contradicts == now.contradicts
+    assert either.lineage(NS, now.id).claim.contradicts == now.contradicts
+    assert [c.contradicts for c in either.beliefs(NS, "sam")] == [now.contradicts]
+    if either.detector.embedder is not None:
+        [hit] = either.search("Did Sam send the report?", NS, k=1)
+        assert hit.claim.contradicts == now.contradicts
+    # conflicts() lists it, resolved; the open queue stays empty.
+    [conflict] = either.conflicts(NS)
+    assert (conflict.claim.id, conflict.rival.id) == (now.id, first)
+    assert conflict.resolution == "superseded: newest wins"
+    assert either.conflicts(NS, open_only=True) == []
+    # The neighbours: a change of value names nothing; an erased rival is named no more.
+    either.remember(draft("sam", "commits", "150", namespace=NS, text="The repo has 150 commits."))
+    more = either.remember(
+        draft("sam", "commits", "165", namespace=NS, text="The repo has 165 commits.")
+    )
+    assert more.verdict == "UPDATE" and more.contradicted == []
+    assert one(either.current(NS, "sam", "commits")).contradicts == []
+    either.erase(NS, claim_ids=[first])
+    assert one(either.current(NS, "sam", "sent_report")).contradicts == []
+
+
+def test_a_correction_names_the_value_it_retracted(bg: BeliefGraph) -> None:
+    go = bg.remember(draft("atlas", "uses_framework", "Go", namespace=NS)).added[0]
+    fix = bg.remember(
+        draft(
+            "atlas",
+            "uses_framework",
+            "Express.js",
+            namespace=NS,
+            text="I was wrong, we are still on Express.",
+            correction=True,
+        )
+    )
+    assert fix.contradicted == [go]
+    [earlier] = one(bg.current(NS, "atlas", "uses_framework")).contradicts
+    assert (earlier.id, earlier.status, earlier.resolution) == (
+        go,
+        "retracted",
+        "retracted: corrected",
+    )
+
+
+def test_the_cli_and_mcp_show_what_a_belief_contradicted(
+    bg: BeliefGraph, neo4j_info: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    from typer.testing import CliRunner
+
+    from belief_graph.cli.app import app
+    from belief_graph.integrations.mcp import McpSettings, ScopedTools
+
+    bg.remember(draft("sam", "sent_report", "yes", namespace=NS, text="I sent the report."))
+    bg.remember(draft("sam", "sent_report", "yes", namespace=NS, text="I never sent the report."))
+    answer = ScopedTools(bg, McpSettings(namespace=NS)).current("sam", "sent_report")
+    assert [c.text for c in answer.beliefs[0].contradicts] == ["I sent the report."]
+    for name, value in (
+        ("BELIEF_GRAPH_CONFIG", str(tmp_path / "config.toml")),
+        ("NEO4J_URI", neo4j_info.uri),
+        ("NEO4J_USER", neo4j_info.user),
+        ("NEO4J_PASSWORD", neo4j_info.password),
+        ("NEO4J_DATABASE", neo4j_info.database),
+        ("BELIEF_GRAPH_MODELS", "false"),
+        ("COLUMNS", "200"),
+    ):
+        monkeypatch.setenv(name, value)
+    shown = CliRunner().invoke(app, ["current", "-n", NS, "sam", "sent_report"])
+    assert shown.exit_code == 0, shown.output
+    assert "contradicts" in shown.stdout and "earlier: I sent the report." in shown.stdout
+
+
+# -- 8. the flag means a contradiction, not a change of value ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("The repo has 150 commits.", "The repo has 165 commits."),
+        ("The launch is on May 3.", "The launch moved to May 10."),
+        ("Sam lives in Lisbon.", "Sam moved to Porto."),
+        ("Sam's salary is $90,000.", "Sam's salary is $95,000."),
+    ],
+)
+def test_an_ordinary_update_is_not_flagged_with_the_models_on(
+    semantic_bg: BeliefGraph, before: str, after: str
+) -> None:
+    first = semantic_bg.remember(said(before)).added[0]
+    update = semantic_bg.remember(said(after))
+    assert update.retired == [first], update
+    assert update.verdict == "UPDATE" and not semantic_bg.get(NS, update.added[0]).contradiction
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("I sent the invoice to Dana on Friday.", "I never sent the invoice to Dana."),
+        ("Sam has been to Japan.", "Sam has never been to Japan."),
+    ],
+)
+def test_a_denial_is_flagged_and_names_what_it_denies(
+    semantic_bg: BeliefGraph, before: str, after: str
+) -> None:
+    first = semantic_bg.remember(said(before)).added[0]
+    denial = semantic_bg.remember(said(after))
+    assert denial.verdict == "CONFLICT" and denial.retired == [first], denial
+    assert semantic_bg.get(NS, denial.added[0]).contradicts[0].id == first
+
+
+# -- 9. compatible facts are not contradictions --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Sam speaks Spanish.", "Sam works as a French translator."),
+        ("We use PostgreSQL.", "We use Redis for caching."),
+        ("Sam loves hiking.", "Sam runs marathons."),
+        ("Sam lives in Lisbon.", "Sam works in Porto."),
+    ],
+)
+def test_compatible_facts_of_one_subject_stay_undisputed(
+    semantic_bg: BeliefGraph, first: str, second: str
+) -> None:
+    a = semantic_bg.remember(said(first)).added[0]
+    b = semantic_bg.remember(said(second))
+    assert b.retired == [] and b.flagged == [], b
+    assert semantic_bg.conflicts(NS) == []
+    assert not semantic_bg.get(NS, a).disputed and not semantic_bg.get(NS, b.added[0]).disputed
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Sam is allergic to peanuts.", "Sam has no allergies at all."),
+        ("Sam is allergic to cats.", "Sam adopted a cat last week."),
+        ("Sam is frugal.", "Sam splurges on everything."),
+    ],
+)
+def test_facts_that_cannot_both_hold_are_still_an_open_conflict(
+    semantic_bg: BeliefGraph, first: str, second: str
+) -> None:
+    a = semantic_bg.remember(said(first)).added[0]
+    b = semantic_bg.remember(said(second))
+    assert b.flagged == [a], b
+    [conflict] = semantic_bg.conflicts(NS, open_only=True)
+    assert {conflict.claim.id, conflict.rival.id} == {a, b.added[0]}
