@@ -610,7 +610,7 @@ _TRAILING_TIME = {
     "lately",
     "recently",
 }
-_PRONOUN_SUBJECTS = {"he", "she", "they", "it", "we", "you"}
+_PRONOUN_SUBJECTS = {"he", "she", "they", "it", "you"}
 _RELATIVE_WORDS = {"where", "who", "whom", "whose", "which", "that", "when"}
 _TOKEN = re.compile(r"[^\s]+")
 
@@ -857,8 +857,13 @@ def parse(text: str) -> Statement | None:
         rel = " ".join(["has", *quantity[1]])
         value_tokens = quantity[0]
     value_words = list(value_tokens)
-    while value_words and value_words[-1].lower() in _TRAILING_TIME:
-        value_words.pop()
+    while value_words:
+        if value_words[-1].lower() in _TRAILING_TIME:
+            value_words.pop()
+        elif [w.lower() for w in value_words[-2:]] in (["any", "more"], ["any", "longer"]):
+            del value_words[-2:]  # "doesn't like jazz any more": the end, not the value
+        else:
+            break
     cut = next(
         (k for k, w in enumerate(value_words) if w.lower() in ("until", "till", "since")), None
     )

@@ -139,8 +139,9 @@ class PairScores:
     similarity: float | None = None
     contradiction: float | None = None
     entailment: float | None = None
-    # Exactly one of the two sentences denies ("I never sent it": ``identity.denies``), or
-    # holds any negation word, an end among them (``identity.has_negation``).
+    # Exactly one of the two sentences denies ("I never sent it": ``identity.denies``); exactly
+    # one side negates, an end among them: a claim with an object by its polarity or a value
+    # that denies ("none"), a sentence alone by its words (``identity.has_negation``).
     denial: bool = False
     negation: bool = False
     # The two sentences share a content word beyond their subject (``identity.shared_terms``):

@@ -405,12 +405,13 @@ class Vocabulary:
         A phrase may mean several predicates: the one it is a synonym of, where its subject and
         object do not read as another kind (``kind_of_subject``, ``kind_of_object``: the object
         read with its sentence ``text``), else the first that shares it (``shares``) whose
-        kinds the words say: "moved to" is
-        ``lives_in`` for a person and ``takes_place_on`` for a meeting moved to a day; "uses"
-        is ``uses_cache`` for "We use Redis for caching". A phrase none of whose predicates fits
+        kinds the words say: "moved to" is ``lives_in`` for a person, ``takes_place_on`` for a
+        meeting moved to a day, ``venue`` for a conference moved to Vienna; "uses" is
+        ``uses_cache`` for "We use Redis for caching". A synonym none of whose predicates fits
         is a relation of its own (its snake_case), multi-valued: a mapping that does not fit
-        must not supersede a compatible fact. A canonical name is the caller's choice, kept
-        unless another predicate that shares it is named. Unknown phrases are as in
+        must not supersede a compatible fact. A phrase only shared ("is at") and not named is
+        as any phrase the vocabulary does not know; a canonical name is the caller's choice,
+        kept unless a predicate that shares it is named. Unknown phrases are as in
         ``canonical``.
         """
         return _resolve(self, predicate_text, subject, obj, text)
@@ -667,7 +668,9 @@ def _resolve(
     for spec in senses[1 if owner is not None else 0 :]:
         if spec.named(subject_kind, object_kind):
             return spec.name, spec.cardinality
-    if owner is not None and key == _phrase_key(owner):
+    if owner is None:
+        return "_".join(words), vocabulary.default_cardinality  # as any phrase it does not know
+    if key == _phrase_key(owner):
         return owner, senses[0].cardinality  # its own name: the caller's choice
     return "_".join(words), "multi"
 

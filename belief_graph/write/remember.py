@@ -698,14 +698,12 @@ class Remember:
             # The pairs the decision will likely read, scored in one model call on first read.
             self.detector.expect(
                 [
-                    *self._likely(slot, scores, draft.text),
+                    *self._likely(slot, scores),
                     *(c.scores for c, _ in candidates if self._may_contradict(c, subject)),
                     *([source] if source is not None else []),
                 ]
             )
-            rivals = self._rivals(candidates, slot, subject) + self._inside(
-                slot, scores, draft.text
-            )
+            rivals = self._rivals(candidates, slot, subject) + self._inside(slot, scores)
             verified, verified_score = (
                 (structural, None)
                 if structural is not None
@@ -788,14 +786,14 @@ class Remember:
         return PastNeeded()
 
     def _inside(
-        self, slot: SlotState, scores: dict[str, PairScores], text: str
+        self, slot: SlotState, scores: dict[str, PairScores]
     ) -> list[tuple[Candidate, SlotState]]:
         """Values of a multi-valued slot that the draft contradicts ("is allergic to peanuts" /
         "has no allergies at all"): they stay (values coexist) and the conflict is recorded.
         Different values of one relation ("speaks French" / "speaks Spanish", the ``value``
-        frame) are what a multi-valued fact is for, so their score counts only when one of the two
-        sentences negates and the other does not; two unframed sentences close in meaning need
-        what two facts need to be recorded as opposed (``policy.opposes``)."""
+        frame) are what a multi-valued fact is for, so their score counts only when one of the
+        two negates and the other does not (``PairScores.negation``); two unframed sentences
+        close in meaning need what two facts need to be recorded (``policy.opposes``)."""
         if slot.cardinality != "multi":
             return []
         found = []
@@ -806,10 +804,12 @@ class Remember:
                 and not score.same_object
                 and not score.negates
                 and (
-                    score.frame == "negated"
-                    or has_negation(row.get("text") or "") != has_negation(text)
+                    score.negation
+                    # Two values the structure reads are values of the fact: they coexist.
+                    or (not score.values and score.frame == "negated")
                     or (
-                        score.frame == "other"
+                        not score.values
+                        and score.frame == "other"
                         and (score.similarity or 0.0) >= self.policy.unframed_similarity
                         # Read last: the model runs only for a pair the rules let through.
                         and opposes(score, self.policy)
@@ -940,9 +940,7 @@ class Remember:
             *args, policy([head] if placed.where == "head" and head else []), policy=self.policy
         )
 
-    def _likely(
-        self, slot: SlotState, scores: dict[str, PairScores], text: str
-    ) -> list[PairScores]:
+    def _likely(self, slot: SlotState, scores: dict[str, PairScores]) -> list[PairScores]:
         """Scores of the slot's claims whose contradiction score the decision will likely read:
         the value a single-valued fact holds, a value of a multi-valued one the draft may
         contradict (``_inside``), a claim a paraphrase may restate. A guess for batching only:
@@ -966,7 +964,7 @@ class Remember:
                             score.frame == "other"
                             and (score.similarity or 0.0) >= self.policy.unframed_similarity
                         )
-                        or has_negation(row.get("text") or "") != has_negation(text)
+                        or score.negation
                     )
                 )
             ):
@@ -1155,6 +1153,9 @@ class Remember:
             embedding,
             [row for _, row, _ in near],
             similarities={row["id"]: similarity for similarity, row, _ in near},
+            negated=polarity(draft) or has_negation(draft.object)
+            if draft.object is not None
+            else None,
         )
         return [
             (

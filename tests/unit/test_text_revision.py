@@ -78,8 +78,13 @@ def test_a_stated_polarity_wins_and_a_sentence_alone_is_read_by_its_frame() -> N
             "single",
         ),
         ("moved to", "the backend", "Go", None, "uses_framework", "single"),
-        # A meeting moved to a room is not a home: a relation of its own, values coexisting.
-        ("moved to", "the standup", "the big room", None, "moved_to", "multi"),
+        ("moved to", "the conference", "Vienna", None, "venue", "single"),
+        ("is at", "the standup", "9am", None, "takes_place_on", "single"),
+        ("is in", "the wedding", "Sintra", None, "venue", "single"),
+        # A phrase only shared, whose senses the words do not name: as any unknown phrase.
+        ("is at", "Sam", "lunch", None, "is_at", "single"),
+        # A synonym none of whose senses fits: a relation of its own, values coexisting.
+        ("resides in", "the standup", "Tuesday", None, "resides_in", "multi"),
         # "uses": the framework unless the sentence names another role for the tool.
         ("uses", "project", "PostgreSQL", "We use PostgreSQL.", "uses_framework", "single"),
         ("uses", "project", "Redis", "We use Redis for caching.", "uses_cache", "single"),
