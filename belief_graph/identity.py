@@ -610,6 +610,16 @@ _TRAILING_TIME = {
     "lately",
     "recently",
 }
+# Two-word phrases of time or of an end that close a sentence ("uses Neovim these days").
+_TRAILING_PHRASES = (
+    ["any", "more"],
+    ["any", "longer"],
+    ["these", "days"],
+    ["right", "now"],
+    ["for", "now"],
+    ["at", "present"],
+    ["this", "year"],
+)
 _PRONOUN_SUBJECTS = {"he", "she", "they", "it", "you"}
 _RELATIVE_WORDS = {"where", "who", "whom", "whose", "which", "that", "when"}
 _TOKEN = re.compile(r"[^\s]+")
@@ -858,10 +868,10 @@ def parse(text: str) -> Statement | None:
         value_tokens = quantity[0]
     value_words = list(value_tokens)
     while value_words:
-        if value_words[-1].lower() in _TRAILING_TIME:
-            value_words.pop()
-        elif [w.lower() for w in value_words[-2:]] in (["any", "more"], ["any", "longer"]):
+        if [w.lower() for w in value_words[-2:]] in _TRAILING_PHRASES:
             del value_words[-2:]  # "doesn't like jazz any more": the end, not the value
+        elif value_words[-1].lower() in _TRAILING_TIME:
+            value_words.pop()
         else:
             break
     cut = next(

@@ -170,7 +170,19 @@ _ROLE_LEADS = frozenset({"for", "as"})
 _ROLE_SKIP = frozenset({"a", "an", "the", "our", "my", "its", "their", "your", "main", "primary"})
 _STOP_AT = frozenset({"to", "of", "in", "for", "with", "at", "on", "about", "from"})
 
-KINDS = frozenset({*_SUBJECT_HEADS, *_ROLES, "time", "place"})
+# Words that name a job: a value whose head is one is a role ("a senior engineer").
+_JOBS = frozenset(
+    "engineer developer programmer designer manager director teacher professor lecturer "
+    "nurse doctor physician surgeon dentist pharmacist analyst scientist researcher "
+    "consultant accountant lawyer attorney architect chef cook waiter waitress barista writer "
+    "journalist photographer artist musician translator interpreter intern founder ceo cto "
+    "cfo coo mechanic electrician plumber carpenter pilot clerk cashier librarian assistant "
+    "coordinator specialist technician administrator recruiter therapist psychologist "
+    "veterinarian paramedic firefighter farmer baker economist statistician physicist "
+    "chemist biologist salesperson tutor coach instructor principal".split()
+)
+
+KINDS = frozenset({*_SUBJECT_HEADS, *_ROLES, "time", "place", "role"})
 """The kinds a predicate may declare for its subject and object. ``place`` is never read from
 words (a place is any name), so it only excludes what reads as another kind."""
 
@@ -188,19 +200,23 @@ def _role_phrase(words: list[str]) -> str | None:
     return None
 
 
+def _head(words: list[str]) -> str | None:
+    """The head of a noun phrase: its last word before a preposition ("teacher of history")."""
+    head: list[str] = []
+    for word in words:
+        if word in _STOP_AT and head:
+            break
+        head.append(word)
+    return head[-1] if head else None
+
+
 def kind_of_subject(subject: str) -> str | None:
     """What a subject is by its head word ("the team meeting" → ``event``, "my sister" →
     ``person``, "we" → ``group``, "the backend" → ``project``), or None when its words do not
     say (a name)."""
-    words = _words(subject)
-    head: list[str] = []
-    for word in words:
-        if word in _STOP_AT and head:
-            break  # "my flight to Berlin": the head comes before the preposition
-        head.append(word)
-    if not head:
+    last = _head(_words(subject))  # "my flight to Berlin": the head comes before "to"
+    if last is None:
         return None
-    last = head[-1]
     for kind, heads in _SUBJECT_HEADS.items():
         if last in heads or (last.endswith("s") and last[:-1] in heads and kind == "event"):
             return kind
@@ -210,7 +226,8 @@ def kind_of_subject(subject: str) -> str | None:
 def kind_of_object(obj: str, text: str | None = None) -> str | None:
     """What an object is: ``time`` when its words are a day, date or time of day ("Tuesday",
     "next Friday at 3pm", "1990"); a tool's role when its own words or its sentence name one
-    ("the httpx library" → ``library``; "We use Redis for caching" → ``cache``); else None."""
+    ("the httpx library" → ``library``; "We use Redis for caching" → ``cache``); ``role`` when
+    it names a job ("a senior engineer"); else None."""
     words = [w for w in re.split(r"[\s,]+", obj.casefold()) if w]
     if (
         words
@@ -223,6 +240,13 @@ def kind_of_object(obj: str, text: str | None = None) -> str | None:
     own = [_ROLE_OF[w] for w in _words(obj) if w in _ROLE_OF]
     if own:
         return own[-1]
+    head = _head(_words(obj))
+    if head is not None and (head in _JOBS or (head.endswith("s") and head[:-1] in _JOBS)):
+        # A capitalized head is a name ("Tim Cook"), unless an article leads ("a Senior
+        # Engineer").
+        named = any(w[:1].isupper() and w.casefold() == head for w in obj.split())
+        if not named or _words(obj)[0] in ("a", "an", "the"):
+            return "role"
     if text:
         folded = text.casefold()
         at = folded.find(obj.casefold())

@@ -603,7 +603,8 @@ class Remember:
         """The slot of a text-only draft whose sentence ``identity.parse`` reads: (namespace,
         subject, canonical relation), the same key a structured draft of that fact has; the
         vocabulary gives the cardinality, except that a copula's bare attribute of a named
-        subject and possession ("has") are multi-valued."""
+        subject and possession ("has") are multi-valued, unless the vocabulary reads the
+        attribute as a predicate of its own ("is a nurse": a job title)."""
         if not draft.text_only:
             return None
         statement = parse(draft.text)
@@ -617,7 +618,7 @@ class Remember:
             statement.value,
             draft.text,
         )
-        if statement.cardinality_hint == "multi" or (
+        if (statement.cardinality_hint == "multi" and key[2] == statement.relation) or (
             statement.relation in ("has", "have") and statement.relation not in self.vocabulary
         ):
             cardinality = "multi"

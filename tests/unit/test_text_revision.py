@@ -7,7 +7,17 @@ from __future__ import annotations
 import pytest
 
 from belief_graph.errors import ConfigError
-from belief_graph.identity import polarity, same_value, value_in_text, value_key, values_match
+from belief_graph.identity import (
+    denies,
+    parse,
+    polarity,
+    relation_frame,
+    same_value,
+    shared_terms,
+    value_in_text,
+    value_key,
+    values_match,
+)
 from belief_graph.vocabulary import Vocabulary, kind_of_object, kind_of_subject
 
 # -- 1. polarity belongs to the claim ----------------------------------------------------------
@@ -117,6 +127,11 @@ def test_a_stated_polarity_wins_and_a_sentence_alone_is_read_by_its_frame() -> N
         # A tool in a role the vocabulary has no predicate for, or a person's tool: its own.
         ("uses", "project", "Elasticsearch", "We use Elasticsearch for search.", "uses", "multi"),
         ("uses", "I", "Vim", "I use Vim.", "uses", "multi"),
+        # A copula's value that names a job is a job title; a name is not a job.
+        ("is", "Omar", "a junior developer", None, "job_title", "single"),
+        ("became", "Omar", "a staff engineer", None, "job_title", "single"),
+        ("is", "chief executive officer of Apple", "Tim Cook", None, "is", "single"),
+        ("is", "Omar", "cautious", None, "is", "single"),
         # "was born in": a place, or a year.
         ("was born in", "Priya", "Lisbon", None, "born_in", "single"),
         ("was born in", "Priya", "1990", None, "birth_year", "single"),
@@ -231,3 +246,55 @@ def test_articles_plurals_case_and_word_order_make_no_new_value(a: str, b: str) 
 )
 def test_other_words_or_another_order_of_meaning_are_another_value(a: str, b: str) -> None:
     assert not same_value(a, b), (value_key(a), value_key(b))
+
+
+# -- 8, 9. what the words say about a pair: a denial, a point of contact ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "denial"),
+    [
+        ("I never sent the report.", True),
+        ("Ana has no allergies at all.", True),
+        ("The invoice was not paid.", True),
+        ("I don't work there any more.", False),  # an end, not a denial
+        ("We no longer use Express; we moved to Koa.", False),
+        ("Ana quit smoking.", False),
+        ("I sent the report.", False),
+    ],
+)
+def test_a_denial_is_told_from_an_end(text: str, denial: bool) -> None:
+    assert denies(text) is denial
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "shared"),
+    [
+        ("Priya is allergic to cats.", "Priya adopted a cat last week.", {"cat"}),
+        ("I love my job.", "I hate my job.", {"job"}),
+        ("Sam speaks Spanish.", "Sam works as a French translator.", set()),
+        ("We use PostgreSQL.", "We use Redis for caching.", set()),
+        ("Priya lives in Lisbon.", "Priya works in Porto.", set()),
+    ],
+)
+def test_two_facts_share_what_they_speak_of_or_nothing(a: str, b: str, shared: set[str]) -> None:
+    assert shared_terms(a, b) == shared
+
+
+def test_a_relation_is_read_past_a_pronoun_and_an_end_past_the_value() -> None:
+    frame = relation_frame("She uses Redis for caching.")
+    assert frame is not None and (frame.subject, frame.relation, frame.value) == (
+        "she",
+        "uses",
+        "Redis for caching",
+    )
+    assert parse("She uses Redis.") is None  # who "she" is stays the conversation's
+    we = parse("We use Redis for caching.")  # the speaker's group, like "I"
+    assert we is not None and we.subject == "we"
+    for text, value in (
+        ("Ana doesn't like jazz any more.", "jazz"),
+        ("Omar uses Neovim these days.", "Neovim"),
+        ("Sam lives in Milan right now.", "Milan"),
+    ):
+        statement = parse(text)
+        assert statement is not None and statement.value == value, (text, statement)
