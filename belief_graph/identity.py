@@ -598,6 +598,9 @@ _PAST = {
     "died": "die",
     "retired": "retire",
 }
+# Base verb -> its past form; a past of a state ("lived", "worked") reads as the state itself.
+_PAST_OF = {base: past for past, base in reversed(list(_PAST.items()))}
+_STATES_PAST = frozenset({"lived", "worked", "liked", "loved", "used", "owned", "studied", "had"})
 _ENDED = re.compile(r"\b(?:until|till|up to)\s+(?:\d{4}|last|recently|\w+ \d{4})", re.IGNORECASE)
 _TRAILING_TIME = {
     "now",
@@ -857,10 +860,14 @@ def parse(text: str) -> Statement | None:
             words.append(tokens[j].lower())
             j += 1
         rel = " ".join(words)
+        past = _PAST_OF.get(base)
         if lower in _PAST and lower not in ("had",) and not negated and base in _PAST.values():
             # A plain past ("moved to", "joined") keeps its own relation unless it ended.
-            if lower not in ("lived", "worked", "liked", "loved", "used", "owned", "studied"):
+            if lower not in _STATES_PAST:
                 rel = " ".join([lower, *words[1:]])
+        elif aux_base == "did" and past is not None and past not in _STATES_PAST:
+            # "didn't go to the concert" denies "went to the concert": the same past event.
+            rel = " ".join([past, *words[1:]])
         value_tokens = tokens[j:]
     if not copular and rel in ("has", "have") and (quantity := _quantity(value_tokens, 0)):
         # "has 128 GB of storage": a quantity of one thing, not one of many possessions.

@@ -179,8 +179,17 @@ _JOBS = frozenset(
     "cfo coo mechanic electrician plumber carpenter pilot clerk cashier librarian assistant "
     "coordinator specialist technician administrator recruiter therapist psychologist "
     "veterinarian paramedic firefighter farmer baker economist statistician physicist "
-    "chemist biologist salesperson tutor coach instructor principal".split()
+    "chemist biologist salesperson tutor coach instructor principal midwife caregiver "
+    "dancer actor actress singer composer producer director editor-in-chief animator "
+    "optician optometrist radiologist anesthesiologist surgeon secretary receptionist "
+    "bartender courier postman janitor guard lifeguard banker trader broker auditor "
+    "strategist marketer copywriter illustrator sculptor potter jeweler welder machinist "
+    "miner fisherman gardener landscaper housekeeper nanny babysitter social-worker "
+    "counselor counsellor dietitian nutritionist physiotherapist chiropractor".split()
 )
+
+# Jobs that are common surnames too.
+_SURNAMES = frozenset("cook baker carpenter farmer clerk coach mason butler tailor".split())
 
 KINDS = frozenset({*_SUBJECT_HEADS, *_ROLES, "time", "place", "role"})
 """The kinds a predicate may declare for its subject and object. ``place`` is never read from
@@ -242,9 +251,11 @@ def kind_of_object(obj: str, text: str | None = None) -> str | None:
         return own[-1]
     head = _head(_words(obj))
     if head is not None and (head in _JOBS or (head.endswith("s") and head[:-1] in _JOBS)):
-        # A capitalized head is a name ("Tim Cook"), unless an article leads ("a Senior
-        # Engineer").
-        named = any(w[:1].isupper() and w.casefold() == head for w in obj.split())
+        # A job that is also a surname, capitalized, is a name ("Tim Cook"), unless an
+        # article leads ("a Cook"); other capitals are a title ("Data Analyst").
+        named = head in _SURNAMES and any(
+            w[:1].isupper() and w.casefold() == head for w in obj.split()
+        )
         if not named or _words(obj)[0] in ("a", "an", "the"):
             return "role"
     if text:

@@ -139,7 +139,9 @@ def run_streams(
 
 
 def moment(day: str) -> datetime:
-    return datetime.fromisoformat(day).replace(hour=12, tzinfo=UTC)
+    """A day at noon (UTC), or the time it names."""
+    at = datetime.fromisoformat(day)
+    return (at if "T" in day else at.replace(hour=12)).replace(tzinfo=UTC)
 
 
 def run_class_pair(

@@ -131,6 +131,7 @@ def test_a_stated_polarity_wins_and_a_sentence_alone_is_read_by_its_frame() -> N
         ("is", "Omar", "a junior developer", None, "job_title", "single"),
         ("became", "Omar", "a staff engineer", None, "job_title", "single"),
         ("is", "chief executive officer of Apple", "Tim Cook", None, "is", "single"),
+        ("is", "Ana's job title", "Data Analyst", None, "job_title", "single"),
         ("is", "Omar", "cautious", None, "is", "single"),
         # "was born in": a place, or a year.
         ("was born in", "Priya", "Lisbon", None, "born_in", "single"),
@@ -291,6 +292,8 @@ def test_a_relation_is_read_past_a_pronoun_and_an_end_past_the_value() -> None:
     assert parse("She uses Redis.") is None  # who "she" is stays the conversation's
     we = parse("We use Redis for caching.")  # the speaker's group, like "I"
     assert we is not None and we.subject == "we"
+    denied = parse("Ivo didn't go to the concert.")  # denies "went to", the same past event
+    assert denied is not None and (denied.relation, denied.negated) == ("went to", True)
     for text, value in (
         ("Ana doesn't like jazz any more.", "jazz"),
         ("Omar uses Neovim these days.", "Neovim"),
