@@ -274,6 +274,26 @@ class BeliefGraph:
             cardinality=cardinality,
         )
 
+    def _slots(self, namespace: str, subject: str, predicate: str) -> list[_Slot]:
+        """The facts a read by this phrase may mean, likeliest first: one, unless the phrase
+        means another predicate for some objects ("uses Redis for caching": ``uses_cache``),
+        which a read without an object cannot tell (``Vocabulary.readings``)."""
+        first = self._slot(namespace, subject, predicate)
+        others = self.vocabulary.readings(predicate, subject)[1:]
+        return [first] + [
+            _Slot(
+                namespace=namespace,
+                subject=subject,
+                subject_key=first.subject_key,
+                predicate=name,
+                cardinality=self.vocabulary.cardinality(name)
+                if name in self.vocabulary.predicates
+                else "multi",
+            )
+            for name in others
+            if name != first.predicate
+        ]
+
     # -- remember: detect → decide → apply ----------------------------------------------------
 
     @checked
@@ -791,17 +811,26 @@ class BeliefGraph:
         """
         # Current is as_of(now, now), by definition: one statement answers both.
         now = self.clock().isoformat()
-        slot = self._slot(namespace, subject, predicate)
-        rows = self.store.on(namespace).read(
-            "read/as_of_claims",
-            namespace=namespace,
-            subject_key=slot.subject_key,
-            predicate=slot.predicate,
-            valid_at=now,
-            known_at=now,
-            walk_up_to=self._writer.walk_up_to,
-        )
-        return self._shape(slot, rows)
+        return self._holding(namespace, subject, predicate, now, now)
+
+    def _holding(
+        self, namespace: str, subject: str, predicate: str, valid_at: str, known_at: str
+    ) -> Claim | list[Claim] | None:
+        """``as_of`` of the first fact the phrase may mean that holds anything then."""
+        slots = self._slots(namespace, subject, predicate)
+        for slot in slots:
+            rows = self.store.on(namespace).read(
+                "read/as_of_claims",
+                namespace=namespace,
+                subject_key=slot.subject_key,
+                predicate=slot.predicate,
+                valid_at=valid_at,
+                known_at=known_at,
+                walk_up_to=self._writer.walk_up_to,
+            )
+            if rows:
+                return self._shape(slot, rows)
+        return self._shape(slots[0], [])
 
     @checked
     def as_of(
@@ -819,17 +848,7 @@ class BeliefGraph:
         now = self.clock()
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
-        slot = self._slot(namespace, subject, predicate)
-        rows = self.store.on(namespace).read(
-            "read/as_of_claims",
-            namespace=namespace,
-            subject_key=slot.subject_key,
-            predicate=slot.predicate,
-            valid_at=valid.isoformat(),
-            known_at=known.isoformat(),
-            walk_up_to=self._writer.walk_up_to,
-        )
-        return self._shape(slot, rows)
+        return self._holding(namespace, subject, predicate, valid.isoformat(), known.isoformat())
 
     @staticmethod
     def _shape(slot: _Slot, rows: list[Row]) -> Claim | list[Claim] | None:
@@ -861,14 +880,16 @@ class BeliefGraph:
     @checked
     def history(self, namespace: Identifier, subject: Term, predicate: Term) -> list[Claim]:
         """Every claim ever made about one fact, oldest first."""
-        slot = self._slot(namespace, subject, predicate)
-        rows = self.store.on(namespace).read(
-            "read/slot_history",
-            namespace=namespace,
-            subject_key=slot.subject_key,
-            predicate=slot.predicate,
-        )
-        return [_claim(r["claim"]) for r in rows]
+        for slot in self._slots(namespace, subject, predicate):
+            rows = self.store.on(namespace).read(
+                "read/slot_history",
+                namespace=namespace,
+                subject_key=slot.subject_key,
+                predicate=slot.predicate,
+            )
+            if rows:
+                return [_claim(r["claim"]) for r in rows]
+        return []
 
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:

@@ -201,6 +201,28 @@ class ClaimDraft(BaseModel):
         return self.subject is None
 
 
+class Contradicted(BaseModel):
+    """An earlier claim a belief contradicted and took the place of: superseded by it (a
+    CONFLICT, newest wins), retracted by it (a correction), or overruled when a human confirmed
+    it. What a reader needs to say "earlier you said X": what was said, when, and by whom."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    text: str | None = None
+    object: str | None = None
+    negated: bool = False
+    valid_from: datetime | None = None
+    recorded_at: datetime | None = None
+    source_type: SourceType | None = None
+    author: str | None = None
+    origin: str | None = None
+    status: Status
+    resolution: str | None = Field(
+        default=None, description="How the contradiction was resolved (newest wins, corrected)."
+    )
+
+
 class Claim(BaseModel):
     """A stored claim, as reads return it (the embedding is never returned)."""
 
@@ -243,6 +265,9 @@ class Claim(BaseModel):
     demoted: bool = False  # a policy demoted to disputed, waiting for a human
     promoted_from: str | None = None  # the evidence claim this policy was promoted from
     refused_reason: str | None = None  # why verification refused it (status rejected)
+    # The earlier claims this one contradicted and replaced (current, as_of, beliefs, get,
+    # search and lineage fill it; empty elsewhere).
+    contradicts: list[Contradicted] = Field(default_factory=list)
 
     @property
     def support(self) -> int:
@@ -278,6 +303,9 @@ class RevisionResult(BaseModel):
     reinforced: list[str] = Field(default_factory=list)
     flagged: list[str] = Field(default_factory=list)
     restored: list[str] = Field(default_factory=list)
+    # Claims the new belief contradicted and replaced (newest wins, or retracted by a
+    # correction): ``get`` names what they said.
+    contradicted: list[str] = Field(default_factory=list)
     replayed: bool = False
 
     @property

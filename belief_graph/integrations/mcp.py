@@ -395,7 +395,9 @@ class Tools:
     ) -> list[SearchHit]:
         """Before answering anything about the user or the project, recall what is believed:
         claims nearest in meaning to the query, current beliefs only unless valid_at/known_at
-        ask about the past. A hit with rivals is contested: say so beside the answer."""
+        ask about the past. A hit with rivals is contested: say so beside the answer. A claim
+        whose `contradicts` is not empty replaced what was said before it ("earlier you said
+        X"): mention the change when it matters."""
         ns = self._ns(namespace)
         if self.bg.detector.embedder is None:
             raise ToolError(
@@ -410,7 +412,8 @@ class Tools:
 
     def current(self, subject: Term, predicate: Term, namespace: NamespaceArg = None) -> Answer:
         """The current belief about one fact (subject + predicate, synonyms understood), with
-        its rivals. known=false means nobody has said: do not guess."""
+        its rivals, and in `contradicts` the earlier claims it contradicted and replaced.
+        known=false means nobody has said: do not guess."""
         ns = self._ns(namespace)
         return self._run(lambda: self._answer(ns, self.bg.current(ns, subject, predicate)))
 
@@ -448,7 +451,9 @@ class Tools:
         namespace: NamespaceArg = None,
     ) -> list[Conflict]:
         """Contradictions the engine recorded instead of resolving silently: check them before
-        relying on a belief that may be disputed, or to ask the user which is right."""
+        relying on a belief that may be disputed, or to ask the user which is right. With
+        open_only=false also those already resolved (newest wins, corrected): what was
+        contradicted earlier, and by what."""
         ns = self._ns(namespace)
         return self._run(lambda: self.bg.conflicts(ns, open_only=open_only))
 

@@ -223,6 +223,13 @@ class Supersedes:
     verdict: str
 
 
+# How a contradiction a belief won is recorded on its CONTRADICTS edge (closed at once): the
+# reads name the claims behind such edges as what the belief contradicts
+# (cypher/read/claim_overruled lists these strings).
+NEWEST_WINS = "superseded: newest wins"
+CORRECTED = "retracted: corrected"
+
+
 @dataclass
 class Contradiction:
     """A CONTRADICTS edge recorded (``dispute``: both sides are marked disputed while open)."""
@@ -376,6 +383,9 @@ class ChangeSet:
             restored=[r.new_id for r in self.restores]
             + [r.id for r in self.reopens]
             + [a.id for a in self.assigns if a.restored],
+            contradicted=[
+                x.rival for x in self.contradictions if x.resolution in (NEWEST_WINS, CORRECTED)
+            ],
         )
 
 
@@ -422,7 +432,16 @@ def claim_properties(
         "disputed": disputed,
         "needs_review": False,
         "negated": True
-        if (negated if negated is not None else polarity(draft.negated, draft.text))
+        if (
+            negated
+            if negated is not None
+            else polarity(
+                draft.negated,
+                draft.text,
+                draft.object,
+                triple=" ".join(filter(None, (draft.subject, draft.predicate))),
+            )
+        )
         else None,
         "embedding": embedding,
     }

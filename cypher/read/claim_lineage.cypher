@@ -1,8 +1,10 @@
 // Everything about one claim: its slot's versions, the SUPERSEDES edges between them, the
 // provenance episodes of every version, the revisions that touched it, its dependents and its premises.
 // Params: $namespace, $id
-// Returns: claim, chain, supersedes, episodes, revisions, dependents, premises
+// Returns: claim (with what it contradicts: read/claim_overruled), chain, supersedes, episodes,
+//          revisions, dependents, premises
 MATCH (c:Claim {id: $id, namespace: $namespace})
+//@include read/claim_overruled
 OPTIONAL MATCH (c)-[:IN_SLOT]->(s:Slot)
 CALL (s) {
   OPTIONAL MATCH (s)<-[:IN_SLOT]-(v:Claim)
@@ -34,5 +36,5 @@ CALL (c) {
   OPTIONAL MATCH (c)-[:DEPENDS_ON]->(p:Claim {namespace: $namespace})
   RETURN collect(p {.*, embedding: null}) AS premises
 }
-RETURN c {.*, embedding: null} AS claim, chain, supersedes, episodes, revisions, dependents,
-       premises
+RETURN c {.*, embedding: null, contradicts: overruled} AS claim, chain, supersedes, episodes,
+       revisions, dependents, premises

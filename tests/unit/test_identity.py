@@ -144,7 +144,7 @@ def test_parse(text: str, subject: str, relation: str, value: str, negated: bool
         "Where does Priya live?",
         "She lives in Porto.",
         "Lisbon",
-        "We moved the backend to Go",
+        "They moved the backend to Go",
         "The city that Ana loves.",
     ],
 )
