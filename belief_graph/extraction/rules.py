@@ -23,7 +23,7 @@ limits in docs/extraction.md); the LLM extractor is the one that reads free conv
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -32,6 +32,7 @@ from belief_graph.vocabulary import Vocabulary
 
 from . import when
 from .episode import Episode, Proposal
+from .phrasing import sentence_of, sentences
 
 Timing = Literal["scheduled", "ended"] | None
 
@@ -63,20 +64,35 @@ DIETS = frozenset(
 _DIET_PREDICATE = "dietary_preference"
 _WORKS_AT = "works_at"
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]+\s+")
 _LEAD = re.compile(
     r"^(?:wait|oh|ok|okay|so|well|hey|hmm|btw|by the way|also|and|but|yes|yeah|yep|no|nope|"
-    r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway)"
+    r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway|typo|"
+    r"my bad|ugh|whoops|honestly|quick update|good news|bad news|sadly|news|small change)"
     r"\b[\s,:;!.-]*",
     re.IGNORECASE,
 )
-_CORRECTING_LEAD = {"actually", "sorry", "correction", "no", "nope", "oops"}
+_CORRECTING_LEAD = {"actually", "sorry", "correction", "no", "nope", "oops", "typo", "my bad"}
+# "a house in Brno": the place is the value.
+_DWELLING = re.compile(
+    r"^(?:a|an|the|our|my)\s+(?:\w+\s+)?(?:house|flat|apartment|place|village|town)\s+"
+    r"(?:in|near|outside)\s+",
+    re.IGNORECASE,
+)
+
+
+def _bare_value(body: str) -> bool:
+    """A correction that says only the right value ("no wait, 35", "Typo, Graz.")."""
+    return 0 < len(body.split()) <= 3 and not re.match(
+        r"^(?:i|we|my|it|he|she|they)\b", body, re.IGNORECASE
+    )
+
+
 _NOT_TAIL = re.compile(r",?\s*(?:and\s+)?not\s+(?:in\s+|at\s+|a\s+|an\s+)?([^,.;!?]+?)\s*[.!?]*$")
 _MEANT = re.compile(r"^(?:i\s+meant|i\s+mean|i\s+misspoke,?|i\s+was\s+wrong,?)\s+", re.IGNORECASE)
 _ADVERBS = re.compile(
     r"\s*,?\s*\b(?:now|these days|nowadays|currently|at the moment|right now|at present|"
     r"instead|today|still|already|actually|really|just|also|too|as well|full[- ]time|"
-    r"anymore|any more|any longer)\b,?",
+    r"anymore|any more|any longer|remotely|from home|part[- ]time|freelance|only)\b,?",
     re.IGNORECASE,
 )
 _NEGATION_WORDS = re.compile(r"\b(?:anymore|any more|any longer)\b", re.IGNORECASE)
@@ -85,13 +101,13 @@ _CHANGE_FROM = re.compile(
     re.IGNORECASE,
 )
 _CONTEXT_VALUE = re.compile(
-    r"^(?:it\s+(?:was|is|'s)|it's|that\s+(?:was|is)|(?:i|we)\s+(?:switched|changed|moved)\s+to|"
+    r"^(?:it\s+was|that\s+was|(?:i|we)\s+(?:switched|changed|moved)\s+to|"
     r"(?:i|we)'ve\s+(?:switched|changed|moved)\s+to|i\s+use|i\s+went\s+with|i\s+picked)"
     r"\s+(.+)$",
     re.IGNORECASE,
 )
 _JOIN = re.compile(
-    r"^(?:started\s+(?:working\s+)?at|started\s+a\s+(?:new\s+)?job\s+at|joined|got\s+a\s+job\s+at|"
+    r"^(?:start\s+at|started\s+(?:working\s+)?(?:at|for)|started\s+a\s+(?:new\s+)?job\s+at|joined|got\s+a\s+job\s+at|"
     r"took\s+a\s+job\s+at|am\s+joining|'m\s+joining|will\s+join|now\s+work\s+at|"
     r"transferred\s+to|started\s+at)\s+(.+)$",
     re.IGNORECASE,
@@ -138,29 +154,35 @@ _NEGATING = re.compile(
 )
 _COPULA = re.compile(r"^(?:am|'m|is|are|'re|was|have\s+become|became|become)\s+", re.IGNORECASE)
 _POSSESSIVE_VERB = re.compile(
-    r"^(.+?)\s+(?:is|are|was|'s|has\s+become|changed\s+to|became)\s+(.+)$", re.IGNORECASE
+    r"^(.+?)(?::|\s+(?:is|are|was|'s|has\s+become|changed\s+to|became))\s+(.+)$",
+    re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 # A comma followed by a new clause or an aside ends the statement: "I work at Globex, mostly on
 # billing", "My manager is Tom, he's hands-off", "I live in Berlin, in Neukölln".
 _ASIDE = re.compile(
     r",\s*(?=(?:so|but|which|who|where|mostly|mainly|still|though|he|she|it|it's|they|we|i|"
-    r"i'm|i've|then|because|since|once|in|on|at|with|just|rain|same|plus|much|lol|haha)\b)",
+    r"i'm|i've|then|because|since|once|in|on|at|with|just|rain|same|plus|much|lol|haha|about|"
+    r"around|roughly|maybe|mostly)\b)",
     re.IGNORECASE,
 )
 # Words that start a clause inside a value: "Spanish while living in Sevilla".
 _SUBORDINATE = re.compile(
     r"\s+(?:while|when|whereas|because|since|after|before|so|but|though|although|which|who|"
-    r"mostly|mainly|until|once|for\s+(?:my|his|her|their|our|a|an|the))\b.*$",
+    r"mostly|mainly|until|once|instead\s+of|rather\s+than|as\s+(?:a|an)|over\s+the|"
+    r"(?:for|with)\s+(?:my|his|her|their|our|a|an|the|two|three|four))\b.*$",
     re.IGNORECASE,
 )
 _APPROXIMATELY = re.compile(r"^(?:about|around|roughly|approximately|almost|nearly|~)\s*", re.I)
 # "I'm a junior designer at Acme": a role and an employer.
-_ROLE_AT = re.compile(r"^(?:am|'m)\s+(?:a|an)\s+(.+?)\s+(?:at|for|with)\s+(.+)$", re.IGNORECASE)
+_ROLE_AT = re.compile(
+    r"^(?:am|'m|is|'s)\s+(?:a|an|the)\s+(.+?)\s+(?:at|for|with)\s+(.+)$", re.IGNORECASE
+)
 # "I'm a nurse": a role when its head noun names a person's work (a suffix or a common title).
-_ROLE = re.compile(r"^(?:am|'m)\s+(?:a|an)\s+(.+)$", re.IGNORECASE)
+_ROLE = re.compile(r"^(?:am|'m|is|'s)\s+(?:a|an|the)\s+(.+)$", re.IGNORECASE)
 _ROLE_HEAD = re.compile(
-    r"(?:er|or|ist|yst|ian|ant|ent|ect|nurse|tech|chef|pilot|medic|vet|intern|cook)$",
+    r"(?:er|or|ist|yst|ian|ant|ent|ect|nurse|tech|chef|pilot|medic|vet|intern|cook|paralegal|"
+    r"clerk|cashier|barista|surgeon|midwife|mechanic|lead|head|director|officer|coach)$",
     re.IGNORECASE,
 )
 _NOT_ROLES = frozenset(
@@ -196,7 +218,7 @@ _IN_PLACE = re.compile(r"^(?:am|'m)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3}
 # "I've got two cats, Ziggy and Stardust", "we have a dog named Biscuit".
 _HAVE_NAMED = re.compile(
     r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+)\s+(?:new\s+)?"
-    r"([a-z]+?)(?:s)?(?:,\s*|\s+(?:named|called)\s+)(.+)$",
+    r"([a-z]+?)(?:s)?(?:\s+(?:on|in|at)\s+[^:,]+)?(?::\s*|,\s*|\s+(?:named|called)\s+)(.+)$",
     re.IGNORECASE,
 )
 # Sentences without a subject in chat are the speaker's: "Moved to Porto", "Left Acme".
@@ -210,15 +232,36 @@ _HOUSEHOLD = frozenset({"lives_in", "has_pet", "has_child"})
 # Vocabulary phrases too general to read a person's sentence by (they name a project's stack,
 # or a diet only with a diet word).
 _UNREAD = frozenset({"eats", "does not eat", "is", "team", "state", "stage"})
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+# A clause after "and" that starts with a verb has the subject of the one before it.
+_VERB_START = re.compile(
+    r"^(?:work|works|live|lives|speak|speaks|play|plays|run|runs|drive|drives|have|has|teach|"
+    r"teaches|love|loves|like|likes|hate|hates|eat|eats|drink|drinks|go|goes|use|uses|study|"
+    r"studies|own|owns|need|needs|want|wants|[a-z]+ed|[a-z]+s)\b"
+)
+# Facts whose value is a name, said with a capital letter.
+_NAMED_VALUES = frozenset(
+    {
+        "lives_in",
+        "works_at",
+        "born_in",
+        "reports_to",
+        "spouse",
+        "partner",
+        "has_sibling",
+        "has_child",
+        "has_parent",
+        "friend_of",
+        "colleague_of",
+        "has_cousin",
+        "uses_framework",
+        "work_location",
+    }
+)
+_STACK = frozenset({"uses_framework", "uses_language", "uses_database", "deployed_on"})
 _UNREAD_FIRST_PERSON = frozenset({"uses", "switched to"})
 _MAX_OBJECT_WORDS = 6
 _PRONOUNS = frozenset({"it", "that", "this", "there", "here", "them", "one", ""})
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` (split after ``.``, ``!``, ``?``, ``;``, at line breaks and at
-    a dash between spaces)."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
 @dataclass(frozen=True)
@@ -238,34 +281,138 @@ class RuleExtractor:
 
     name = "rules"
 
+    def __init__(self, *, keep_unread: bool = True) -> None:
+        self.keep_unread = keep_unread
+
     def extract(
         self, episode: Episode, *, vocabulary: Vocabulary, known_subjects: Sequence[str]
     ) -> list[Proposal]:
-        """The claims the episode's text states, in the order said."""
-        previous = self._last_fact(episode, vocabulary, known_subjects)
+        """The claims the episode's text states, in the order said; a turn with none is kept
+        as a text-only proposal of its statements (``keep_unread``), so that search finds it."""
+        turn = _Turn(episode.speaker, known_subjects)
+        previous: tuple[str, _Fact] | None = None
+        for said in episode.context:
+            for sentence in sentences(said):
+                for proposal, fact in self._clauses(
+                    sentence, episode, vocabulary, turn, previous, in_context=True
+                ):
+                    turn.remember(proposal)
+                    previous = fact or previous
+        turn.context_values = dict(turn.values)
         proposals: list[Proposal] = []
         for sentence in sentences(episode.text):
-            found, fact = self._sentence(sentence, episode, vocabulary, known_subjects, previous)
-            if fact is None and when.find(sentence, episode.at).phrase:
-                # The time may be the value itself ("my day off is on Monday").
-                found, fact = self._sentence(
-                    sentence, episode, vocabulary, known_subjects, previous, timed=False
-                )
-            proposals.extend(found)
-            previous = fact or previous
+            for proposal, fact in self._clauses(sentence, episode, vocabulary, turn, previous):
+                if proposal is not None and proposal not in proposals:
+                    proposals.append(proposal)
+                    turn.remember(proposal)
+                previous = fact or previous
+        if not proposals and self.keep_unread:
+            kept = _statements(episode.text)
+            if kept:
+                proposals.append(Proposal(sentence=kept, source=kept))
         return proposals
 
-    def _last_fact(
-        self, episode: Episode, vocabulary: Vocabulary, known_subjects: Sequence[str]
-    ) -> tuple[str, _Fact] | None:
-        """The subject and fact the context last spoke of: what "it was X" refers to."""
-        last: tuple[str, _Fact] | None = None
-        for turn in episode.context:
-            for sentence in sentences(turn):
-                last = (
-                    self._sentence(sentence, episode, vocabulary, known_subjects, last)[1] or last
+    def _clauses(
+        self,
+        sentence: str,
+        episode: Episode,
+        vocabulary: Vocabulary,
+        turn: _Turn,
+        previous: tuple[str, _Fact] | None,
+        *,
+        in_context: bool = False,
+    ) -> list[tuple[Proposal | None, tuple[str, _Fact] | None]]:
+        """The proposals of one sentence, clause by clause, each with the fact it stated."""
+        out: list[tuple[Proposal | None, tuple[str, _Fact] | None]] = []
+        if sentence.rstrip().endswith("?"):
+            return out
+        sentence = _BULLET.sub("", sentence)
+        said, introduced = _introductions(sentence, episode.speaker, vocabulary, turn)
+        out.extend((p, None) for p in _with_source(introduced, sentence))
+        for clause, source in self._split(said, episode, vocabulary, turn, previous):
+            if source not in sentence:
+                source = sentence
+            clause = turn.resolve_pronoun(clause)
+            found, fact = self._read_clause(clause, episode, vocabulary, turn, previous)
+            found = [p for p in _with_source(found, source) if _plausible(p, turn)]
+            removed = _removals(clause, source, found, turn, vocabulary)
+            out.extend((p, fact) for p in found)
+            out.extend((p, None) for p in removed)
+            previous = fact or previous
+            if fact is not None:
+                turn.last_person = fact[0] if fact[0] != episode.speaker else turn.last_person
+        return out
+
+    def _read_clause(
+        self,
+        clause: str,
+        episode: Episode,
+        vocabulary: Vocabulary,
+        turn: _Turn,
+        previous: tuple[str, _Fact] | None,
+    ) -> tuple[list[Proposal], tuple[str, _Fact] | None]:
+        known = turn.known()
+        numbers = _numbers(clause, episode, vocabulary, turn)
+        if numbers:
+            return numbers, _fact_of(numbers[-1])
+        found, fact = self._sentence(clause, episode, vocabulary, known, previous)
+        if fact is None and when.find(clause, episode.at).phrase:
+            # The time may be the value itself ("my day off is on Monday").
+            found, fact = self._sentence(clause, episode, vocabulary, known, previous, timed=False)
+        if not found:
+            found = _changed_noun(clause, episode, vocabulary, turn)
+            fact = _fact_of(found[-1]) if found else fact
+        found = [_instead(p, clause, turn, vocabulary) for p in found]
+        return found, fact
+
+    def _split(
+        self,
+        sentence: str,
+        episode: Episode,
+        vocabulary: Vocabulary,
+        turn: _Turn,
+        previous: tuple[str, _Fact] | None,
+    ) -> list[tuple[str, str]]:
+        """The clauses of a sentence, each with the span of the sentence it is: split at "and",
+        "but", "so", a comma before a new subject; a clause without a subject takes the one
+        before it ("I live in Mechelen and work in Brussels")."""
+        parts = _CLAUSE_BREAK.split(sentence)
+        clauses: list[list[str]] = [[parts[0], parts[0]]]
+        for joint, part in zip(parts[1::2], parts[2::2], strict=True):
+            current = clauses[-1]
+            if not part.strip():
+                current[0] += joint + part
+                current[1] += joint + part
+                continue
+            if _STARTS_WITH_SUBJECT.match(part) or turn.names_at_start(part):
+                clauses.append([part, part])
+                continue
+            subject = _subject_of(current[0], turn)
+            if subject and (
+                (
+                    _VERB_START.match(part)
+                    and self._reads(current[0], episode, vocabulary, turn, previous)
                 )
-        return last
+                or self._reads(f"{subject} {part}", episode, vocabulary, turn, previous)
+            ):
+                clauses.append([f"{subject} {part}", part])
+                continue
+            current[0] += joint + part
+            current[1] += joint + part
+        return [
+            (text.strip(" ,"), source.strip(" ,")) for text, source in clauses if text.strip(" ,")
+        ]
+
+    def _reads(
+        self,
+        clause: str,
+        episode: Episode,
+        vocabulary: Vocabulary,
+        turn: _Turn,
+        previous: tuple[str, _Fact] | None,
+    ) -> bool:
+        found, _ = self._read_clause(clause, episode, vocabulary, turn, previous)
+        return bool(found)
 
     def _sentence(
         self,
@@ -290,7 +437,8 @@ class RuleExtractor:
             body = body[meant.end() :]
         not_tail = _NOT_TAIL.search(body)
         if not_tail is not None and not_tail.start() > 0:
-            correction = True
+            # "..., not Neovim anymore" says it changed; "..., not Lisbon" that it was wrong.
+            correction = not _NEGATION_WORDS.search(not_tail.group(0))
             body = body[: not_tail.start()]
         elif correction and not re.search(r"\bnot\b|n't\b", body, re.IGNORECASE):
             # "Actually, ..." without a contrast reads as a correction only without change
@@ -304,6 +452,9 @@ class RuleExtractor:
         aside = _ASIDE.search(body)
         if aside is not None and aside.start() > 0:
             body = body[: aside.start()]
+        body = re.sub(
+            r"\s+(?:instead\s+of|rather\s+than)\s+.*$|\s+(?:there|here)$", "", body, flags=re.I
+        )
         body = " ".join(_ADVERBS.sub(" ", f" {body} ").split()).strip(" ,")
         if not body:
             return [], None
@@ -313,7 +464,7 @@ class RuleExtractor:
             vocabulary,
             known_subjects,
             previous,
-            meant is not None,
+            meant is not None or (correction and _bare_value(body)),
             _timing(window, episode.at),
         )
         if found is None:
@@ -428,6 +579,10 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
     value = _clean(re.sub(r"^(?:on|at)\s+", "", match.group(2), flags=re.IGNORECASE))
     if noun.lower().startswith(("new ", "current ")):
         noun = noun.split(" ", 1)[1]
+    noun = re.sub(r"\s+(?:to|from|with|for|in|at)\s+.*$", "", noun)
+    relation = _RELATIONS_OUTSIDE_VOCABULARY.get(noun.lower())
+    if value and relation is not None and relation in vocabulary.predicates:
+        return _Fact(relation, noun.lower(), value, possessive=True)
     if not value or noun not in vocabulary or len(noun.split()) > 4:
         return None
     return _Fact(vocabulary.canonical(noun), noun.lower(), value, possessive=True)
@@ -481,6 +636,20 @@ def _verb_group(
     perfect = re.match(r"^(?:'ve|have|has)\s+(?!got\b)", rest, re.IGNORECASE) is not None
     rest = re.sub(r"^(?:'ve|have|has|'d|will|'ll|do|does)\s+", "", rest, flags=re.IGNORECASE)
     rest = re.sub(r"^(?:been\s+)", "", rest, flags=re.IGNORECASE)
+    shaped = _shaped(rest, vocabulary, negated)
+    if shaped is not None:
+        return shaped
+    used_as = re.match(
+        r"^(?:use|uses|have|has|drive|drives|run|runs)\s+(.+?)\s+as\s+(?:my|his|her|our)\s+"
+        r"(?:main\s+|daily\s+|primary\s+)?([a-z]+(?:\s[a-z]+)?)$",
+        rest,
+        re.IGNORECASE,
+    )
+    if used_as is not None and used_as.group(2) in vocabulary:
+        value = _clean(used_as.group(1))
+        noun = used_as.group(2).lower()
+        if value:
+            return _Fact(vocabulary.canonical(noun), f"uses as {noun}", value, negated)
     joined = _JOIN.match(rest)
     if joined is not None:
         value = _clean(joined.group(1))
@@ -495,12 +664,13 @@ def _verb_group(
         for phrase in (f"has a {noun}", noun, f"{noun}s"):
             if phrase in vocabulary:
                 predicate = vocabulary.canonical(phrase)
-                value = _clean(named.group(2))
+                # A list may be longer than one value may be: _values cuts it.
+                value = named.group(2).strip().rstrip(".!")
                 return _Fact(predicate, f"has a {noun} called", value) if value else None
     place = _IN_PLACE.match(rest)
     if place is not None and not negated:
         return _Fact("lives_in", "lives in", place.group(1))
-    role_at = _ROLE_AT.match(rest)
+    role_at = _ROLE_AT.match(re.sub(r"\s+(?:on|in)\s+the\s+[^,]+?(?=\s+(?:at|for)\s)", "", rest))
     if role_at is not None and not negated and _is_role(role_at.group(1)):
         value = _clean(role_at.group(2))
         role = _clean(role_at.group(1))
@@ -538,7 +708,85 @@ def _verb_group(
                 continue
             value = _clean(" ".join(words[size:]))
             if value:
-                return _Fact(vocabulary.canonical(phrase), phrase.lower(), value, negated)
+                predicate = vocabulary.canonical(phrase)
+                as_role = re.search(r"\bas\s+(?:an?|the)\s+([\w -]+)$", " ".join(words[size:]))
+                said = as_role.group(1) if as_role else ""
+                if predicate == "works_at" and said and not negated and _is_role(said):
+                    return _Fact(
+                        predicate, phrase.lower(), value, also=("job_title", "works as", said)
+                    )
+                if negated and predicate == "likes" and "dislikes" in vocabulary.predicates:
+                    # "I don't like mushrooms" says a dislike, not a like that ended.
+                    return _Fact("dislikes", "dislikes", value)
+                return _Fact(predicate, phrase.lower(), value, negated)
+    return None
+
+
+# Common shapes whose verb the vocabulary does not name.
+_SCHOOL = re.compile(
+    r"^(?:goes|go|went|is\s+off|'s\s+off|started|starts|moved)\s+(?:to|at)\s+"
+    r"(?P<value>(?:[A-Z][\w.'-]*\s+){0,4}(?:School|Primary|Secondary|Academy|High|College|"
+    r"University|Kindergarten|Nursery|Elementary|Gymnasium|Institute))\b"
+)
+_COMMUTE = re.compile(
+    r"^(?P<how>cycle|bike|walk|drive|run|take\s+the\s+\w+|get\s+the\s+\w+|commute\s+by\s+\w+)"
+    r"\s+(?:to|into|in\s+to)\s+(?:work|the\s+office)\b",
+    re.IGNORECASE,
+)
+_COMMUTE_VALUE = {
+    "cycle": "cycling",
+    "bike": "cycling",
+    "walk": "walking",
+    "drive": "car",
+    "run": "running",
+}
+_HOURS = re.compile(
+    r"^(?:work|working|am\s+working|'m\s+working|am\s+on|'m\s+on|'m|am)\s+"
+    r"(?P<value>\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:to|-|until|till)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\b",
+    re.IGNORECASE,
+)
+_AS_ROLE = re.compile(
+    r"^(?:work|works|working|freelance|freelancing|freelances|am\s+employed|'m\s+employed|"
+    r"started|start|began)\s+(?:\w+\s+)?as\s+(?:a|an)\s+(?P<value>[\w -]+)$",
+    re.IGNORECASE,
+)
+_BOUGHT_HOME = re.compile(
+    r"^(?:bought|rented|rent|own|found)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:house|flat|apartment|place|home)"
+    r"\s+in\s+(?P<value>[A-Z][\w' -]*)$"
+)
+_DIET_SWITCH = re.compile(
+    r"^(?:switched|changed|moved|went|gone|turned)\s+(?:to\s+)?(?:a\s+|an\s+)?(?P<value>[\w-]+(?:\s[\w-]+)?)(?:\s+diet)?$",
+    re.IGNORECASE,
+)
+
+
+def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
+    """Shapes of everyday facts whose verb the vocabulary does not name: a school one goes to,
+    how one gets to work, working hours, a job said with "as a", a home bought, a diet
+    switched to."""
+    known = vocabulary.predicates
+    school = _SCHOOL.match(rest)
+    if school is not None and "studied_at" in known:
+        return _Fact("studied_at", "goes to", school.group("value"), negated)
+    commute = _COMMUTE.match(rest)
+    if commute is not None and "commute_mode" in known:
+        how = commute.group("how").lower()
+        value = _COMMUTE_VALUE.get(how, how.split()[-1])
+        return _Fact("commute_mode", "commutes by", value, negated)
+    hours = _HOURS.match(rest)
+    if hours is not None and "working_hours" in known:
+        return _Fact("working_hours", "works", hours.group("value"), negated)
+    role = _AS_ROLE.match(rest)
+    if role is not None and "job_title" in known:
+        value = _clean(role.group("value"))
+        return _Fact("job_title", "works as", value, negated) if value else None
+    home = _BOUGHT_HOME.match(rest)
+    if home is not None and "lives_in" in known:
+        value = _clean(home.group("value"))
+        return _Fact("lives_in", "lives in", value) if value else None
+    diet = _DIET_SWITCH.match(rest)
+    if diet is not None and diet.group("value").lower() in DIETS:
+        return _Fact(_DIET_PREDICATE, "is", diet.group("value").lower(), negated)
     return None
 
 
@@ -586,10 +834,15 @@ def _clean(value: str) -> str:
     too long to be one value (a clause, not a name)."""
     value = value.strip().strip("\"'“”‘’").rstrip(".!?,;:").strip()
     value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
+    value = _DWELLING.sub("", value)
     value = _APPROXIMATELY.sub("", _SUBORDINATE.sub("", value)).strip()
     if not value or len(value.split()) > _MAX_OBJECT_WORDS:
         return ""
     if _ARTICLE.sub("", value).lower() in (
+        "us",
+        "me",
+        "him",
+        "you",
         "it",
         "that",
         "this",
@@ -608,7 +861,14 @@ def _values(value: str, cardinality: str) -> list[str]:
     if cardinality != "multi":
         return [value]
     parts = [
-        _clean(re.sub(r"^(?:to|in|at|on|of)\s+", "", p, flags=re.IGNORECASE))
+        _clean(
+            re.sub(
+                r"^(?:to|in|at|on|of)\s+|^(?:an?\s+)?[a-z]+\s+(?:called|named)\s+",
+                "",
+                p,
+                flags=re.IGNORECASE,
+            )
+        )
         for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", value)
     ]
     return [p for p in parts if p] or [value]
@@ -628,3 +888,369 @@ def _sentence_of(subject: str, fact: _Fact, value: str, negated: bool) -> str:
         else:
             relation = "no longer " + relation
     return f"{subject} {relation} {value}."
+
+
+# -- clauses, people, numbers, changes and removals (issue #59) --------------------------------
+
+# Where a sentence may hold a second clause: a colon, "and", "but", "so", "plus", "while", a comma.
+_CLAUSE_BREAK = re.compile(
+    r"(:\s+|,?\s+(?:and|but|so|plus|while|though|then|whereas)\s+(?:now\s+)?|,\s+)", re.IGNORECASE
+)
+_STARTS_WITH_SUBJECT = re.compile(
+    r"^\s*(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|he|she|he's|she's|they|they're|there|"
+    r"it's|the)\b",
+    re.IGNORECASE,
+)
+_SUBJECT = re.compile(r"^\s*(i|we)(?:\b|(?='))", re.IGNORECASE)
+# "my sister Ana", "my boss, Diane,": a person the speaker names, and how they are related.
+_INTRODUCED = re.compile(
+    r"\b(?i:my)\s+(?i:(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new)\s+)?"
+    r"(?P<rel>(?i:team\s+lead|best\s+friend|co-author|co-worker|coworker|girlfriend|boyfriend|"
+    r"husband|wife|partner|sister|brother|sibling|mum|mom|mother|dad|father|son|daughter|"
+    r"friend|boss|manager|lead|colleague|cousin|flatmate|roommate|neighbour|neighbor))"
+    r"\s*,?\s+(?P<name>[A-Z][\w'-]+)(?P<comma>\s*,)?"
+)
+_RELATIONS_OUTSIDE_VOCABULARY = {
+    "team lead": "reports_to",
+    "lead": "reports_to",
+    "co-author": "colleague_of",
+    "flatmate": "roommate",
+}
+_NOT_NAMES = frozenset({"i", "the", "a", "an", "is", "was", "and", "but", "who", "he", "she"})
+_PRONOUN = re.compile(r"^(?P<word>he|she|he's|she's|his|her)\b", re.IGNORECASE)
+# What a number's unit says it counts: (unit, predicate, a word the clause must also hold).
+_UNITS: tuple[tuple[re.Pattern[str], str, re.Pattern[str] | None], ...] = (
+    (
+        re.compile(r"^(?:km|kilomet(?:er|re)s?|miles?)\s+(?:a|per|each)\s+week$"),
+        "weekly_distance",
+        None,
+    ),
+    (re.compile(r"^(?:cups?|coffees?|espressos?)\b"), "caffeine_intake", None),
+    (re.compile(r"^(?:calories|kcal)\b"), "calorie_target", None),
+    (re.compile(r"^(?:kg|kilos?|lbs)$"), "weight", None),
+    (re.compile(r"^commits?$"), "commit_count", None),
+    (re.compile(r"^(?:students|pupils)$"), "student_count", None),
+    (re.compile(r"^songs$"), "set_length", None),
+    (
+        re.compile(r"^(?:people|staff|developers|engineers|employees|devs)$"),
+        "team_size",
+        re.compile(r"\b(?:team|staff|we|we're|hired|developers|employees)\b", re.I),
+    ),
+    (re.compile(r"^hours?\b"), "sleep_hours", re.compile(r"\bsleep", re.I)),
+)
+_QUANTITY = re.compile(
+    r"(?P<value>(?:[$£€]\s?)?\d[\d,.]*(?:\s?k\b)?"
+    r"(?:\s+(?P<unit>[a-z]+(?:\s+of\s+[a-z]+)?(?:\s+(?:a|per|each)\s+(?:day|week|month|year|night))?))?)",
+    re.IGNORECASE,
+)
+_AGE = re.compile(
+    r"^(?:(?:i'm|i\s+am|(?P<name>[A-Z][\w'-]+)\s+is|(?P<name2>[A-Z][\w'-]+)'s)\s+"
+    r"(?P<age>\d{1,3})(?:\s+years?\s+old)?(?:\s+(?:now|today|already))?\s*$|"
+    r".*?\b(?:turned|turns|is\s+turning|'s\s+turning)\s+(?P<age2>\d{1,3})\b(?!\s*[%a-z]{1,3}\b))",
+    re.IGNORECASE,
+)
+# "the budget went up to $50", "my day off moves to Wednesday", "savings are at £15,500".
+_NOUN_CHANGED = re.compile(
+    r"^(?:(?P<whose>my|our|the|his|her)\s+)?(?:new\s+|current\s+)?(?P<noun>[a-z][a-z -]{1,30}?)\s+"
+    r"(?:went|has\s+gone|have\s+gone|goes|is|are|was|got|'s|moved|moves|is\s+moving|has\s+moved|"
+    r"changed|switched|jumped|dropped|rose|fell|increased|decreased|shifted)\s+"
+    r"(?:(?:now|back|up|down|all\s+the\s+way)\s+)*(?:from\s+.+?\s+)?(?:to|at|on)\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
+# "we cut the budget to 3500 euros", "the landlord raised my rent to £1,020".
+_NOUN_SET = re.compile(
+    r"\b(?:raised|cut|lowered|increased|reduced|moved|pushed|bumped|upped|dropped|changed|"
+    r"brought|set|put)\s+(?P<whose>my|our|the|his|her)\s+(?P<noun>[a-z][a-z -]{1,30}?)\s+"
+    r"(?:(?:up|down|back|forward)\s+)?(?:from\s+.+?\s+)?to\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
+# Words that end a value of one fact and something the clause says about it ("... now").
+_REMOVAL = re.compile(
+    r"\b(?:passed\s+away|died|(?:is|are|'s)\s+gone|gave\s+up|given\s+up|give\s+up|dropped|quit|"
+    r"stopped|sold|rehomed|re-homed|lost|ended|got\s+rid\s+of|no\s+more|no\s+longer|anymore|"
+    r"any\s+more|don't\s+have|doesn't\s+have|left|not)\b",
+    re.IGNORECASE,
+)
+_SAYS_ENDED = re.compile(
+    r"\b(?:no\s+more|no\s+longer|anymore|any\s+more|quit|gave\s+up|dropped|stopped)\b",
+    re.IGNORECASE,
+)
+_INSTEAD_OF = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|not|from)\s+(?P<old>[\w .&'-]+?)"
+    r"(?:\s+(?:anymore|any\s+more|to)\b|[,.;!]|$)",
+    re.IGNORECASE,
+)
+
+
+class _Turn:
+    """What the reading of one turn keeps: the people named so far (without reading the
+    namespace's subjects unless a clause needs them), the values said in the earlier turns,
+    and who "he" and "she" are."""
+
+    def __init__(self, speaker: str, known_subjects: Sequence[str]) -> None:
+        self.speaker = speaker
+        self._known = known_subjects
+        self.local: list[str] = []
+        self.people: set[str] = set()
+        self.values: dict[str, tuple[str, str, bool, str]] = {}
+        self.context_values: dict[str, tuple[str, str, bool, str]] = {}
+        self.last_person: str | None = None
+
+    def known(self) -> Sequence[str]:
+        return _Names(self.local, self._known)
+
+    def remember(self, proposal: Proposal | None) -> None:
+        if proposal is None or proposal.text_only or not proposal.object:
+            return
+        subject = proposal.subject or self.speaker
+        self.values[proposal.object.casefold()] = (
+            subject,
+            proposal.predicate or "",
+            proposal.negated,
+            proposal.object,
+        )
+        if subject != self.speaker:
+            if subject not in self.local:
+                self.local.append(subject)
+            self.last_person = subject
+
+    def names_at_start(self, text: str) -> bool:
+        head = text.strip().split(" ", 1)[0].rstrip(",.'s’")
+        return any(head.casefold() == name.casefold() for name in self.local)
+
+    def resolve_pronoun(self, clause: str) -> str:
+        """ "she's 78" after "my mum Hilde": "Hilde is 78"."""
+        match = _PRONOUN.match(clause)
+        if match is None or self.last_person is None:
+            return clause
+        word = match.group("word").lower()
+        name = self.last_person
+        said = {"he's": f"{name} is", "she's": f"{name} is", "his": f"{name}'s", "her": f"{name}'s"}
+        return said.get(word, name) + clause[match.end() :]
+
+
+class _Names(Sequence[str]):
+    """The people named in the conversation, then the namespace's subjects (read only when a
+    clause is about someone else)."""
+
+    def __init__(self, local: list[str], known: Sequence[str]) -> None:
+        self._local = local
+        self._known = known
+        self._all: list[str] | None = None
+
+    def _names(self) -> list[str]:
+        if self._all is None:
+            self._all = [*self._local, *(n for n in self._known if n not in self._local)]
+        return self._all
+
+    def __getitem__(self, index: int) -> str:  # type: ignore[override]
+        return self._names()[index]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+def _statements(text: str) -> str:
+    """What a turn states, without its questions and its code: the text a turn nothing was
+    read from is kept as (empty when that is a word or two of chatter)."""
+    kept = " ".join(s for s in sentences(text) if not s.rstrip().endswith("?"))
+    return kept if len(kept.split()) >= 3 else ""
+
+
+def _with_source(proposals: list[Proposal], source: str) -> list[Proposal]:
+    """Each proposal with the clause it came from as its source span."""
+    return [p.model_copy(update={"source": source}) for p in proposals]
+
+
+def _subject_of(clause: str, turn: _Turn) -> str:
+    match = _SUBJECT.match(clause)
+    if match:
+        return match.group(1)
+    head = clause.strip().split(" ", 1)[0]
+    return head if turn.names_at_start(head) else ""
+
+
+def _fact_of(proposal: Proposal) -> tuple[str, _Fact]:
+    """What "I meant X" after this proposal refers to."""
+    predicate = proposal.predicate or ""
+    words = predicate.replace("_", " ")
+    return proposal.subject or "", _Fact(predicate, words, proposal.object or "", possessive=True)
+
+
+def _plausible(proposal: Proposal, turn: _Turn) -> bool:
+    """Whether a proposal's value fits its fact: a place, an employer or a person is a name
+    ("moved to guitar" is no home, "works at that's" no employer); a person named in the
+    conversation has no stack ("Jonas switched to day shifts")."""
+    if proposal.text_only or not proposal.object:
+        return True
+    if proposal.predicate in _NAMED_VALUES and not proposal.object[:1].isupper():
+        return proposal.object[:1].isdigit()
+    return not (proposal.predicate in _STACK and proposal.subject in turn.people)
+
+
+def _introductions(
+    clause: str, speaker: str, vocabulary: Vocabulary, turn: _Turn
+) -> tuple[str, list[Proposal]]:
+    """ "My sister Marta moved to Lyon": (speaker, has_sibling, Marta), and the clause as
+    "Marta moved to Lyon", Marta now a subject of the conversation."""
+    found: list[Proposal] = []
+    for match in list(_INTRODUCED.finditer(clause)):
+        name = match.group("name")
+        if name.lower() in _NOT_NAMES:
+            continue
+        relation = " ".join(match.group("rel").lower().split())
+        if relation in _RELATIONS_OUTSIDE_VOCABULARY:
+            predicate: str | None = _RELATIONS_OUTSIDE_VOCABULARY[relation]
+        elif relation in vocabulary:
+            predicate = vocabulary.canonical(relation)
+        else:
+            predicate = None
+        if predicate is not None and predicate in vocabulary.predicates:
+            found.append(
+                Proposal(
+                    subject=speaker,
+                    predicate=predicate,
+                    object=name,
+                    sentence=sentence_of(speaker, predicate, name),
+                    source=clause,
+                )
+            )
+        if name not in turn.local:
+            turn.local.append(name)
+        turn.people.add(name)
+        turn.last_person = name
+    if found or turn.local:
+        clause = _INTRODUCED.sub(lambda m: m.group("name"), clause)
+    return clause, found
+
+
+def _clause_subject(clause: str, speaker: str, turn: _Turn) -> tuple[str, str] | None:
+    """Who a clause is about, and the clause after the subject: the speaker for "I", "we",
+    "my", "our" and a clause without one; a person named in the conversation."""
+    stripped = clause.strip()
+    first = re.match(r"^(?:i|we|my|our)(?:\b|(?='))", stripped, re.IGNORECASE)
+    if first is not None:
+        return speaker, stripped[first.end() :].strip()
+    for name in turn.local:
+        if re.match(rf"^{re.escape(name)}(?:\b|')", stripped, re.IGNORECASE):
+            return name, stripped[len(name) :].strip()
+    if _STARTS_WITH_SUBJECT.match(stripped) or re.match(r"^[A-Z][a-z]+\s+[a-z]+s\b", stripped):
+        return None
+    return speaker, stripped
+
+
+def _numbers(clause: str, episode: Episode, vocabulary: Vocabulary, turn: _Turn) -> list[Proposal]:
+    """A number with a unit that says what it counts ("35 km a week", "165 commits", "8
+    people"), and ages ("I'm 34", "Kwame turned 5")."""
+    body = re.sub(r"\s*[.!]+$", "", _LEAD.sub("", clause.strip()))
+    age = _AGE.match(body)
+    if age is not None and "age" in vocabulary.predicates:
+        name = age.group("name") or age.group("name2")
+        about = _clause_subject(body, episode.speaker, turn)
+        subject = name if name and name.lower() not in ("i",) else (about[0] if about else None)
+        value = age.group("age") or age.group("age2")
+        if subject is not None:
+            return [_proposal(subject, "age", value, clause)]
+    about = _clause_subject(body, episode.speaker, turn)
+    if about is None:
+        return []
+    subject, rest = about
+    found: list[Proposal] = []
+    for match in _QUANTITY.finditer(rest):
+        unit = (match.group("unit") or "").lower()
+        if not unit:
+            continue
+        for pattern, predicate, needs in _UNITS:
+            if predicate not in vocabulary.predicates or not pattern.search(unit):
+                continue
+            if needs is not None and not needs.search(body):
+                continue
+            found.append(_proposal(subject, predicate, match.group("value").strip(), clause))
+            break
+    return found
+
+
+def _proposal(
+    subject: str, predicate: str, value: str, source: str, *, negated: bool = False
+) -> Proposal:
+    return Proposal(
+        subject=subject,
+        predicate=predicate,
+        object=value,
+        sentence=sentence_of(subject, predicate, value, negated=negated),
+        source=source,
+        negated=negated,
+    )
+
+
+def _changed_noun(
+    clause: str, episode: Episode, vocabulary: Vocabulary, turn: _Turn
+) -> list[Proposal]:
+    """A fact named by its noun and given a new value: "the budget went up to $50", "my day
+    off moves to Wednesday", "we cut the budget to 3500 euros"."""
+    body = re.sub(r"\s*[.!]+$", "", _LEAD.sub("", clause.strip()))
+    body = _without_time(body, when.find(body, episode.at))
+    for pattern in (_NOUN_CHANGED, _NOUN_SET):
+        match = pattern.search(body)
+        if match is None:
+            continue
+        noun = match.group("noun").strip()
+        if noun not in vocabulary or noun.lower() in _UNREAD:
+            continue
+        whose = (match.group("whose") or "").lower()
+        subject = (
+            turn.last_person if whose in ("his", "her") and turn.last_person else episode.speaker
+        )
+        value = _clean(_ADVERBS.sub(" ", f" {match.group('value')} "))
+        if value:
+            return [_proposal(subject, vocabulary.canonical(noun), value, clause)]
+    return []
+
+
+def _removals(
+    clause: str, source: str, found: list[Proposal], turn: _Turn, vocabulary: Vocabulary
+) -> list[Proposal]:
+    """A value said in an earlier turn, now said to be gone ("Miso passed away", "I gave up
+    pottery", "no more train for me"): that fact, negated. Of a multi-valued fact any such
+    word ends the value; of a single-valued one only words that say it ended ("no more",
+    "anymore", "quit"), since a new value replaces it anyway."""
+    if not turn.context_values or not _REMOVAL.search(clause):
+        return []
+    removed: list[Proposal] = []
+    for subject, predicate, negated, value in turn.context_values.values():
+        if negated or not predicate:
+            continue
+        if not re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", clause, re.IGNORECASE):
+            continue
+        if any(p.object and p.object.casefold() == value.casefold() for p in found):
+            continue
+        if vocabulary.cardinality(predicate) != "multi" and not _SAYS_ENDED.search(clause):
+            continue
+        removed.append(_proposal(subject, predicate, value, source, negated=True))
+    return removed
+
+
+def _instead(proposal: Proposal, clause: str, turn: _Turn, vocabulary: Vocabulary) -> Proposal:
+    """ "I moved to VS Code, not Neovim anymore" after "I use Neovim as my editor": the new
+    value is of the fact the old value was (editor), whatever the verb said (moved to)."""
+    if proposal.negated or not turn.context_values or proposal.text_only:
+        return proposal
+    for match in _INSTEAD_OF.finditer(clause):
+        old = turn.context_values.get(match.group("old").strip().casefold())
+        if old is None:
+            continue
+        subject, predicate, _, _ = old
+        if predicate and predicate != vocabulary.canonical(proposal.predicate or ""):
+            value = proposal.object or ""
+            return proposal.model_copy(
+                update={
+                    "subject": subject,
+                    "predicate": predicate,
+                    "sentence": sentence_of(subject, predicate, value),
+                    "correction": False,
+                }
+            )
+    return proposal

@@ -15,7 +15,9 @@ KNOWN = ["Bob", "atlas"]
 
 def extract(text: str, *context: str) -> list[Proposal]:
     episode = Episode(speaker="alice", at=AT, text=text, context=context)
-    return RuleExtractor().extract(episode, vocabulary=Vocabulary.default(), known_subjects=KNOWN)
+    return RuleExtractor(keep_unread=False).extract(
+        episode, vocabulary=Vocabulary.default(), known_subjects=KNOWN
+    )
 
 
 def triples(text: str, *context: str) -> list[tuple[str, str, str]]:
