@@ -9,7 +9,10 @@ __all__ = ["sentence_of", "sentences", "source_of"]
 
 # After . ! ? ; (not inside "3.5", "Node.js" or "e.g."), at line breaks and at a dash between
 # spaces.
-_SENTENCE_END = re.compile(r"(?<=[.!?;])(?<!\b[a-z]\.[a-z]\.)\s+|\n+|\s+[-–—]+\s+")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?;])(?<!\b[a-z]\.[a-z]\.)(?<!\bSt\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!Mrs\.)"
+    r"(?<!\bvs\.)\s+|\n+|\s+[-–—]+\s+"
+)
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 # A line of code in a chat message: indented, or made of code's punctuation.
 _CODE_LINE = re.compile(

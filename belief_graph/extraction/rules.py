@@ -170,7 +170,7 @@ _ASIDE = re.compile(
 _SUBORDINATE = re.compile(
     r"\s+(?:while|when|whereas|because|since|after|before|so|but|though|although|which|who|"
     r"mostly|mainly|until|once|instead\s+of|rather\s+than|as\s+(?:a|an)|over\s+the|"
-    r"(?:for|with)\s+(?:my|his|her|their|our|a|an|the|two|three|four))\b.*$",
+    r"within|(?:for|with)\s+(?:my|his|her|their|our|a|an|the|two|three|four|\d))\b.*$",
     re.IGNORECASE,
 )
 _APPROXIMATELY = re.compile(r"^(?:about|around|roughly|approximately|almost|nearly|~)\s*", re.I)
@@ -260,7 +260,7 @@ _NAMED_VALUES = frozenset(
 )
 _STACK = frozenset({"uses_framework", "uses_language", "uses_database", "deployed_on"})
 _UNREAD_FIRST_PERSON = frozenset({"uses", "switched to"})
-_MAX_OBJECT_WORDS = 6
+_MAX_OBJECT_WORDS = 7
 _PRONOUNS = frozenset({"it", "that", "this", "there", "here", "them", "one", ""})
 
 
@@ -324,7 +324,10 @@ class RuleExtractor:
     ) -> list[tuple[Proposal | None, tuple[str, _Fact] | None]]:
         """The proposals of one sentence, clause by clause, each with the fact it stated."""
         out: list[tuple[Proposal | None, tuple[str, _Fact] | None]] = []
-        if sentence.rstrip().endswith("?"):
+        request = _REQUEST.match(sentence)
+        if request is not None:
+            sentence = sentence[request.end() :].rstrip(" ?")
+        elif sentence.rstrip().endswith("?"):
             return out
         sentence = _BULLET.sub("", sentence)
         said, introduced = _introductions(sentence, episode.speaker, vocabulary, turn)
@@ -335,6 +338,11 @@ class RuleExtractor:
             clause = turn.resolve_pronoun(clause)
             found, fact = self._read_clause(clause, episode, vocabulary, turn, previous)
             found = [p for p in _with_source(found, source) if _plausible(p, turn)]
+            found += [
+                p
+                for p in _members(clause, source, episode.speaker, vocabulary)
+                if (p.predicate, p.object) not in {(f.predicate, f.object) for f in found}
+            ]
             removed = _removals(clause, source, found, turn, vocabulary)
             out.extend((p, fact) for p in found)
             out.extend((p, None) for p in removed)
@@ -361,6 +369,9 @@ class RuleExtractor:
             found, fact = self._sentence(clause, episode, vocabulary, known, previous, timed=False)
         if not found:
             found = _changed_noun(clause, episode, vocabulary, turn)
+            fact = _fact_of(found[-1]) if found else fact
+        if not found:
+            found = _everyday(clause, episode.speaker, vocabulary)
             fact = _fact_of(found[-1]) if found else fact
         found = [_instead(p, clause, turn, vocabulary) for p in found]
         return found, fact
@@ -431,6 +442,7 @@ class RuleExtractor:
             word = lead.group(0).strip(" ,:;!.-").lower()
             correction = correction or word in _CORRECTING_LEAD
             body = body[lead.end() :]
+        led = correction
         meant = _MEANT.match(body)
         if meant is not None:
             correction = True
@@ -464,7 +476,7 @@ class RuleExtractor:
             vocabulary,
             known_subjects,
             previous,
-            meant is not None or (correction and _bare_value(body)),
+            meant is not None or (led and correction and _bare_value(body)),
             _timing(window, episode.at),
         )
         if found is None:
@@ -526,8 +538,8 @@ class RuleExtractor:
         switched = _moved_onto(onto, known_subjects, vocabulary, timing) if onto else None
         if switched is not None:
             return switched
-        if lowered.startswith("my "):
-            fact = _possessive(body[3:], vocabulary)
+        if lowered.startswith(("my ", "our ")):
+            fact = _possessive(body.split(" ", 1)[1], vocabulary)
             return (episode.speaker, fact) if fact else None
         first = re.match(r"^i(?:\s+|(?='))", body, re.IGNORECASE)
         if first is not None:
@@ -553,6 +565,7 @@ class RuleExtractor:
                     _verb_group(f"is {rest}", vocabulary, first_person=False, timing=timing)
                     if planned
                     else _possessive(rest, vocabulary)
+                    or _verb_group(f"is {rest}", vocabulary, first_person=False, timing=timing)
                 )
             else:
                 fact = _verb_group(rest, vocabulary, first_person=False, timing=timing)
@@ -577,8 +590,9 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
         return None
     noun = match.group(1).strip()
     value = _clean(re.sub(r"^(?:on|at)\s+", "", match.group(2), flags=re.IGNORECASE))
-    if noun.lower().startswith(("new ", "current ")):
-        noun = noun.split(" ", 1)[1]
+    noun = re.sub(
+        r"^(?:new|current|main|primary|biggest|only|usual|all-time)\s+", "", noun, flags=re.I
+    )
     noun = re.sub(r"\s+(?:to|from|with|for|in|at)\s+.*$", "", noun)
     relation = _RELATIONS_OUTSIDE_VOCABULARY.get(noun.lower())
     if value and relation is not None and relation in vocabulary.predicates:
@@ -626,6 +640,9 @@ def _verb_group(
     if negating is not None:
         negated = True
         rest = rest[negating.end() :]
+        if negating.group(0).lower().startswith("stopped"):
+            # "stopped drinking coffee": no longer drinks it.
+            rest = re.sub(r"^([a-z]+)ing\b", lambda m: _stem(m.group(1)), rest, flags=re.I)
     planned = _PLANNED.match(rest)
     if planned is not None:
         if timing != "scheduled":
@@ -633,6 +650,21 @@ def _verb_group(
         verb = planned.group("verb").lower()
         stem = next(s for s in _DONE if verb.startswith(s))
         rest = f"{_DONE[stem]}{rest[planned.end() :]}"
+    rest = re.sub(r"^(?:'d|would)\s+(?:like|love)\s+to\s+", "want to ", rest, flags=re.IGNORECASE)
+    rest = re.sub(
+        r"^(?:started|began|begun|'ve\s+started|have\s+started)\s+(?=learning|studying)",
+        "am ",
+        rest,
+        flags=re.IGNORECASE,
+    )
+    rest = re.sub(r"^(?:am|'m)\s+(living|working)\s+(in|at|for)\b", _base_verb, rest, flags=re.I)
+    rest = re.sub(r"\b(?:big|huge|massive|great)\s+(?=fan\s+of)", "", rest, flags=re.IGNORECASE)
+    stopped = re.match(
+        r"^(?:stopped|quit|gave\s+up|given\s+up)\s+(?P<verb>[a-z]+)ing\s+", rest, re.IGNORECASE
+    )
+    if stopped is not None and not negated:
+        negated = True
+        rest = f"{_stem(stopped.group('verb'))} {rest[stopped.end() :]}"
     perfect = re.match(r"^(?:'ve|have|has)\s+(?!got\b)", rest, re.IGNORECASE) is not None
     rest = re.sub(r"^(?:'ve|have|has|'d|will|'ll|do|does)\s+", "", rest, flags=re.IGNORECASE)
     rest = re.sub(r"^(?:been\s+)", "", rest, flags=re.IGNORECASE)
@@ -715,6 +747,19 @@ def _verb_group(
                     return _Fact(
                         predicate, phrase.lower(), value, also=("job_title", "works as", said)
                     )
+                employer = re.match(r"^(.+?)\s+(?:at|for)\s+([A-Z][\w&.' -]*)$", value)
+                if (
+                    predicate == "job_title"
+                    and employer
+                    and _is_role(_ARTICLE.sub("", employer.group(1)))
+                ):
+                    return _Fact(
+                        predicate,
+                        phrase.lower(),
+                        _ARTICLE.sub("", employer.group(1)),
+                        negated,
+                        also=("works_at", "works at", employer.group(2)),
+                    )
                 if negated and predicate == "likes" and "dislikes" in vocabulary.predicates:
                     # "I don't like mushrooms" says a dislike, not a like that ended.
                     return _Fact("dislikes", "dislikes", value)
@@ -747,7 +792,7 @@ _HOURS = re.compile(
 )
 _AS_ROLE = re.compile(
     r"^(?:work|works|working|freelance|freelancing|freelances|am\s+employed|'m\s+employed|"
-    r"started|start|began)\s+(?:\w+\s+)?as\s+(?:a|an)\s+(?P<value>[\w -]+)$",
+    r"started|start|began)\s+(?:\w+\s+)?as\s+(?:a|an)\s+(?P<value>[\w&.' -]+)$",
     re.IGNORECASE,
 )
 _BOUGHT_HOME = re.compile(
@@ -779,6 +824,10 @@ def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     role = _AS_ROLE.match(rest)
     if role is not None and "job_title" in known:
         value = _clean(role.group("value"))
+        employer = re.match(r"^(.+?)\s+(?:at|for)\s+([A-Z][\w&.' -]*)$", value)
+        if employer is not None and not negated:
+            also = ("works_at", "works at", employer.group(2))
+            return _Fact("job_title", "works as", employer.group(1), also=also)
         return _Fact("job_title", "works as", value, negated) if value else None
     home = _BOUGHT_HOME.match(rest)
     if home is not None and "lives_in" in known:
@@ -788,6 +837,102 @@ def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     if diet is not None and diet.group("value").lower() in DIETS:
         return _Fact(_DIET_PREDICATE, "is", diet.group("value").lower(), negated)
     return None
+
+
+def _base_verb(match: re.Match[str]) -> str:
+    return f"{'live' if match.group(1).lower() == 'living' else 'work'} {match.group(2)}"
+
+
+def _stem(gerund_stem: str) -> str:
+    """ "drink" of "drinking", "smoke" of "smoking", "run" of "running"."""
+    word = gerund_stem.lower()
+    if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "lsz":
+        return word[:-1]
+    if word.endswith(("k", "v", "c", "z")) and not word.endswith(("ink", "ck", "lk", "rk", "nk")):
+        return word + "e"
+    return word
+
+
+# "Can you reply in English?", "Could you please keep it short?": a request, read as said.
+_REQUEST = re.compile(r"^\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?", re.IGNORECASE)
+_LANGUAGE_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:always\s+|only\s+)?(?:reply|answer|respond|write|talk|speak)(?:\s+to\s+me)?"
+    r"\s+in\s+(?P<value>[A-Z][a-z]+)\b"
+)
+_STYLE_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:keep|make)\s+(?:your\s+|the\s+)?(?:answers|replies|responses|it|them|things)"
+    r"\s+(?P<value>short|brief|concise|detailed|long|simple|formal|casual|friendly)\b",
+    re.IGNORECASE,
+)
+_CONTACT_REQUEST = re.compile(
+    r"^(?:please\s+|just\s+)?(?P<value>text|email|e-mail|call|phone|message|whatsapp|ring)\s+me"
+    r"(?:\s+(?:instead|please|from\s+now\s+on|rather|only|first))*\s*[.!]?$",
+    re.IGNORECASE,
+)
+_REACH = re.compile(
+    r"^(?:the\s+)?best\s+way\s+to\s+(?:reach|contact|get\s+hold\s+of)\s+me\s+is\s+"
+    r"(?:by\s+|via\s+|through\s+|over\s+)?(?P<value>[\w-]+)",
+    re.IGNORECASE,
+)
+_FAVOURITE = re.compile(
+    r"^(?P<value>[\w' -]+?)\s+is\s+my\s+(?:all-time\s+|absolute\s+)?favou?rite\s+(?P<noun>[a-z]+)",
+    re.IGNORECASE,
+)
+_PLAY = re.compile(
+    r"^(?:i|we)\s+(?:also\s+|still\s+)?(?P<verb>play|go)\s+(?:the\s+)?(?P<value>[a-z]+(?:ing)?(?:\s[a-z]+)?)"
+    r"(?:\s+(?:on|at|in|every|with|twice|once|most)\b.*)?$",
+    re.IGNORECASE,
+)
+_ALLERGY = re.compile(r"^i\s+have\s+(?:an?\s+)?(?P<value>[\w -]+?)\s+allergy\b", re.IGNORECASE)
+_PROMOTED = re.compile(
+    r"^(?:i\s+)?(?:just\s+)?(?:got|was|'ve\s+been|have\s+been)\s+promoted\s+to\s+"
+    r"(?P<value>[\w -]+)$",
+    re.IGNORECASE,
+)
+_RETIRED = re.compile(
+    r"^(?:i\s*)?(?:am\s+|'m\s+|'ve\s+|have\s+|just\s+|finally\s+)*retired\b", re.I
+)
+_CALL_ME = re.compile(r"^(?:please\s+)?call\s+me\s+(?P<value>[A-Z][\w'-]*)\s*[.!]?$")
+
+
+def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposal]:
+    """What people tell an assistant about themselves without a vocabulary verb: how to
+    reply, how to reach them, a favourite, what they play, an allergy, a promotion."""
+    body = re.sub(r"\s*[.!]+$", "", _LEAD.sub("", clause.strip()))
+    body = re.sub(r"^(?:from\s+now\s+on|now|please)[, ]+", "", body, flags=re.IGNORECASE)
+    known = vocabulary.predicates
+
+    def one(predicate: str, value: str) -> list[Proposal]:
+        value = _clean(value)
+        return (
+            [_proposal(speaker, predicate, value, clause)] if value and predicate in known else []
+        )
+
+    if match := _LANGUAGE_REQUEST.match(body):
+        return one("response_language", match.group("value"))
+    if match := _STYLE_REQUEST.match(body):
+        return one("communication_style", match.group("value").lower())
+    if match := _CONTACT_REQUEST.match(body):
+        return one("contact_preference", match.group("value").lower())
+    if match := _REACH.match(body):
+        return one("contact_preference", match.group("value"))
+    if match := _CALL_ME.match(body):
+        return one("nickname", match.group("value"))
+    if match := _FAVOURITE.match(body):
+        noun = f"favorite {match.group('noun').lower()}"
+        if noun in vocabulary:
+            return one(vocabulary.canonical(noun), match.group("value"))
+    if (match := _PLAY.match(body)) and (
+        match.group("verb").lower() == "play" or match.group("value").lower().endswith("ing")
+    ):
+        return one("has_hobby", match.group("value"))
+    if match := _ALLERGY.match(body):
+        return one("has_allergy", match.group("value"))
+    if match := _PROMOTED.match(body):
+        return one("job_title", match.group("value"))
+    if _RETIRED.match(body) and re.match(r"^(?:i\b|retired)", body, re.IGNORECASE):
+        return one("job_title", "retired")
+    return []
 
 
 def _is_role(phrase: str) -> bool:
@@ -834,9 +979,15 @@ def _clean(value: str) -> str:
     too long to be one value (a clause, not a name)."""
     value = value.strip().strip("\"'“”‘’").rstrip(".!?,;:").strip()
     value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
+    value = re.sub(
+        r"^(?:a\s+)?(?:bit|little)\s+of\s+|^(?:some|basic|fluent|conversational)\s+(?=[A-Z])",
+        "",
+        value,
+        flags=re.IGNORECASE,
+    )
     value = _DWELLING.sub("", value)
     value = _APPROXIMATELY.sub("", _SUBORDINATE.sub("", value)).strip()
-    if not value or len(value.split()) > _MAX_OBJECT_WORDS:
+    if not value or len(_ARTICLE.sub("", value).split()) > _MAX_OBJECT_WORDS:
         return ""
     if _ARTICLE.sub("", value).lower() in (
         "us",
@@ -909,6 +1060,11 @@ _INTRODUCED = re.compile(
     r"husband|wife|partner|sister|brother|sibling|mum|mom|mother|dad|father|son|daughter|"
     r"friend|boss|manager|lead|colleague|cousin|flatmate|roommate|neighbour|neighbor))"
     r"\s*,?\s+(?P<name>[A-Z][\w'-]+)(?P<comma>\s*,)?"
+)
+_NAMED_RELATION = re.compile(
+    r"^(?P<name>[A-Z][\w'-]+)\s+is\s+my\s+(?i:(?:best|older|younger|little|big|eldest|youngest)\s+)?"
+    r"(?P<rel>(?i:sister|brother|wife|husband|partner|girlfriend|boyfriend|mum|mom|mother|dad|"
+    r"father|son|daughter|friend|boss|manager|colleague|cousin|flatmate|roommate))\b"
 )
 _RELATIONS_OUTSIDE_VOCABULARY = {
     "team lead": "reports_to",
@@ -1122,6 +1278,19 @@ def _introductions(
             turn.local.append(name)
         turn.people.add(name)
         turn.last_person = name
+    named = _NAMED_RELATION.match(clause)
+    if named is not None:
+        relation = named.group("rel").lower()
+        predicate = _RELATIONS_OUTSIDE_VOCABULARY.get(relation) or (
+            vocabulary.canonical(relation) if relation in vocabulary else None
+        )
+        name = named.group("name")
+        if predicate is not None and predicate in vocabulary.predicates:
+            found.append(_proposal(speaker, predicate, name, clause))
+            turn.people.add(name)
+            turn.last_person = name
+            if name not in turn.local:
+                turn.local.append(name)
     if found or turn.local:
         clause = _INTRODUCED.sub(lambda m: m.group("name"), clause)
     return clause, found
@@ -1137,6 +1306,8 @@ def _clause_subject(clause: str, speaker: str, turn: _Turn) -> tuple[str, str] |
     for name in turn.local:
         if re.match(rf"^{re.escape(name)}(?:\b|')", stripped, re.IGNORECASE):
             return name, stripped[len(name) :].strip()
+    if re.match(r"^(?:the|our)\b", stripped, re.IGNORECASE):
+        return speaker, stripped
     if _STARTS_WITH_SUBJECT.match(stripped) or re.match(r"^[A-Z][a-z]+\s+[a-z]+s\b", stripped):
         return None
     return speaker, stripped
@@ -1191,9 +1362,14 @@ def _changed_noun(
 ) -> list[Proposal]:
     """A fact named by its noun and given a new value: "the budget went up to $50", "my day
     off moves to Wednesday", "we cut the budget to 3500 euros"."""
-    body = re.sub(r"\s*[.!]+$", "", _LEAD.sub("", clause.strip()))
-    body = _without_time(body, when.find(body, episode.at))
-    for pattern in (_NOUN_CHANGED, _NOUN_SET):
+    said = re.sub(r"\s*[.!]+$", "", _LEAD.sub("", clause.strip()))
+    timeless = _without_time(said, when.find(said, episode.at))
+    for pattern, body in (
+        (_NOUN_CHANGED, timeless),
+        (_NOUN_SET, timeless),
+        (_NOUN_CHANGED, said),
+        (_NOUN_SET, said),
+    ):
         match = pattern.search(body)
         if match is None:
             continue
@@ -1210,6 +1386,31 @@ def _changed_noun(
     return []
 
 
+_MEMBERS = re.compile(
+    r"\b(?:with|have|has|got|own|adopted)\s+(?:my\s+|our\s+)?(?:a|an|one|two|three|four|five|\d+)"
+    r"\s+(?P<noun>[a-z]+?)s?\s*(?:,\s*|\s+(?:named|called)\s+)"
+    r"(?P<names>[A-Z][\w'-]*(?:\s*(?:,\s*and|,|and)\s*[A-Z][\w'-]*)*)"
+)
+
+
+def _members(clause: str, source: str, speaker: str, vocabulary: Vocabulary) -> list[Proposal]:
+    """Pets and children named after their kind anywhere in a first-person clause ("I live in
+    Coimbra with my two cats, Tofu and Miso"): one claim each."""
+    if not re.match(r"^\s*(?:i|we|my|our)\b", clause, re.IGNORECASE):
+        return []
+    found: list[Proposal] = []
+    for match in _MEMBERS.finditer(clause):
+        noun = match.group("noun").lower()
+        phrase = next((p for p in (f"has a {noun}", noun, f"{noun}s") if p in vocabulary), None)
+        predicate = vocabulary.canonical(phrase) if phrase else ""
+        if predicate not in ("has_pet", "has_child"):
+            continue
+        for name in re.split(r"\s*(?:,\s*and|,|and)\s*", match.group("names")):
+            if name:
+                found.append(_proposal(speaker, predicate, name, source))
+    return found
+
+
 def _removals(
     clause: str, source: str, found: list[Proposal], turn: _Turn, vocabulary: Vocabulary
 ) -> list[Proposal]:
@@ -1223,7 +1424,11 @@ def _removals(
     for subject, predicate, negated, value in turn.context_values.values():
         if negated or not predicate:
             continue
-        if not re.search(rf"(?<![\w]){re.escape(value)}(?![\w])", clause, re.IGNORECASE):
+        said = [value]
+        last = value.split()[-1] if value.split() else ""
+        if last != value and len(last) >= 4 and last[:1].isupper():
+            said.append(last)  # "the Civic" of "2015 Honda Civic"
+        if not any(re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", clause, re.I) for v in said):
             continue
         if any(p.object and p.object.casefold() == value.casefold() for p in found):
             continue
