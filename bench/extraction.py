@@ -126,15 +126,10 @@ def run_rules(bg: BeliefGraph, ns: str, conv: dict[str, Any], _: Any) -> list[An
 def run_recorded(
     bg: BeliefGraph, ns: str, conv: dict[str, Any], recorded: dict[tuple[str, int], Any]
 ) -> list[Any]:
-    from belief_graph.testing.chat_replay import ChatReplayServer
+    from belief_graph.testing.chat_replay import ChatReplayServer, recorded_answers
 
-    # The server answers with the first key found in the request's last user message; that
-    # message may repeat earlier turns as context, so the latest turn's key comes first.
-    responses = {
-        turn["text"]: recorded[(conv["id"], i)]
-        for i, turn in reversed(list(enumerate(conv["turns"])))
-    }
-    with ChatReplayServer(responses) as server:
+    rows = [{"id": cid, "turn": turn, "content": c} for (cid, turn), c in recorded.items()]
+    with ChatReplayServer(recorded_answers(conv, rows)) as server:
         return observe_all(bg, ns, conv, chat_extractor(server.base_url))
 
 
