@@ -260,7 +260,12 @@ class Scorer:
 
 
 def ask(
-    bg: BeliefGraph, ns: str, conv: dict[str, Any], system: str, scorer: Scorer
+    bg: BeliefGraph,
+    ns: str,
+    conv: dict[str, Any],
+    system: str,
+    scorer: Scorer,
+    kept: frozenset[str] | set[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     rows = []
     for q in conv["questions"]:
@@ -274,7 +279,7 @@ def ask(
         hits = bg.search(q["query"], ns, k=3)
         given = [
             scorer.turn_gives(q, conv, h.claim.text or "")
-            if h.claim.subject is None
+            if system == "text" or h.claim.text in kept
             else scorer.claim_gives(q, h.claim)
             for h in hits
         ]
@@ -352,7 +357,14 @@ def play(
                 "errors": proposed[4],
                 "refused": refusals,
                 "refused_claims": refused_claims,
-                "questions": ask(bg, ns, conv, system, scorer),
+                "questions": ask(
+                    bg,
+                    ns,
+                    conv,
+                    system,
+                    scorer,
+                    {p.sentence for t in turns for p in t[1] if p.text_only},
+                ),
             }
         )
         if n % 16 == 0 or n == len(conversations):

@@ -303,7 +303,8 @@ class ChatExtractor:
             return [
                 p
                 for c in claims
-                if (p := _proposal(c, episode, known_subjects, vocabulary)) is not None
+                if not _repeated(c, episode)
+                and (p := _proposal(c, episode, known_subjects, vocabulary)) is not None
             ]
         raise MalformedOutput(
             f"extractor: no readable claims JSON in {tries} answers ({problem}); "
@@ -480,9 +481,23 @@ def _claim(item: Any) -> dict[str, Any] | None:
     }
 
 
+def _repeated(claim: Mapping[str, Any], episode: Episode) -> bool:
+    """A value the earlier turns said and this one does not, given as still holding: the
+    model repeated the context it was told to take nothing from (a value it ends or corrects
+    may be named only there: "I quit the bakery")."""
+    if claim["negated"] or claim["correction"] or not episode.context:
+        return False
+    value = normalize_key(claim["object"])
+    return value not in normalize_key(episode.text) and any(
+        value in normalize_key(turn) for turn in episode.context
+    )
+
+
 def _proposal(
     claim: Mapping[str, Any], episode: Episode, known: Sequence[str], vocabulary: Vocabulary
 ) -> Proposal | None:
+    if normalize_key(claim["object"]) in _FIRST_PERSON | {"you", "it", "he", "she", "they"}:
+        return None  # "Tom reports to not I": no value
     subject = _subject(claim["subject"], episode.speaker, known)
     source = claim["source"] if claim["source"] and claim["source"] in episode.text else None
     source = source or source_of(episode.text, claim["object"], subject)
