@@ -527,6 +527,14 @@ class RuleExtractor:
         """Who the clause is about and the fact it states, or ``None``."""
         lowered = body.lower()
         context = _CONTEXT_VALUE.match(body)
+        if (
+            context is not None
+            and previous is not None
+            and previous[0] != episode.speaker
+            and re.match(r"^(?:i|we)\b", body, re.IGNORECASE)
+        ):
+            # "I moved to Berlin" after "my sister lives in Porto" is the speaker's move.
+            context = None
         if previous is not None and (context is not None or (meant and len(body.split()) <= 3)):
             subject, last = previous
             value = _clean(context.group(1) if context is not None else body)
@@ -1388,7 +1396,7 @@ def _changed_noun(
 
 _MEMBERS = re.compile(
     r"\b(?:with|have|has|got|own|adopted)\s+(?:my\s+|our\s+)?(?:a|an|one|two|three|four|five|\d+)"
-    r"\s+(?P<noun>[a-z]+?)s?\s*(?:,\s*|\s+(?:named|called)\s+)"
+    r"\s+(?P<noun>[a-z]+?)s?(?:\s+(?:now|too|already|as\s+well))?\s*(?:,\s*|\s+(?:named|called)\s+)"
     r"(?P<names>[A-Z][\w'-]*(?:\s*(?:,\s*and|,|and)\s*[A-Z][\w'-]*)*)"
 )
 

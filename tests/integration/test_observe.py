@@ -414,3 +414,20 @@ def test_a_turn_the_rules_cannot_read_is_kept_for_search(semantic_bg: BeliefGrap
     (hit,) = bg.search("quarterly report", NS, k=1)
     assert hit.claim.text == "The quarterly report is eating my whole week."
     assert bg.beliefs(NS, "alice") == []  # no fact of the speaker's was made up from it
+
+
+def test_the_demo_tells_a_conversation_through_observe(bg: BeliefGraph) -> None:
+    import io
+
+    from rich.console import Console
+
+    from belief_graph.cli import demo
+
+    out = io.StringIO()
+    ns = "demo:observe"
+    demo._conversation_story(bg, ns, Console(file=out, width=200).print)
+    text = out.getvalue()
+    assert "extracted mara · lives_in · Berlin" in text
+    assert "mara's pets:     Miso (no longer: Tofu)" in text
+    assert single(bg.current(ns, "mara", "city")).object == "Berlin"
+    assert single(bg.current(ns, "Ines", "lives_in")).object == "Porto"
