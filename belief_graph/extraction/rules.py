@@ -530,7 +530,7 @@ class RuleExtractor:
         if (
             context is not None
             and previous is not None
-            and previous[0] != episode.speaker
+            and previous[0] in getattr(known_subjects, "people", ())
             and re.match(r"^(?:i|we)\b", body, re.IGNORECASE)
         ):
             # "I moved to Berlin" after "my sister lives in Porto" is the speaker's move.
@@ -1161,7 +1161,7 @@ class _Turn:
         self.last_person: str | None = None
 
     def known(self) -> Sequence[str]:
-        return _Names(self.local, self._known)
+        return _Names(self.local, self._known, self.people)
 
     def remember(self, proposal: Proposal | None) -> None:
         if proposal is None or proposal.text_only or not proposal.object:
@@ -1197,7 +1197,8 @@ class _Names(Sequence[str]):
     """The people named in the conversation, then the namespace's subjects (read only when a
     clause is about someone else)."""
 
-    def __init__(self, local: list[str], known: Sequence[str]) -> None:
+    def __init__(self, local: list[str], known: Sequence[str], people: set[str]) -> None:
+        self.people = people
         self._local = local
         self._known = known
         self._all: list[str] | None = None
