@@ -517,23 +517,35 @@ def recording_summary(rows: list[dict[str, Any]], conversations: list[dict[str, 
     )
 
 
-def record(url: str, model: str, conversations: list[dict[str, Any]]) -> int:
+def recorded_ids() -> set[str]:
+    return {r["id"] for r in load(RECORDED.name)} if RECORDED.exists() else set()
+
+
+def record(
+    url: str, model: str, conversations: list[dict[str, Any]], *, reverse: bool = False
+) -> int:
     """Play each conversation not yet in recorded.jsonl through ``observe`` with the chat
     extractor at ``url`` and append every turn's answers, a conversation at a time (a stopped
-    run loses at most the conversation it was on and goes on where it stopped)."""
+    run loses at most the conversation it was on and goes on where it stopped). Two runs
+    against two servers may share the work: one in file order, one ``reverse``d; each skips
+    what the other has recorded by the time it gets there."""
     import httpx
 
     from belief_graph.extraction import ChatExtractor, ChatSettings
     from belief_graph.extraction.chat import prefix_digest
 
-    done = {r["id"] for r in load(RECORDED.name)} if RECORDED.exists() else set()
+    done = recorded_ids()
     todo = [c for c in conversations if c["id"] not in done]
+    if reverse:
+        todo.reverse()
     print(f"recording {len(todo)} conversations ({len(done)} already recorded)", file=sys.stderr)
     bg = connect()
     settings = ChatSettings(url=url, model=model, timeout=3_600)
     digest = prefix_digest(ChatExtractor(settings), bg.vocabulary)
     run = f"bench:record-{datetime.now(UTC):%Y%m%d%H%M%S}"
     for n, conv in enumerate(todo, 1):
+        if conv["id"] in recorded_ids():
+            continue
         rows = []
         for i, episode in episodes(conv):
             recorder = Recorder()
@@ -579,6 +591,9 @@ def main() -> int:
     )
     parser.add_argument("--model", default="local", help="the model name sent with --record")
     parser.add_argument("--limit", type=int, help="only the first N conversations (a smoke run)")
+    parser.add_argument(
+        "--reverse", action="store_true", help="with --record: from the last conversation back"
+    )
     args = parser.parse_args()
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     for s in systems:
@@ -588,7 +603,7 @@ def main() -> int:
     if args.limit:
         conversations = conversations[: args.limit]
     if args.record:
-        return record(args.record, args.model, conversations)
+        return record(args.record, args.model, conversations, reverse=args.reverse)
     rows = load(RECORDED.name) if RECORDED.exists() else []
     recorded = {(r["id"], r["turn"]): r["content"] for r in rows}
     scopes = [*SPLITS, "all"] if args.split == "all" else [args.split]
