@@ -82,17 +82,23 @@ _DWELLING = re.compile(
 
 def _bare_value(body: str) -> bool:
     """A correction that says only the right value ("no wait, 35", "Typo, Graz.")."""
-    return 0 < len(body.split()) <= 3 and not re.match(
-        r"^(?:i|we|my|it|he|she|they)\b", body, re.IGNORECASE
-    )
+    words = body.split()
+    if not words or len(words) > 3 or "," in body:
+        return False
+    if len(words) == 3 and not (words[0][:1].isupper() or words[0][:1].isdigit()):
+        return False
+    return not re.match(r"^(?:i|we|my|it|he|she|they|more|less|no)\b", body, re.IGNORECASE)
 
 
-_NOT_TAIL = re.compile(r",?\s*(?:and\s+)?not\s+(?:in\s+|at\s+|a\s+|an\s+)?([^,.;!?]+?)\s*[.!?]*$")
+_NOT_TAIL = re.compile(
+    r"(?:,\s*|\s+and\s+|\s+[-–—]\s+)not\s+(?:in\s+|at\s+|a\s+|an\s+)?([^,.;!?]+?)\s*[.!?]*$"
+)
 _MEANT = re.compile(r"^(?:i\s+meant|i\s+mean|i\s+misspoke,?|i\s+was\s+wrong,?)\s+", re.IGNORECASE)
 _ADVERBS = re.compile(
     r"\s*,?\s*\b(?:now|these days|nowadays|currently|at the moment|right now|at present|"
     r"instead|today|still|already|actually|really|just|also|too|as well|full[- ]time|"
-    r"anymore|any more|any longer|remotely|from home|part[- ]time|freelance|only)\b,?",
+    r"anymore|any more|any longer|remotely|from home|part[- ]time|freelance|only|usually|"
+    r"normally|generally|typically|mostly|mainly|often|basically|originally)\b,?",
     re.IGNORECASE,
 )
 _NEGATION_WORDS = re.compile(r"\b(?:anymore|any more|any longer)\b", re.IGNORECASE)
@@ -114,7 +120,8 @@ _JOIN = re.compile(
 )
 # Not an employer: "left for Paris", "quit smoking", "left early".
 _LEAVE = re.compile(
-    r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from)\s+"
+    r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from|"
+    r"handed\s+in\s+my\s+notice\s+at|left\s+my\s+job\s+at|was\s+let\s+go\s+from)\s+"
     r"(?!(?:for|to|home|early|soon|on|in|at|with)\b|\w+ing\b)(.+)$",
     re.IGNORECASE,
 )
@@ -169,11 +176,22 @@ _ASIDE = re.compile(
 # Words that start a clause inside a value: "Spanish while living in Sevilla".
 _SUBORDINATE = re.compile(
     r"\s+(?:while|when|whereas|because|since|after|before|so|but|though|although|which|who|"
-    r"mostly|mainly|until|once|instead\s+of|rather\s+than|as\s+(?:a|an)|over\s+the|"
-    r"within|(?:for|with)\s+(?:my|his|her|their|our|a|an|the|two|three|four|\d))\b.*$",
+    r"mostly|mainly|until|once|instead\s+of|rather\s+than|as\s+(?:a|an)|over|every|each|daily|"
+    r"most\s+days|within|(?:on|via|through)\s+(?-i:[A-Z])\w*$|"
+    r"(?:for|with)\s+(?:my|his|her|their|our|a|an|the|two|three|four|\d[\d,.]*))\b.*$",
     re.IGNORECASE,
 )
-_APPROXIMATELY = re.compile(r"^(?:about|around|roughly|approximately|almost|nearly|~)\s*", re.I)
+# Words that start a clause inside a value said as an action ("save for a baby").
+_CLAUSE_WORDS = re.compile(
+    r"\s+(?:while|when|whereas|because|since|so|but|though|although|which|who|until|once|"
+    r"within)\b.*$",
+    re.IGNORECASE,
+)
+# Facts whose value is an action, said with its verb.
+_ACTIONS = frozenset({"has_goal", "working_on", "has_habit", "has_constraint"})
+_APPROXIMATELY = re.compile(
+    r"^(?:about|around|roughly|approximately|almost|nearly|up\s+to|~)\s*", re.I
+)
 # "I'm a junior designer at Acme": a role and an employer.
 _ROLE_AT = re.compile(
     r"^(?:am|'m|is|'s)\s+(?:a|an|the)\s+(.+?)\s+(?:at|for|with)\s+(.+)$", re.IGNORECASE
@@ -256,6 +274,20 @@ _NAMED_VALUES = frozenset(
         "has_cousin",
         "uses_framework",
         "work_location",
+    }
+)
+_PEOPLE = frozenset(
+    {
+        "has_child",
+        "has_sibling",
+        "spouse",
+        "partner",
+        "has_parent",
+        "friend_of",
+        "colleague_of",
+        "has_cousin",
+        "reports_to",
+        "roommate",
     }
 )
 _STACK = frozenset({"uses_framework", "uses_language", "uses_database", "deployed_on"})
@@ -483,7 +515,9 @@ class RuleExtractor:
             return [], None
         subject, fact = found
         negated = negated or fact.negated
-        values = _values(fact.value, vocabulary.cardinality(fact.predicate))
+        values = _values(
+            fact.value, vocabulary.cardinality(fact.predicate), phrase=fact.predicate in _ACTIONS
+        )
         proposals = [
             Proposal(
                 subject=subject,
@@ -665,7 +699,12 @@ def _verb_group(
         rest,
         flags=re.IGNORECASE,
     )
-    rest = re.sub(r"^(?:am|'m)\s+(living|working)\s+(in|at|for)\b", _base_verb, rest, flags=re.I)
+    rest = re.sub(
+        r"^(?:am|'m|'ve\s+been|have\s+been)\s+(living|working)\s+(in|at|for)\b",
+        _base_verb,
+        rest,
+        flags=re.I,
+    )
     rest = re.sub(r"\b(?:big|huge|massive|great)\s+(?=fan\s+of)", "", rest, flags=re.IGNORECASE)
     stopped = re.match(
         r"^(?:stopped|quit|gave\s+up|given\s+up)\s+(?P<verb>[a-z]+)ing\s+", rest, re.IGNORECASE
@@ -746,9 +785,13 @@ def _verb_group(
                 continue
             if phrase not in vocabulary:
                 continue
-            value = _clean(" ".join(words[size:]))
+            predicate = vocabulary.canonical(phrase)
+            # A list is cut into values (each as long as a value may be) after this.
+            longest = (
+                3 * _MAX_OBJECT_WORDS if vocabulary.cardinality(predicate) == "multi" else None
+            )
+            value = _clean(" ".join(words[size:]), phrase=predicate in _ACTIONS, longest=longest)
             if value:
-                predicate = vocabulary.canonical(phrase)
                 as_role = re.search(r"\bas\s+(?:an?|the)\s+([\w -]+)$", " ".join(words[size:]))
                 said = as_role.group(1) if as_role else ""
                 if predicate == "works_at" and said and not negated and _is_role(said):
@@ -841,6 +884,14 @@ def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     if home is not None and "lives_in" in known:
         value = _clean(home.group("value"))
         return _Fact("lives_in", "lives in", value) if value else None
+    on_diet = re.match(r"^(?:am|'m|is|'s)\s+on\s+(?:a|an|the)\s+([\w-]+)\s+diet\b", rest, re.I)
+    if on_diet is not None and on_diet.group(1).lower() in DIETS:
+        return _Fact(_DIET_PREDICATE, "is", on_diet.group(1).lower(), negated)
+    intolerant = re.match(r"^(?:am|'m|is|'s)\s+([\w-]+)\s+intolerant\b", rest, re.I)
+    if intolerant is not None and "health_condition" in known:
+        return _Fact(
+            "health_condition", "has", f"{intolerant.group(1).lower()} intolerance", negated
+        )
     diet = _DIET_SWITCH.match(rest)
     if diet is not None and diet.group("value").lower() in DIETS:
         return _Fact(_DIET_PREDICATE, "is", diet.group("value").lower(), negated)
@@ -982,9 +1033,10 @@ def _third_person(verb: str) -> str:
     return lowered + "s"
 
 
-def _clean(value: str) -> str:
+def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> str:
     """A value as said, without an article, quotes or trailing punctuation; empty when it is
-    too long to be one value (a clause, not a name)."""
+    too long to be one value (a clause, not a name). A ``phrase`` (a goal: "save for a baby")
+    keeps what follows "for" and "with"."""
     value = value.strip().strip("\"'“”‘’").rstrip(".!?,;:").strip()
     value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
     value = re.sub(
@@ -994,8 +1046,9 @@ def _clean(value: str) -> str:
         flags=re.IGNORECASE,
     )
     value = _DWELLING.sub("", value)
-    value = _APPROXIMATELY.sub("", _SUBORDINATE.sub("", value)).strip()
-    if not value or len(_ARTICLE.sub("", value).split()) > _MAX_OBJECT_WORDS:
+    value = _APPROXIMATELY.sub("", (_CLAUSE_WORDS if phrase else _SUBORDINATE).sub("", value))
+    value = value.strip()
+    if not value or len(_ARTICLE.sub("", value).split()) > (longest or _MAX_OBJECT_WORDS):
         return ""
     if _ARTICLE.sub("", value).lower() in (
         "us",
@@ -1015,7 +1068,7 @@ def _clean(value: str) -> str:
     return value
 
 
-def _values(value: str, cardinality: str) -> list[str]:
+def _values(value: str, cardinality: str, *, phrase: bool = False) -> list[str]:
     """A multi-valued fact may be given as a list ("French and Spanish")."""
     if cardinality != "multi":
         return [value]
@@ -1026,7 +1079,8 @@ def _values(value: str, cardinality: str) -> list[str]:
                 "",
                 p,
                 flags=re.IGNORECASE,
-            )
+            ),
+            phrase=phrase,
         )
         for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", value)
     ]
@@ -1073,6 +1127,11 @@ _NAMED_RELATION = re.compile(
     r"^(?P<name>[A-Z][\w'-]+)\s+is\s+my\s+(?i:(?:best|older|younger|little|big|eldest|youngest)\s+)?"
     r"(?P<rel>(?i:sister|brother|wife|husband|partner|girlfriend|boyfriend|mum|mom|mother|dad|"
     r"father|son|daughter|friend|boss|manager|colleague|cousin|flatmate|roommate))\b"
+)
+_RELATION_NAMED = re.compile(
+    r"^(?i:my)\s+(?P<rel>(?i:sister|brother|wife|husband|partner|girlfriend|boyfriend|mum|mom|"
+    r"mother|dad|father|son|daughter|friend|boss|manager|colleague|cousin|flatmate|roommate))"
+    r"(?:'s|’s)\s+(?i:name)\s+is\s+(?P<name>[A-Z][\w'-]+)"
 )
 _RELATIONS_OUTSIDE_VOCABULARY = {
     "team lead": "reports_to",
@@ -1287,7 +1346,7 @@ def _introductions(
             turn.local.append(name)
         turn.people.add(name)
         turn.last_person = name
-    named = _NAMED_RELATION.match(clause)
+    named = _NAMED_RELATION.match(clause) or _RELATION_NAMED.match(clause)
     if named is not None:
         relation = named.group("rel").lower()
         predicate = _RELATIONS_OUTSIDE_VOCABULARY.get(relation) or (
@@ -1385,6 +1444,8 @@ def _changed_noun(
         noun = match.group("noun").strip()
         if noun not in vocabulary or noun.lower() in _UNREAD:
             continue
+        if vocabulary.canonical(noun) in _PEOPLE:
+            continue  # "my daughter goes to St Anne's" is not a new daughter
         whose = (match.group("whose") or "").lower()
         subject = (
             turn.last_person if whose in ("his", "her") and turn.last_person else episode.speaker

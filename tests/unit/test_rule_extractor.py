@@ -355,6 +355,22 @@ def rules(text: str, *context: str) -> list[tuple[str, str, str]]:
             "I live in Leeds with my two dogs, Rex and Bella.",
             [("sam", "lives_in", "Leeds"), ("sam", "has_pet", "Rex"), ("sam", "has_pet", "Bella")],
         ),
+        # The shapes issue #59 found cut or dropped.
+        ("I'm not allergic to peanuts anymore.", [("sam", "has_allergy", "not peanuts")]),
+        (
+            "I don't live in Lisbon anymore, I live in Porto now.",
+            [("sam", "lives_in", "not Lisbon"), ("sam", "lives_in", "Porto")],
+        ),
+        (
+            "I want to buy a house and save for a baby.",
+            [("sam", "has_goal", "buy a house"), ("sam", "has_goal", "save for a baby")],
+        ),
+        (
+            "I live in Lisbon and I work at Acme.",
+            [("sam", "lives_in", "Lisbon"), ("sam", "works_at", "Acme")],
+        ),
+        ("I'm on a keto diet.", [("sam", "dietary_preference", "keto")]),
+        ("My husband's name is Idris.", [("sam", "spouse", "Idris")]),
         # What people ask an assistant for.
         ("Can you answer in German from now on?", [("sam", "response_language", "German")]),
         ("Just text me instead.", [("sam", "contact_preference", "text")]),
