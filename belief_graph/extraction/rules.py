@@ -98,7 +98,7 @@ _ADVERBS = re.compile(
     r"\s*,?\s*\b(?:now|these days|nowadays|currently|at the moment|right now|at present|"
     r"instead|today|still|already|actually|really|just|also|too|as well|full[- ]time|"
     r"anymore|any more|any longer|remotely|from home|part[- ]time|freelance|only|usually|"
-    r"normally|generally|typically|mostly|mainly|often|basically|originally)\b,?",
+    r"normally|generally|typically|mostly|mainly|often|basically|originally|for now)\b,?",
     re.IGNORECASE,
 )
 _NEGATION_WORDS = re.compile(r"\b(?:anymore|any more|any longer)\b", re.IGNORECASE)
@@ -232,7 +232,7 @@ _NOT_ROLES = frozenset(
     }
 )
 # "I'm in Stockholm" (and nothing after it): where the speaker is based.
-_IN_PLACE = re.compile(r"^(?:am|'m)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$")
+_IN_PLACE = re.compile(r"^(?:am|'m|are|'re)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$")
 # "I've got two cats, Ziggy and Stardust", "we have a dog named Biscuit".
 _HAVE_NAMED = re.compile(
     r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+)\s+(?:new\s+)?"
@@ -250,12 +250,15 @@ _HOUSEHOLD = frozenset({"lives_in", "has_pet", "has_child"})
 # Vocabulary phrases too general to read a person's sentence by (they name a project's stack,
 # or a diet only with a diet word).
 _UNREAD = frozenset({"eats", "does not eat", "is", "team", "state", "stage"})
+# Facts whose value is a day, a date or a time: a time phrase in the sentence is the value.
+_WHEN_VALUED = ("_day", "_date", "_time", "deadline", "birthday", "appointment", "working_hours")
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 # A clause after "and" that starts with a verb has the subject of the one before it.
 _VERB_START = re.compile(
     r"^(?:work|works|live|lives|speak|speaks|play|plays|run|runs|drive|drives|have|has|teach|"
     r"teaches|love|loves|like|likes|hate|hates|eat|eats|drink|drinks|go|goes|use|uses|study|"
-    r"studies|own|owns|need|needs|want|wants|[a-z]+ed|[a-z]+s)\b"
+    r"studies|own|owns|need|needs|want|wants|[a-z]+ed)\b|"
+    r"^[a-z]+s\s+(?:in|on|at|to|from|with|for|a|an|the|my|his|her|our|their|\d)\b"
 )
 # Facts whose value is a name, said with a capital letter.
 _NAMED_VALUES = frozenset(
@@ -396,7 +399,9 @@ class RuleExtractor:
         if numbers:
             return numbers, _fact_of(numbers[-1])
         found, fact = self._sentence(clause, episode, vocabulary, known, previous)
-        if fact is None and when.find(clause, episode.at).phrase:
+        if (fact is None or fact[1].predicate.endswith(_WHEN_VALUED)) and when.find(
+            clause, episode.at
+        ).phrase:
             # The time may be the value itself ("my day off is on Monday").
             found, fact = self._sentence(clause, episode, vocabulary, known, previous, timed=False)
         if not found:
@@ -631,7 +636,8 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
     if match is None:
         return None
     noun = match.group(1).strip()
-    value = _clean(re.sub(r"^(?:on|at)\s+", "", match.group(2), flags=re.IGNORECASE))
+    at = re.match(r"^(?:at|with|for)\s+(?-i:[A-Z])", match.group(2), re.IGNORECASE) is not None
+    value = _clean(re.sub(r"^(?:on|at|with|for)\s+", "", match.group(2), flags=re.IGNORECASE))
     noun = re.sub(
         r"^(?:new|current|main|primary|biggest|only|usual|all-time)\s+", "", noun, flags=re.I
     )
@@ -641,7 +647,10 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
         return _Fact(relation, noun.lower(), value, possessive=True)
     if not value or noun not in vocabulary or len(noun.split()) > 4:
         return None
-    return _Fact(vocabulary.canonical(noun), noun.lower(), value, possessive=True)
+    predicate = vocabulary.canonical(noun)
+    if predicate == "job_title" and at:
+        return _Fact(_WORKS_AT, "works at", value)  # "my new job is at Canva": the employer
+    return _Fact(predicate, noun.lower(), value, possessive=True)
 
 
 def _moved_onto(
@@ -685,6 +694,10 @@ def _verb_group(
         if negating.group(0).lower().startswith("stopped"):
             # "stopped drinking coffee": no longer drinks it.
             rest = re.sub(r"^([a-z]+)ing\b", lambda m: _stem(m.group(1)), rest, flags=re.I)
+        elif re.match(r"^(?:am|'m)\b", negating.group(0), re.I) and re.match(
+            r"^(?:a|an|the)\s", rest, re.I
+        ):
+            rest = f"am {rest}"  # "I'm not a fan of" is "is a fan of", negated
     planned = _PLANNED.match(rest)
     if planned is not None:
         if timing != "scheduled":
@@ -732,6 +745,11 @@ def _verb_group(
     joined = _JOIN.match(rest)
     if joined is not None:
         value = _clean(joined.group(1))
+        as_role = re.search(r"\bas\s+(?:an?|the)\s+([\w -]+)$", joined.group(1))
+        if value and as_role and not negated and _is_role(as_role.group(1)):
+            return _Fact(
+                _WORKS_AT, "works at", value, also=("job_title", "works as", as_role.group(1))
+            )
         return _Fact(_WORKS_AT, "works at", value, negated) if value else None
     left = _LEAVE.match(rest)
     if left is not None:
@@ -842,7 +860,7 @@ _HOURS = re.compile(
     re.IGNORECASE,
 )
 _AS_ROLE = re.compile(
-    r"^(?:work|works|working|freelance|freelancing|freelances|am\s+employed|'m\s+employed|"
+    r"^(?:(?:am|'m)\s+)?(?:work|works|working|freelance|freelancing|freelances|am\s+employed|'m\s+employed|"
     r"started|start|began)\s+(?:\w+\s+)?as\s+(?:a|an)\s+(?P<value>[\w&.' -]+)$",
     re.IGNORECASE,
 )
@@ -954,6 +972,57 @@ _RETIRED = re.compile(
 _CALL_ME = re.compile(r"^(?:please\s+)?call\s+me\s+(?P<value>[A-Z][\w'-]*)\s*[.!]?$")
 
 
+_LIKES = re.compile(
+    r"^i(?:'m|\s+am)\s+(?:really\s+|totally\s+|completely\s+|kind\s+of\s+)?(?:obsessed\s+with|"
+    r"hooked\s+on|crazy\s+about|mad\s+about|addicted\s+to|in\s+love\s+with)\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
+_STYLE_BE = re.compile(
+    r"^(?:please\s+)?(?:be|keep\s+it|keep\s+things)\s+(?:more\s+|a\s+bit\s+more\s+|a\s+bit\s+)?"
+    r"(?P<value>concise|brief|short|detailed|formal|casual|friendly|direct|technical|simple)\b",
+    re.IGNORECASE,
+)
+_STYLE_WANT = re.compile(
+    r"^(?:please\s+)?(?:give\s+me|i\s+want|i'd\s+like|i\s+prefer|use)\s+(?:more\s+)?"
+    r"(?P<value>detail|details|detailed\s+answers|examples|bullet\s+points|short\s+answers|"
+    r"shorter\s+answers|longer\s+answers)\b|^(?P<bullets>bullet\s+points)\s+please",
+    re.IGNORECASE,
+)
+_LANGUAGES = frozenset(
+    "english spanish french german italian portuguese dutch swedish norwegian danish finnish "
+    "polish czech russian ukrainian greek turkish arabic hebrew hindi bengali urdu chinese "
+    "mandarin cantonese japanese korean vietnamese thai indonesian malay tagalog swahili "
+    "romanian hungarian catalan irish welsh".split()
+)
+_SWITCH_LANGUAGE = re.compile(
+    r"^(?i:please\s+)?(?i:switch|change)\s+(?i:back\s+)?to\s+(?P<value>[A-Z][a-z]+)\b|"
+    r"^(?i:i'd\s+rather\s+you\s+(?:wrote|replied|answered|spoke)\s+in)\s+(?P<value2>[A-Z][a-z]+)",
+)
+_REACH_ON = re.compile(
+    r"^(?i:you\s+can\s+|please\s+|just\s+)?(?i:reach|contact|find|ping|message|text|call)\s+me\s+"
+    r"(?i:on|via|through|over)\s+(?P<value>[A-Z][\w.]*|(?i:email|e-mail|text|phone))\b"
+)
+_UNITS_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:use|give\s+me|stick\s+to)\s+(?P<value>metric|imperial)\b", re.IGNORECASE
+)
+_GOT_JOB = re.compile(
+    r"^i\s+(?:'ve\s+|have\s+|just\s+)*(?:got|landed|took|found|accepted|started)\s+a\s+(?:new\s+)?"
+    r"(?:job|position|role)\s+as\s+(?:a|an)\s+(?P<role>[\w -]+?)"
+    r"(?:\s+(?:at|with|for)\s+(?P<org>(?-i:[A-Z])[\w&.' -]*))?$",
+    re.IGNORECASE,
+)
+_HIRED = re.compile(
+    r"^(?:(?i:i\s+(?:'ve\s+|have\s+|just\s+)*accepted\s+(?:an|the|a)\s+(?:job\s+)?offer\s+(?:from|at))\s+"
+    r"(?P<org>[A-Z][\w&.' -]*?)|(?P<org2>[A-Z][\w&.'-]*)\s+(?:just\s+)?hired\s+me)"
+    r"(?:\s+as\s+(?:a|an)\s+(?P<role>[\w -]+))?$"
+)
+_HOME = re.compile(
+    r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|home\s+is|i\s+call)\s+"
+    r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$",
+    re.IGNORECASE,
+)
+
+
 def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposal]:
     """What people tell an assistant about themselves without a vocabulary verb: how to
     reply, how to reach them, a favourite, what they play, an allergy, a promotion."""
@@ -962,11 +1031,35 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
     known = vocabulary.predicates
 
     def one(predicate: str, value: str) -> list[Proposal]:
-        value = _clean(value)
+        value = _clean(" ".join(_ADVERBS.sub(" ", f" {value} ").split()))
         return (
             [_proposal(speaker, predicate, value, clause)] if value and predicate in known else []
         )
 
+    if match := _LIKES.match(body):
+        return one("likes", match.group("value"))
+    if match := _STYLE_BE.match(body):
+        return one("communication_style", match.group("value").lower())
+    if match := _STYLE_WANT.match(body):
+        value = (match.group("value") or match.group("bullets")).lower()
+        return one("communication_style", "detailed" if value.startswith("detail") else value)
+    if (match := _SWITCH_LANGUAGE.match(body)) and (
+        language := match.group("value") or match.group("value2")
+    ).lower() in _LANGUAGES:
+        return one("response_language", language)
+    if match := _REACH_ON.match(body):
+        return one("contact_preference", match.group("value"))
+    if match := _UNITS_REQUEST.match(body):
+        return one("preferred_units", match.group("value").lower())
+    if match := _GOT_JOB.match(body):
+        found = one("job_title", match.group("role"))
+        return found + (one(_WORKS_AT, match.group("org")) if match.group("org") else [])
+    if match := _HIRED.match(body):
+        return one(_WORKS_AT, match.group("org") or match.group("org2")) + (
+            one("job_title", match.group("role")) if match.group("role") else []
+        )
+    if match := _HOME.match(body):
+        return one("lives_in", match.group("value"))
     if match := _LANGUAGE_REQUEST.match(body):
         return one("response_language", match.group("value"))
     if match := _STYLE_REQUEST.match(body):

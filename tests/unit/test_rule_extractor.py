@@ -371,7 +371,27 @@ def rules(text: str, *context: str) -> list[tuple[str, str, str]]:
         ),
         ("I'm on a keto diet.", [("sam", "dietary_preference", "keto")]),
         ("My husband's name is Idris.", [("sam", "spouse", "Idris")]),
+        # Jobs, homes and likes said in other words.
+        (
+            "I got a job as a nurse at Guy's Hospital.",
+            [("sam", "job_title", "nurse"), ("sam", "works_at", "Guy's Hospital")],
+        ),
+        (
+            "I've joined Stripe as a backend engineer.",
+            [("sam", "works_at", "Stripe"), ("sam", "job_title", "backend engineer")],
+        ),
+        ("My new job is at Canva.", [("sam", "works_at", "Canva")]),
+        ("I've settled in Tallinn.", [("sam", "lives_in", "Tallinn")]),
+        ("I'm not a fan of horror films.", [("sam", "dislikes", "horror films")]),
+        ("I'm hooked on podcasts these days.", [("sam", "likes", "podcasts")]),
+        (
+            "My dentist appointment is on Tuesday at 3.",
+            [("sam", "dentist_appointment", "Tuesday at 3")],
+        ),
         # What people ask an assistant for.
+        ("You can reach me on Slack.", [("sam", "contact_preference", "Slack")]),
+        ("Switch to Spanish please.", [("sam", "response_language", "Spanish")]),
+        ("Be more concise.", [("sam", "communication_style", "concise")]),
         ("Can you answer in German from now on?", [("sam", "response_language", "German")]),
         ("Just text me instead.", [("sam", "contact_preference", "text")]),
         ("Sushi is my favourite food.", [("sam", "favorite_food", "Sushi")]),
