@@ -1,6 +1,15 @@
 """The offline extractor: patterns over plain statements, no network and no model.
 
-It reads one sentence at a time and proposes a claim when the sentence has one of a few shapes:
+It splits a turn into sentences (code left out) and sentences into clauses ("and I ...", ";",
+"but now", "—"), finds who each clause is about (the speaker; a person named by relation, "my
+sister Ana", and "she" after her; a known subject), and proposes a claim when the clause has one
+of these shapes:
+
+- a number whose unit says what it counts ("35 km a week", "165 commits"), money as said, an age;
+- a fact named by its noun and given a new value ("the budget went up to $50");
+- a value an earlier turn gave, now said to be gone ("Miso passed away"): that fact, negated;
+- lists, as several values of a multi-valued fact; requests to the assistant ("reply in
+  German", "text me instead");
 
 - first person: "I live in Lisbon", "I'm allergic to peanuts", "I work at Acme", "I'm vegan";
 - a possessive: "my manager is Dana", "Bob's email is bob@example.com";
@@ -15,9 +24,10 @@ It reads one sentence at a time and proposes a claim when the sentence has one o
 - "it was X" / "I meant X" / "I switched to X": the fact of the last claim in the context.
 
 The relation is looked up in the vocabulary (its synonyms and canonical names, longest first), so
-a sentence only becomes a claim when its verb or noun is one the vocabulary knows. Everything
-else is left alone: this extractor is meant to be precise rather than complete (coverage and
-limits in docs/extraction.md); the LLM extractor is the one that reads free conversation.
+a sentence only becomes a claim when its verb or noun is one the vocabulary knows. A turn with
+no claim is kept as one text-only proposal of its statements, so search finds it. This
+extractor is meant to be precise rather than complete (coverage and limits in
+docs/extraction.md).
 """
 
 from __future__ import annotations
