@@ -244,7 +244,8 @@ def test_every_recorded_answer_of_the_real_model_is_read() -> None:
 
 
 def test_a_recorded_conversation_replays_through_the_extractor() -> None:
-    """pref-c01 as the local model answered it: vegan, then pescatarian."""
+    """move-c01 as the local model answered it: every turn asked once, each claim's source a
+    span of its turn."""
     conversation = next(
         json.loads(line)
         for line in (RECORDED.parent / "conversations.jsonl").read_text().splitlines()
