@@ -594,6 +594,11 @@ def main() -> int:
     parser.add_argument(
         "--reverse", action="store_true", help="with --record: from the last conversation back"
     )
+    parser.add_argument(
+        "--only-recorded",
+        action="store_true",
+        help="only the conversations recorded.jsonl covers (every system on the same set)",
+    )
     args = parser.parse_args()
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     for s in systems:
@@ -602,6 +607,9 @@ def main() -> int:
     conversations = [c for c in load("conversations.jsonl") if args.split in ("all", c["split"])]
     if args.limit:
         conversations = conversations[: args.limit]
+    if args.only_recorded:
+        covered = recorded_ids()
+        conversations = [c for c in conversations if c["id"] in covered]
     if args.record:
         return record(args.record, args.model, conversations, reverse=args.reverse)
     rows = load(RECORDED.name) if RECORDED.exists() else []
