@@ -1318,6 +1318,16 @@ def _draft_of(
         # Said in the past: it held at least from when it was said. (A correction says the
         # old value was never true: it keeps no start of its own.)
         valid_from = episode.at
+    if proposal.text_only:
+        return ClaimDraft(
+            namespace=namespace,
+            text=proposal.sentence,
+            source_type=source_type,
+            author=episode.speaker,
+            valid_from=valid_from,
+            episode_id=episode_id,
+            episode_content=proposal.source,
+        )
     return ClaimDraft(
         namespace=namespace,
         subject=proposal.subject,

@@ -367,6 +367,7 @@ def run(
     )
 
     _convention_story(bg, ns, say)
+    _conversation_story(bg, ns, say)
 
     url = browser_url or "http://127.0.0.1:7474/browser/"
     _ending(bg, ns, say, url)
@@ -468,3 +469,65 @@ def _convention_story(bg: BeliefGraph, ns: str, say: Callable[..., None]) -> Non
     assert isinstance(now, Claim)
     say(f"  the convention now: {_one(now)}, kind={now.kind}")
     say(f"  ADR-7's pnpm stays on record: {bg.get(ns, rule.added[0]).status}")
+
+
+def _conversation_story(bg: BeliefGraph, ns: str, say: Callable[..., None]) -> None:
+    """From what someone said to what the engine believes (docs/extraction.md): three turns
+    told through ``observe`` with the offline extractor, what it read in each, what
+    verification made of it, and what is believed at the end."""
+    from ..extraction import Episode, RuleExtractor
+
+    say("\n[bold]7. A conversation told through observe() (offline extractor, no LLM)[/]")
+    verifying = bg.detector.scorer is not None
+    start = bg.clock() - timedelta(days=90)
+    said = [
+        (
+            0,
+            "Hi! I live in Lisbon and I work at Feedzai as a data analyst. "
+            "My sister Ines lives in Porto.",
+        ),
+        (
+            30,
+            "Big news: I moved to Berlin last week, and I've got two cats now, Miso and Tofu. "
+            "Any tips for the winter?",
+        ),
+        (60, "Sadly Tofu passed away. Also my rent went up from €1,200 to €1,400 a month."),
+    ]
+    extractor = RuleExtractor()
+    context: list[str] = []
+    for days, text in said:
+        episode = Episode(
+            speaker="mara", at=start + timedelta(days=days), text=text, context=tuple(context)
+        )
+        seen = bg.observe(ns, episode, extractor=extractor)
+        context.append(text)
+        say(f"  mara, day {days}: [italic]{text}[/]")
+        reasons = {r.proposal: r.reason for r in seen.refused}
+        results = iter(seen.results)
+        for proposal in seen.proposals:
+            if proposal.text_only:
+                what = "kept as text (no fact read)"
+            else:
+                sign = "not " if proposal.negated else ""
+                what = f"{proposal.subject} · {proposal.predicate} · {sign}{proposal.object}"
+            reason = reasons.get(proposal, "")
+            early = reason.startswith(("invalid", "not written"))
+            result = None if early else next(results, None)
+            outcome = f"{result.verdict} → {result.decision}" if result else "not written"
+            if reason:
+                outcome += f" ({reason})"
+            say(f"    extracted {what}  [dim](from {proposal.source!r})[/]  {outcome}")
+    say(
+        "  verified: each proposal was checked against the words it came from"
+        if verifying
+        else "  verified: models are off, so proposals were taken as said (no source check)"
+    )
+    say(f"  mara lives in:   {_one(bg.current(ns, 'mara', 'city'))}")
+    pets = bg.current(ns, "mara", "pets")
+    kept = [c.object or "" for c in pets if not c.negated] if isinstance(pets, list) else []
+    gone = [c.object or "" for c in pets if c.negated] if isinstance(pets, list) else []
+    say(f"  mara's pets:     {', '.join(kept) or 'none'} (no longer: {', '.join(gone) or '-'})")
+    say(f"  mara's rent:     {_one(bg.current(ns, 'mara', 'rent'))}")
+    say(f"  Ines lives in:   {_one(bg.current(ns, 'Ines', 'lives_in'))}")
+    history = ", ".join(f"{c.object} ({c.status})" for c in bg.history(ns, "mara", "lives_in"))
+    say(f"  mara's homes on record: {history}")

@@ -650,8 +650,8 @@ def observation_table(observation: Observation, times: Times) -> FittedTable:
             if on
         )
         table.add_row(
-            txt(proposal.subject),
-            txt(proposal.predicate),
+            txt(proposal.subject or "—"),
+            txt(proposal.predicate or "(kept as text)"),
             txt(proposal.sentence + (f" ({marks})" if marks else "")),
             txt("—" if window == "… – …" else window),
             txt(outcome),

@@ -1,16 +1,21 @@
-"""Build conversations.jsonl and recorded.jsonl from the hand-written source files.
+"""Build conversations.jsonl from the hand-written source files.
 
-    python data/extraction/build.py        # rewrites both .jsonl files next to this script
+    python data/extraction/build.py        # rewrites conversations.jsonl next to this script
 
-The source format is described in data/extraction/README.md. The conversations, their gold
-annotations and the deviations of the recorded responses (missed claims, wrong predicates,
-invented claims, malformed outputs) are all written by hand in source/*.txt; this script only
-turns them into JSON, interleaves the two halves and writes each recorded claim's sentence from
-a per-predicate phrase.
+The source format is described in data/extraction/README.md. The conversations and their gold
+annotations are written by hand in source/*.txt; this script only turns them into JSON and
+interleaves the two halves. ``calibration.txt`` and ``held_out.txt`` are one half each (written
+apart); the conversations of ``long.txt`` go to a half by a hash of their id, alternately within
+a category, so that nobody chose which half a conversation landed in. The model answers the
+benchmark replays (recorded.jsonl) are recorded from a real model by ``python -m bench
+extraction --record``, not written here. The ``rec...``, ``~`` and ``!`` markers of the first
+two files described the hand-written stand-ins that recorded.jsonl held before (issue #59); they
+are read and ignored.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sys
@@ -25,6 +30,7 @@ HERE = Path(__file__).resolve().parent
 SOURCES = {
     "calibration": HERE / "source" / "calibration.txt",
     "held_out": HERE / "source" / "held_out.txt",
+    "by_hash": HERE / "source" / "long.txt",
 }
 
 # Predicates the shipped vocabulary does not define (listed in README.md for the core branch).
@@ -48,82 +54,6 @@ NEW_PREDICATES = {
 _OFFSET = re.compile(r"^\[\+(\d+)([mhd])\]\s*")
 _UNITS = {"m": "minutes", "h": "hours", "d": "days"}
 
-# How a recorded response phrases each claim (positive, negated).
-_PHRASES: dict[str, tuple[str, str]] = {
-    "lives_in": ("{S} lives in {o}.", "{S} no longer lives in {o}."),
-    "born_in": ("{S} was born in {o}.", "{S} was not born in {o}."),
-    "works_at": ("{S} works at {o}.", "{S} no longer works at {o}."),
-    "job_title": ("{S} works as {o}.", "{S} no longer works as {o}."),
-    "dietary_preference": ("{S}'s diet is {o}.", "{S} is no longer {o}."),
-    "favorite_drink": ("{S} usually drinks {o}.", "{S} no longer drinks {o}."),
-    "favorite_food": ("{S}'s favourite food is {o}.", "{S}'s favourite food is no longer {o}."),
-    "favorite_music": ("{S}'s favourite band is {o}.", "{S}'s favourite band is no longer {o}."),
-    "likes": ("{S} likes {o}.", "{S} no longer likes {o}."),
-    "dislikes": ("{S} dislikes {o}.", "{S} no longer dislikes {o}."),
-    "language_spoken": ("{S} speaks {o}.", "{S} does not speak {o}."),
-    "native_language": ("{S}'s native language is {o}.", "{S}'s native language is not {o}."),
-    "has_pet": ("{S} has a pet called {o}.", "{S} no longer has the pet {o}."),
-    "has_allergy": ("{S} is allergic to {o}.", "{S} is not allergic to {o}."),
-    "has_hobby": ("{S}'s hobbies include {o}.", "{S} no longer does {o} as a hobby."),
-    "has_skill": ("{S} is skilled in {o}.", "{S} is not skilled in {o}."),
-    "is_learning": ("{S} is learning {o}.", "{S} is no longer learning {o}."),
-    "has_child": ("{S} has a child called {o}.", "{S} has no child called {o}."),
-    "has_parent": ("{S}'s parent is {o}.", "{o} is not {S}'s parent."),
-    "has_sibling": ("{S} has a sibling called {o}.", "{S} has no sibling called {o}."),
-    "spouse": ("{S} is married to {o}.", "{S} is not married to {o}."),
-    "partner": ("{S}'s partner is {o}.", "{S}'s partner is not {o}."),
-    "reports_to": ("{S} reports to {o}.", "{S} no longer reports to {o}."),
-    "friend_of": ("{S} is friends with {o}.", "{S} is not friends with {o}."),
-    "colleague_of": ("{S} works with {o}.", "{S} no longer works with {o}."),
-    "member_of": ("{S} is a member of {o}.", "{S} is no longer a member of {o}."),
-    "studied_at": ("{S} studies at {o}.", "{S} no longer studies at {o}."),
-    "working_on": ("{S} is working on {o}.", "{S} is no longer working on {o}."),
-    "has_goal": ("{S} wants to {o}.", "{S} no longer wants to {o}."),
-    "health_condition": ("{S} has {o}.", "{S} does not have {o}."),
-    "working_hours": ("{S} works {o}.", "{S} no longer works {o}."),
-    "timezone": ("{S}'s time zone is {o}.", "{S}'s time zone is no longer {o}."),
-    "age": ("{S} is {o} years old.", "{S} is not {o} years old."),
-    "communication_style": (
-        "{S} wants answers that are {o}.",
-        "{S} no longer wants answers that are {o}.",
-    ),
-    "response_language": ("{S} wants replies in {o}.", "{S} no longer wants replies in {o}."),
-    "contact_preference": (
-        "{S} prefers to be contacted by {o}.",
-        "{S} no longer wants to be contacted by {o}.",
-    ),
-    "nickname": ("{S} goes by {o}.", "{S} does not go by {o}."),
-    "email": ("{S}'s email address is {o}.", "{S}'s email address is no longer {o}."),
-    "has_habit": ("{S} has the habit: {o}.", "{S} no longer has the habit: {o}."),
-    "commute_mode": ("{S} commutes by {o}.", "{S} no longer commutes by {o}."),
-    "car": ("{S} drives a {o}.", "{S} no longer drives a {o}."),
-}
-
-
-def _speaker_form(subject: str) -> str:
-    return subject[:1].upper() + subject[1:]
-
-
-def sentence(subject: str, predicate: str, obj: str, negated: bool) -> str:
-    positive, negative = _PHRASES.get(
-        predicate,
-        (
-            "{S}'s " + predicate.replace("_", " ") + " is {o}.",
-            "{S}'s " + predicate.replace("_", " ") + " is not {o}.",
-        ),
-    )
-    return (negative if negated else positive).format(S=_speaker_form(subject), o=obj)
-
-
-def source_span(text: str, values: list[str]) -> str:
-    """The sentence of the turn that names the value (what a model quotes), else the turn."""
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text) if s]
-    for value in values:
-        for s in sentences:
-            if value.casefold() in s.casefold():
-                return s
-    return text
-
 
 def parse(path: Path, split: str) -> list[dict[str, Any]]:
     conversations: list[dict[str, Any]] = []
@@ -133,6 +63,12 @@ def parse(path: Path, split: str) -> list[dict[str, Any]]:
         if not line or line.startswith("#"):
             continue
         where = f"{path.name}:{number}"
+        if line.startswith("|"):
+            # A turn's next line, as typed (code keeps its indentation).
+            if conv is None or not conv["turns"]:
+                raise SystemExit(f"{where}: a '|' line before any turn")
+            conv["turns"][-1]["text"] += "\n" + line[2:]
+            continue
         tag, rest = line[:1], line[1:].strip()
         if tag == "@":
             cid, category, speaker, start = (p.strip() for p in rest.split("|"))
@@ -259,61 +195,27 @@ def _cardinality(predicate: str, vocabulary: Vocabulary) -> str:
     return NEW_PREDICATES[predicate]
 
 
-_MALFORMED = [
-    "Sure! Here are the claims I found:\n\n- {first}",
-    '{{"claims": [{{"subject": "{subject}", "predicate": "{predicate}", "object": ',
-    '{{"facts": [{{"who": "{subject}", "what": "{predicate}"}}]}}',
-]
-
-
-def recorded_content(conv: dict[str, Any], turn: int) -> str | list[str]:
-    text = conv["turns"][turn]["text"]
-    spec = conv["_recorded"][turn]
-    claims = []
-    for c in spec["claims"]:
-        if c["skip"]:
-            continue
-        gold_aliases: list[str] = next(
-            (
-                g.get("aliases", [])
-                for g in conv["gold"]
-                if g["turn"] == turn and (g["subject"], g["object"]) == (c["subject"], c["object"])
-            ),
-            [],
+def by_hash(conversations: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Each category's conversations ordered by a hash of their id, then dealt alternately to
+    the calibration and the held-out half."""
+    halves: dict[str, list[dict[str, Any]]] = {"calibration": [], "held_out": []}
+    categories = dict.fromkeys(c["category"] for c in conversations)
+    for category in categories:
+        members = sorted(
+            (c for c in conversations if c["category"] == category),
+            key=lambda c: hashlib.sha256(c["id"].encode()).hexdigest(),
         )
-        subject = c["subject"] if c["subject"] == conv["speaker"] else _speaker_form(c["subject"])
-        claims.append(
-            {
-                "subject": subject,
-                "predicate": c["predicate"],
-                "object": c["object"],
-                "sentence": sentence(c["subject"], c["predicate"], c["object"], c["negated"]),
-                "source": source_span(text, [c["object"], *gold_aliases, c["subject"]]),
-                "valid_from": c.get("valid_from"),
-                "valid_to": c.get("valid_to"),
-                "negated": c["negated"],
-                "correction": c["correction"],
-            }
-        )
-    good = json.dumps({"claims": claims}, ensure_ascii=False)
-    mode = spec["mode"]
-    if mode == "ok":
-        return good
-    first = claims[0] if claims else {"subject": conv["speaker"], "predicate": "", "sentence": ""}
-    bad = [
-        m.format(first=first["sentence"], subject=first["subject"], predicate=first["predicate"])
-        for m in _MALFORMED
-    ]
-    if mode == "retry":
-        return [bad[len(conv["id"]) % 2], good]
-    if mode == "fail":
-        return bad
-    raise SystemExit(f"{conv['id']}: unknown recorded mode {mode!r}")
+        for n, conv in enumerate(members):
+            conv["split"] = ("calibration", "held_out")[n % 2]
+            halves[conv["split"]].append(conv)
+    return halves
 
 
 def main() -> int:
     vocabulary = Vocabulary.default()
     halves = {split: parse(path, split) for split, path in SOURCES.items()}
+    for split, convs in by_hash(halves.pop("by_hash")).items():
+        halves[split].extend(convs)
     # Alternate the halves category by category, so both have the same mix in file order.
     ordered: list[dict[str, Any]] = []
     by_category = {
@@ -338,20 +240,9 @@ def main() -> int:
     for predicate in unknown:
         if predicate not in NEW_PREDICATES:
             raise SystemExit(f"predicate {predicate!r} is neither in the vocabulary nor listed")
-    with (
-        (HERE / "conversations.jsonl").open("w", encoding="utf-8") as out,
-        (HERE / "recorded.jsonl").open("w", encoding="utf-8") as rec,
-    ):
+    with (HERE / "conversations.jsonl").open("w", encoding="utf-8") as out:
         for conv in ordered:
             finish_questions(conv, vocabulary)
-            for turn in range(len(conv["turns"])):
-                content = recorded_content(conv, turn)
-                rec.write(
-                    json.dumps(
-                        {"id": conv["id"], "turn": turn, "content": content}, ensure_ascii=False
-                    )
-                    + "\n"
-                )
             public = {k: v for k, v in conv.items() if not k.startswith("_")}
             out.write(json.dumps(public, ensure_ascii=False) + "\n")
     print(

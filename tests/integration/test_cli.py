@@ -708,6 +708,8 @@ def test_observe_extracts_verifies_and_remembers(cli: Any) -> None:
     assert as_json(cli("current", "-n", ns, "alice", "diet", "--json"))["object"] == "pescatarian"
 
     table = ok(cli("observe", "-n", ns, "--speaker", "alice", "--extractor", "rules", "I'm 41."))
+    assert "age" in table.stdout and "NEW expand" in table.stdout
+    table = ok(cli("observe", "-n", ns, "--speaker", "alice", "--extractor", "rules", "lol ok"))
     assert "no claims found in what alice said" in table.stdout
     shown = ok(
         cli("observe", "-n", ns, "--speaker", "alice", "--extractor", "rules", "I live in Oslo.")
