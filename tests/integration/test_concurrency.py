@@ -168,12 +168,24 @@ def beside_a_read(
         holding = pool.submit(store.transaction, holder)
         assert locked.wait(60)
         applying = pool.submit(apply)
-        time.sleep(0.5)
+        wait_until_blocked(store, 1)  # the apply waits on the held lock
         reading = pool.submit(read_state, store, new_id, keys=read)
-        time.sleep(0.5)
+        wait_until_blocked(store, 2)  # and the read on one the apply holds
         release.set()
         holding.result(timeout=60)
         return applying.result(timeout=60), reading.result(timeout=60)  # StaleSlot: refused
+
+
+def wait_until_blocked(store: Store, waiting: int, timeout: float = 60) -> None:
+    """Until ``waiting`` transactions wait on a lock, as the server reports them (not a sleep:
+    on a loaded machine a statement may take seconds to reach its lock)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        rows = q(store, "SHOW TRANSACTIONS YIELD status RETURN status")
+        if sum(str(r["status"]).startswith("Blocked") for r in rows) >= waiting:
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"{waiting} transactions never waited on a lock")
 
 
 BOTH_PATHS = pytest.mark.parametrize(

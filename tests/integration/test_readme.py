@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -40,7 +41,7 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 BLOCK = re.compile(r"^```(\w+) agent:([\w-]+)(?:/([\w-]+))?\n(.*?)^```$", re.M | re.S)
 PATHS = {"mcp-stdio", "mcp-http", "langgraph", "observe", "python"}
 NS = "user:priya"
-TOKEN = "0123456789abcdef" * 4
+TOKEN = secrets.token_hex(32)  # what `openssl rand -hex 32` gives, drawn per run
 
 
 def blocks() -> dict[str, dict[str, tuple[str, str]]]:
