@@ -184,11 +184,13 @@ def decide(
     *,
     draft_kind: Kind = "evidence",
     draft_valid_from: datetime | None = None,
+    stance: bool = False,
 ) -> Plan:
     """Decide what a new claim does to its slot. ``current`` holds the belief(s) the draft is
     compared with; ``waiting`` the slot's pending claims (a repeat of a waiting value is
     evidence for it: it reinforces the waiting claim instead of queueing a second one).
-    ``negated``: the draft denies or ends its value (see ``polarity_plan``)."""
+    ``negated``: the draft denies or ends its value (see ``polarity_plan``). ``stance``: the
+    predicate's values are a stance (``Vocabulary.stance``; see ``reverses``)."""
     same = next((c for c in current if is_same(scores.get(c.id), policy)), None)
     if same is not None:
         return Plan("SAME", "reinforce", "same value: reinforced, no new version", target=same.id)
@@ -213,7 +215,7 @@ def decide(
 
     old = max(current, key=lambda c: c.recorded_at)
     score = scores.get(old.id)
-    contradicts = correction or flipped is not None or reverses(score, policy)
+    contradicts = correction or flipped is not None or reverses(score, policy, stance=stance)
     verdict: Verdict = "CONFLICT" if contradicts else "UPDATE"
     new_rank, old_rank = policy.rank(draft_source), policy.rank(old.source_type)
     if old.kind == "policy" and draft_kind == "evidence":
@@ -295,21 +297,25 @@ def decide(
     return apply_floor(plan, draft_source, draft_confidence, policy)
 
 
-def reverses(score: PairScores | None, policy: Policy) -> bool:
+def reverses(score: PairScores | None, policy: Policy, *, stance: bool = False) -> bool:
     """Whether a draft contradicts the value its fact holds rather than changing it: the
     ``contradiction`` flag's model-read case (a correction and a denial of the same value, which
     the structure reads, are the others). Two values the structure reads are a change of value
     (150 commits then 165, a meeting moved to Tuesday, a move to Porto), never a contradiction
-    however the model scores them; where a side's value cannot be read, the model's
-    contradiction counts when exactly one of the two sentences denies ("I sent the report" /
-    "I never sent the report"): an end ("no longer") is a change too."""
-    return (
-        score is not None
-        and not score.values
-        and score.denial
-        and score.contradiction is not None
-        and score.contradiction >= policy.contradiction_threshold
-    )
+    however the model scores them, unless the fact is a ``stance`` its subject takes: there a
+    value the model reads as contradicting the old one reverses it ("cautious with money" /
+    "wants an aggressive, high-risk portfolio"; "vegan" / "eats meat now"), while one it does
+    not is a change ("cautious" / "takes moderate risks"). Where a side's value cannot be read,
+    the model's contradiction counts when exactly one of the two sentences denies ("I sent the
+    report" / "I never sent the report"): an end ("no longer") is a change too."""
+    if score is None or score.same_object:
+        return False
+    if score.values and not stance:
+        return False
+    if not score.values and not score.denial:
+        return False
+    # Read last: the model runs only for a pair the structure leaves to it.
+    return score.contradiction is not None and score.contradiction >= policy.contradiction_threshold
 
 
 def apply_floor(plan: Plan, source: SourceType, confidence: float, policy: Policy) -> Plan:

@@ -50,7 +50,7 @@ CARDINALITIES: tuple[Cardinality, ...] = ("single", "multi")
 _SHIPPED_LABEL = "belief_graph/data/vocabulary.toml"
 _TOP_LEVEL_KEYS = frozenset({"default_cardinality", "predicates"})
 _PREDICATE_KEYS = frozenset(
-    {"synonyms", "cardinality", "description", "subject", "object", "shares"}
+    {"synonyms", "cardinality", "description", "subject", "object", "shares", "stance"}
 )
 
 # Apostrophes vanish rather than split words, so "doesn't like" and "doesnt like" meet.
@@ -285,6 +285,10 @@ class PredicateSpec:
     object: tuple[str, ...] = ()
     # Phrases it shares with other predicates: each means this one where its kinds fit.
     shares: tuple[str, ...] = ()
+    # Its values are a stance the subject takes (how much risk, what they eat): a new value that
+    # contradicts the old one reverses it (a change of mind), where for any other predicate a
+    # new value is a change of the world (a move, a new count), never a contradiction.
+    stance: bool = False
 
     def fits(self, subject_kind: str | None, object_kind: str | None) -> bool:
         """Whether a subject and object of these kinds (None: not known) fit the predicate:
@@ -476,6 +480,12 @@ class Vocabulary:
         spec = self.predicates.get(canonical) or self.predicates.get(self.canonical(canonical))
         return spec.cardinality if spec is not None else self.default_cardinality
 
+    def stance(self, canonical: str) -> bool:
+        """Whether a predicate's values are a stance its subject takes (``PredicateSpec``): a
+        contradicting new value then reverses it. Unknown predicates are not."""
+        spec = self.predicates.get(canonical) or self.predicates.get(self.canonical(canonical))
+        return spec is not None and spec.stance
+
     def describe(self, canonical: str) -> str:
         """Return the description of a known predicate (synonyms are resolved first).
 
@@ -554,6 +564,7 @@ class _Draft:
     subject: tuple[str, ...] = ()
     object: tuple[str, ...] = ()
     shares: list[str] = field(default_factory=list)
+    stance: bool | None = None
 
 
 class _Builder:
@@ -600,6 +611,9 @@ class _Builder:
         shares = table.get("shares", [])
         if not isinstance(shares, list) or not all(isinstance(s, str) for s in shares):
             raise ConfigError(f"{label}: {where}.shares: expected a list of strings")
+        stance = table.get("stance")
+        if stance is not None and not isinstance(stance, bool):
+            raise ConfigError(f"{label}: {where}.stance: expected true or false")
 
         draft = self._drafts.get(name)
         if draft is None:
@@ -613,6 +627,8 @@ class _Builder:
             draft.subject = kinds["subject"]
         if kinds["object"] is not None:
             draft.object = kinds["object"]
+        if stance is not None:
+            draft.stance = stance
         for phrase in shares:
             key = _phrase_key(phrase)
             if not key:
@@ -656,6 +672,7 @@ class _Builder:
                 subject=draft.subject,
                 object=draft.object,
                 shares=tuple(draft.shares),
+                stance=bool(draft.stance),
             )
             for name, draft in self._drafts.items()
         }

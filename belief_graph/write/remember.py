@@ -865,6 +865,7 @@ class Remember:
                 draft_kind=draft.kind,
                 draft_valid_from=valid_from,
                 negated=negated,
+                stance=self.vocabulary.stance(slot.key[2]),
             )
             return held_unsupported(plan) if unsupported else plan
 
@@ -947,14 +948,20 @@ class Remember:
         contradict (``_inside``), a claim a paraphrase may restate. A guess for batching only:
         a score not announced is still computed if it is read."""
         out = []
+        stance = self.vocabulary.stance(slot.key[2])
         for row in slot.claims:
             score = scores.get(row["id"])
             if score is None or score.same_object:
                 continue
             if (
-                # Two values the structure reads are a change, whatever the model says
-                # (``policy.reverses``): the score of such a pair is read only to record it.
-                (slot.cardinality == "single" and row["status"] == "active" and not score.values)
+                # Two values the structure reads are a change, whatever the model says, but in
+                # a stance (``policy.reverses``): else the score of such a pair is read only to
+                # record it.
+                (
+                    slot.cardinality == "single"
+                    and row["status"] == "active"
+                    and (not score.values or stance)
+                )
                 or score.negates
                 or (not score.values and (score.similarity or 0.0) >= self.policy.same_similarity)
                 or (
@@ -1004,7 +1011,9 @@ class Remember:
                 score = self.detector.score(
                     draft.object, draft.text, None, [value], negated=negated
                 )[value["id"]]
-                if score.same_object or (score.values and not score.negates):
+                if score.same_object or (
+                    score.values and not score.negates and not self.vocabulary.stance(key[2])
+                ):
                     continue
                 out.append(score)
             values[key] = {

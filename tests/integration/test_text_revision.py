@@ -442,6 +442,59 @@ def test_a_denial_is_flagged_and_names_what_it_denies(
     assert semantic_bg.get(NS, denial.added[0]).contradicts[0].id == first
 
 
+@pytest.mark.parametrize(
+    ("predicate", "before", "after"),
+    [
+        (
+            "risk_tolerance",
+            ("cautious", "Priya is cautious with money."),
+            ("aggressive", "Priya now wants an aggressive, high-risk portfolio."),
+        ),
+        ("risk_tolerance", ("risk averse", "Tom is risk averse."), ("bold", "Tom loves bets.")),
+        ("dietary_preference", ("vegan", "I'm vegan."), ("omnivore", "I eat meat now.")),
+    ],
+)
+def test_a_reversed_stance_is_flagged_and_names_what_it_reversed(
+    semantic_bg: BeliefGraph,
+    predicate: str,
+    before: tuple[str, str],
+    after: tuple[str, str],
+) -> None:
+    """A stance (how much risk, what one eats) that the model reads as contradicted is a change
+    of mind: the new belief carries the flag and names the old one."""
+    first = semantic_bg.remember(draft("sam", predicate, before[0], text=before[1], namespace=NS))
+    flip = semantic_bg.remember(draft("sam", predicate, after[0], text=after[1], namespace=NS))
+    assert flip.verdict == "CONFLICT" and flip.retired == first.added, flip
+    belief = semantic_bg.get(NS, flip.added[0])
+    assert belief.contradiction and belief.contradicts[0].id == first.added[0]
+
+
+@pytest.mark.parametrize(
+    ("predicate", "before", "after"),
+    [
+        # a stance moved, not reversed: the model does not read a contradiction
+        (
+            "risk_tolerance",
+            ("cautious", "Priya is cautious with money."),
+            ("moderate", "Priya takes moderate risks with money."),
+        ),
+        # facts the model reads as contradicting, but not stances: a change of the world
+        ("lives_in", ("Cairo", "Noor lives in Cairo."), ("Dubai", "Noor moved to Dubai.")),
+        ("works_at", ("Stripe", "Lucas works at Stripe."), ("Shopify", "Lucas works at Shopify.")),
+    ],
+)
+def test_a_changed_value_that_reverses_no_stance_is_not_flagged(
+    semantic_bg: BeliefGraph,
+    predicate: str,
+    before: tuple[str, str],
+    after: tuple[str, str],
+) -> None:
+    first = semantic_bg.remember(draft("sam", predicate, before[0], text=before[1], namespace=NS))
+    update = semantic_bg.remember(draft("sam", predicate, after[0], text=after[1], namespace=NS))
+    assert update.verdict == "UPDATE" and update.retired == first.added, update
+    assert not semantic_bg.get(NS, update.added[0]).contradiction
+
+
 # -- 9. compatible facts are not contradictions --------------------------------------------------
 
 

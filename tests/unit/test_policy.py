@@ -9,7 +9,7 @@ import pytest
 
 from belief_graph.errors import ConfigError
 from belief_graph.models import Claim, SourceType
-from belief_graph.policy import PairScores, Plan, Policy, PredicateRule, decide
+from belief_graph.policy import PairScores, Plan, Policy, PredicateRule, decide, reverses
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -442,3 +442,35 @@ def test_a_paraphrase_counts_only_when_no_values_are_stated() -> None:
     assert run([claim()], text_only).verdict == "SAME"
     with_values = {"old": PairScores(values=True, similarity=0.95, contradiction=0.1)}
     assert run([claim()], with_values).verdict == "UPDATE"
+
+
+@pytest.mark.parametrize(
+    ("score", "stance", "flagged"),
+    [
+        # two values read, contradicting: a reversal only in a stance
+        (PairScores(values=True, contradiction=0.99), True, True),
+        (PairScores(values=True, contradiction=0.99), False, False),
+        # a stance moved, not reversed
+        (PairScores(values=True, contradiction=0.5), True, False),
+        # the same value is never a reversal
+        (PairScores(values=True, same_object=True, contradiction=0.99), True, False),
+        # values not read: a denial the model reads as contradicting, in any fact
+        (PairScores(denial=True, contradiction=0.99), False, True),
+        (PairScores(denial=False, contradiction=0.99), True, False),
+        (None, True, False),
+    ],
+)
+def test_a_reversal_is_a_contradicted_stance_or_a_denial(
+    score: PairScores | None, stance: bool, flagged: bool
+) -> None:
+    assert reverses(score, Policy(), stance=stance) is flagged
+
+
+def test_a_changed_stance_is_a_flagged_conflict_a_changed_place_an_update() -> None:
+    old = claim()
+    scores = {old.id: PairScores(values=True, contradiction=0.99)}
+    args = ("user_stated", 0.8, False, "risk_tolerance", "single", [old], scores, Policy())
+    flipped = decide(*args, stance=True)  # type: ignore[arg-type]
+    assert flipped.verdict == "CONFLICT" and flipped.contradiction
+    moved = decide(*args, stance=False)  # type: ignore[arg-type]
+    assert moved.verdict == "UPDATE" and not moved.contradiction
