@@ -46,7 +46,7 @@ def server() -> Iterator[LocalNeo4j]:
 
 def _store(server: LocalNeo4j) -> Store:
     # Small retry budgets so an outage surfaces quickly (the default is 15 s).
-    return Store(server.bolt_uri, None, retry_seconds=4, connect_timeout=2)
+    return Store(server.bolt_uri, None, retry_seconds=2, connect_timeout=1)
 
 
 def _restart(server: LocalNeo4j) -> float:
@@ -100,7 +100,7 @@ def test_sigkill_during_ingest_and_stream_then_rerun(server: LocalNeo4j) -> None
     bg.init_schema()
 
     # -- 1. bulk ingest, killed after some batches were acknowledged ----------------------------
-    drafts = _drafts(1200)
+    drafts = _drafts(600)
     ids = [f"ingest-{i:05d}" for i in range(len(drafts))]
     acknowledged = [0]
     kill_point = threading.Event()
@@ -108,7 +108,7 @@ def test_sigkill_during_ingest_and_stream_then_rerun(server: LocalNeo4j) -> None
 
     def progress(done: int) -> None:
         acknowledged[0] = done
-        if done >= 300:
+        if done >= 200:
             kill_point.set()
 
     def ingest() -> None:
