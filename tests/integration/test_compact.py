@@ -28,7 +28,7 @@ from belief_graph.transfer import compact as compaction
 # the sandboxed user's server.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("user-sandbox")]
 
-NS, KEEP = "user:compacted", "user:kept"
+NS, KEEP, REFUSED = "user:compacted", "user:kept", "user:refused"
 # Long and with punctuation, so Neo4j stores it as plain bytes (not a packed short string).
 ERASED_TEXT = "Xylophrax lab result, do-not-keep #7781: positive for the rare marker (Priya)"
 
@@ -57,7 +57,7 @@ def graph(server: LocalNeo4j) -> Iterator[BeliefGraph]:
     store = Store(server.bolt_uri, None, "neo4j")
     bg = BeliefGraph(store)
     bg.init_schema()
-    for ns in (NS, KEEP):
+    for ns in (NS, KEEP, REFUSED):
         q(store, "MATCH (n {namespace: $ns}) DETACH DELETE n", ns=ns)
     yield bg
     store.close()
@@ -174,13 +174,13 @@ def test_compact_leaves_no_erased_string_and_brings_a_namespace_larger_than_a_tr
             assert setting(store, "db.tx_log.rotation.retention_policy") == "2 files"
             assert "16" in setting(store, "db.tx_log.rotation.size")
             assert setting(store, "db.logs.query.enabled").upper() == "OFF"
-            drafts = [draft(f"q{i}", "lives_in", f"v{i}", namespace=NS) for i in range(3000)]
+            drafts = [draft(f"q{i}", "lives_in", f"v{i}", namespace=REFUSED) for i in range(3000)]
             with pytest.raises(
                 BeliefGraphError,
                 match=r"more memory than the server allows.*db\.memory\.transaction\.max",
             ):
                 BeliefGraph(store).ingest(drafts, batch_size=3000)
-            assert namespace_snapshot(store, NS) == []
+            assert namespace_snapshot(store, REFUSED) == []
         finally:
             store.close()
         conf = (server.conf_dir / "neo4j.conf").read_text()
