@@ -692,7 +692,7 @@ class BeliefGraph:
         nothing written; a clean namespace writes nothing either. ``progress`` is called with
         (claims read, claims in all) while the namespace is read.
         """
-        return self._writer.consolidate(
+        return self._writer_on(namespace).consolidate(
             namespace, dry_run=dry_run, revision_id=revision_id, actor=actor, progress=progress
         )
 
@@ -734,7 +734,7 @@ class BeliefGraph:
         independent episodes). A pending claim disputing a policy becomes the belief and
         supersedes it; an active evidence claim continues as a policy from now; a demoted
         policy is reinstated."""
-        return self._writer.promote(
+        return self._writer_on(namespace).promote(
             namespace,
             claim_id,
             by=by,
@@ -757,7 +757,7 @@ class BeliefGraph:
         """A policy is demoted to disputed and flagged for a human (``needs_review``, and listed
         by ``disputes``): it stays the belief, never deleted, until a human promotes the
         evidence against it or reinstates it (``promote`` it)."""
-        return self._writer.demote(
+        return self._writer_on(namespace).demote(
             namespace, claim_id, reason=reason, revision_id=revision_id, actor=actor
         )
 
@@ -766,7 +766,7 @@ class BeliefGraph:
         """Policies that evidence disputes, or that were demoted, each with the evidence held
         against it and how independent that evidence is (episodes, sources)."""
         found = []
-        for row in self.store.read("read/disputes_list", namespace=namespace):
+        for row in self.store.on(namespace).read("read/disputes_list", namespace=namespace):
             evidence = [Claim.model_validate(c) for c in row["evidence"]]
             together = union(c.model_dump() for c in evidence)
             found.append(
