@@ -16,7 +16,15 @@ from .errors import (
 
 if TYPE_CHECKING:
     from .client import BeliefGraph
-    from .models import Claim, ClaimDraft, Conflict, Dispute, Lineage, RevisionResult
+    from .models import (
+        Claim,
+        ClaimDraft,
+        Conflict,
+        Dispute,
+        HistoricalDraft,
+        Lineage,
+        RevisionResult,
+    )
     from .policy import Policy
 
 # Resolved on first use, so that `belief-graph --help` does not pay for importing neo4j.
@@ -26,6 +34,7 @@ _LAZY = {
     "ClaimDraft": "models",
     "Conflict": "models",
     "Dispute": "models",
+    "HistoricalDraft": "models",
     "Lineage": "models",
     "RevisionResult": "models",
     "Policy": "policy",
@@ -40,6 +49,7 @@ __all__ = [
     "Conflict",
     "ConflictError",
     "Dispute",
+    "HistoricalDraft",
     "Lineage",
     "ModelError",
     "NotFound",

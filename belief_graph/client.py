@@ -45,6 +45,7 @@ from .models import (
     Dispute,
     DoctorReport,
     Episode,
+    HistoricalDraft,
     Identifier,
     Lineage,
     Moment,
@@ -284,6 +285,7 @@ class BeliefGraph:
 
         A replayed ``revision_id`` changes nothing and returns the original result.
         """
+        _no_stamp_dropped(draft, None, "draft")
         if revision_id is None:
             return self._remember([Request(draft, self._writer.new_id(), actor, fresh=True)])[0]
         return self._remember([Request(draft, revision_id, actor)])[0]
@@ -314,6 +316,34 @@ class BeliefGraph:
                 drafts, batch_size or self.default_batch_size, revision_ids, actor, progress
             )
 
+    @checked
+    def import_history(
+        self,
+        drafts: Iterable[HistoricalDraft],
+        *,
+        actor: Term,
+        batch_size: Annotated[int, Field(ge=1, le=100_000)] | None = None,
+        revision_ids: Iterable[Identifier] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[RevisionResult]:
+        """Import history learned elsewhere, each draft keeping the transaction time it was
+        learned at (``recorded_at``): the one way a caller's stamp reaches the engine's record of
+        what it knew when. Audited: each draft's revision is of op ``import`` and names ``actor``
+        (required), so the claims whose transaction time came from outside are found by their
+        revision. Otherwise as ``ingest``: the same decisions, batches, replays by
+        ``revision_ids``. A stamp ahead of the engine's clock (beyond ``clock_skew_seconds``) or
+        earlier than its fact's last recorded change is refused naming ``recorded_at``."""
+
+        stamped: Iterable[tuple[ClaimDraft, datetime | None]] = (
+            (draft, draft.recorded_at) for draft in drafts
+        )
+        if isinstance(drafts, Sized):  # a list is checked whole before anything is written
+            stamped = list(stamped)
+        with fewer_full_collections():
+            return self._ingest(
+                stamped, batch_size or self.default_batch_size, revision_ids, actor, progress
+            )
+
     @property
     def default_batch_size(self) -> int:
         """Drafts per transaction when ``ingest`` (and the CLI's ``import``) is given none:
@@ -324,13 +354,14 @@ class BeliefGraph:
 
     def _ingest(
         self,
-        drafts: Iterable[ClaimDraft],
+        drafts: Iterable[ClaimDraft] | Iterable[tuple[ClaimDraft, datetime | None]],
         batch_size: int,
         revision_ids: Iterable[Identifier] | None,
         actor: Term | None,
         progress: Callable[[int], None] | None,
     ) -> list[RevisionResult]:
-        """``ingest``'s work, its arguments checked."""
+        """``ingest``'s work, its arguments checked; ``drafts`` may come with the transaction
+        time each keeps (``import_history``)."""
         requests = self._requests(drafts, revision_ids, actor, self._writer.new_id)
         if isinstance(drafts, Sized):
             requests = iter(list(requests))
@@ -485,19 +516,22 @@ class BeliefGraph:
 
     @staticmethod
     def _requests(
-        drafts: Iterable[ClaimDraft],
+        drafts: Iterable[ClaimDraft] | Iterable[tuple[ClaimDraft, datetime | None]],
         revision_ids: Iterable[str] | None,
         actor: str | None,
         new_id: Callable[[], str],
     ) -> Iterator[Request]:
         """One request per draft, refusing repeated ids and a missing revision id by name (the
         database would refuse them too, but mid-batch and in its own words); without
-        ``revision_ids``, each draft's drawn by ``new_id``."""
+        ``revision_ids``, each draft's drawn by ``new_id``. A draft may come with the
+        transaction time it keeps (an import of history)."""
         ids = iter(revision_ids) if revision_ids is not None else None
         claims: dict[str, int] = {}
         revisions: dict[str, int] = {}
         count = 0
-        for index, draft in enumerate(drafts):
+        for index, item in enumerate(drafts):
+            draft, recorded_at = item if isinstance(item, tuple) else (item, None)
+            _no_stamp_dropped(draft, recorded_at, f"drafts[{index}]")
             count += 1
             if draft.id is not None and claims.setdefault(draft.id, index) != index:
                 raise ValueError(
@@ -505,7 +539,7 @@ class BeliefGraph:
                     f"{draft.id!r}; a claim id names one claim"
                 )
             if ids is None:
-                yield Request(draft, new_id(), actor, fresh=True)
+                yield Request(draft, new_id(), actor, fresh=True, recorded_at=recorded_at)
                 continue
             rid = next(ids, None)
             if rid is None:
@@ -515,7 +549,7 @@ class BeliefGraph:
                     f"revision_ids: {rid!r} is given to drafts {revisions[rid]} and {index}; give "
                     "each draft its own (a repeated id would replay the first draft's result)"
                 )
-            yield Request(draft, rid, actor)
+            yield Request(draft, rid, actor, recorded_at=recorded_at)
         if ids is not None and next(ids, None) is not None:
             raise ValueError(f"revision_ids: more ids than the {count} drafts; give one per draft")
 
@@ -1412,6 +1446,16 @@ def _revision_of(episode_id: str, proposal: Proposal) -> str:
         json.dumps([episode_id, proposal.model_dump(mode="json")], sort_keys=True).encode()
     ).hexdigest()
     return f"obs-{digest[:32]}"
+
+
+def _no_stamp_dropped(draft: ClaimDraft, recorded_at: datetime | None, where: str) -> None:
+    """Refuse a ``HistoricalDraft`` outside ``import_history``: its stamp would be dropped in
+    silence (the engine's clock stamps every other write)."""
+    if recorded_at is None and isinstance(draft, HistoricalDraft):
+        raise ValueError(
+            f"{where}: a HistoricalDraft keeps its recorded_at only through import_history; "
+            "give remember and ingest a ClaimDraft (the engine's clock stamps it)"
+        )
 
 
 def _first(exc: ValidationError) -> str:

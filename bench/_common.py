@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph import BeliefGraph, HistoricalDraft
 from belief_graph.server.provide import provide
 from belief_graph.store import Store
 
@@ -152,9 +152,10 @@ class ReadLoad:
         self.bg, self.ns, self.claims = bg, ns, claims
         self.subjects = max(1, claims // 6)
         p = self.PREDICATES
-        bg.ingest(
+        # History, each draft learned at its moment (as_of asks what was known then).
+        bg.import_history(
             (
-                ClaimDraft(
+                HistoricalDraft(
                     namespace=ns,
                     subject=f"p{i % self.subjects}",
                     predicate=p[i % 3],
@@ -165,6 +166,7 @@ class ReadLoad:
                 )
                 for i in range(claims)
             ),
+            actor="bench",
             batch_size=1000,
         )
 

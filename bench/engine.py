@@ -29,15 +29,26 @@ from _common import connect, cpu_budget, cpu_used, report, stopwatch, summary, t
 
 from belief_graph import ClaimDraft
 from belief_graph.detect import Detector
+from belief_graph.testing.factories import as_history
 
 PREDICATES = ["lives_in", "works_at", "risk_tolerance", "uses_framework", "likes"]
 BASE = datetime(2025, 1, 1, tzinfo=UTC)
 
 
 def drafts(ns: str, n: int, subjects: int, rng: random.Random):  # type: ignore[no-untyped-def]
+    """``n`` facts of ``subjects`` people, valid one second apart (the engine stamps when it
+    learned each)."""
     for i in range(n):
         at = BASE + timedelta(seconds=i)
-        yield person_fact(ns, subjects, rng, valid_from=at, recorded_at=at)
+        yield person_fact(ns, subjects, rng, valid_from=at)
+
+
+def history(ns: str, n: int, subjects: int, rng: random.Random):  # type: ignore[no-untyped-def]
+    """``drafts`` as history, each learned when it became valid (for ``import_history``, the
+    ingest pipeline keeping each draft's recorded_at: the as_of reads ask what was known then)."""
+    for draft in drafts(ns, n, subjects, rng):
+        assert draft.valid_from is not None
+        yield as_history(draft, draft.valid_from)
 
 
 def person_fact(ns: str, subjects: int, rng: random.Random, **fields: Any) -> ClaimDraft:
@@ -57,8 +68,8 @@ def person_fact(ns: str, subjects: int, rng: random.Random, **fields: Any) -> Cl
 
 
 def fact(ns: str, subject: str, predicate: str, value: str, at: datetime, label: int) -> ClaimDraft:
-    """A draft of ``subject``'s ``predicate`` being ``value``, valid and recorded at ``at``;
-    ``label`` makes its sentence its own."""
+    """A draft of ``subject``'s ``predicate`` being ``value``, valid from ``at`` (the engine
+    stamps when it learned it); ``label`` makes its sentence its own."""
     return ClaimDraft(
         namespace=ns,
         subject=subject,
@@ -66,7 +77,6 @@ def fact(ns: str, subject: str, predicate: str, value: str, at: datetime, label:
         object=value,
         text=f"{subject} {predicate} {value} ({label}).",
         valid_from=at,
-        recorded_at=at,
     )
 
 
@@ -88,7 +98,7 @@ def filled_with_models(label: str, claims: int, more: int) -> tuple[Any, list[Cl
     print(f"filled {claims}", file=sys.stderr)
     clock = BASE + timedelta(seconds=claims + 10)
     later = [
-        d.model_copy(update={"valid_from": clock + timedelta(seconds=i), "recorded_at": None})
+        d.model_copy(update={"valid_from": clock + timedelta(seconds=i)})
         for i, d in enumerate(drafts(ns, more, subjects, rng))
     ]
     return connect(detector=Detector(embedder, scorer)), later
@@ -129,8 +139,12 @@ def main() -> int:
             print(f"  ingested {count}/{args.claims}", file=sys.stderr)
 
     with stopwatch() as elapsed, cpu_used(bg) as cpu:
-        results = bg.ingest(
-            drafts(ns, args.claims, subjects, rng), batch_size=args.batch, progress=progress
+        # ingest's pipeline, each draft keeping its moment (the as_of reads below ask about it)
+        results = bg.import_history(
+            history(ns, args.claims, subjects, rng),
+            actor="bench",
+            batch_size=args.batch,
+            progress=progress,
         )
     verdicts: dict[str, int] = {}
     for r in results:
@@ -239,7 +253,7 @@ def with_models(args: argparse.Namespace) -> int:
     clock = BASE + timedelta(seconds=args.claims + 10)
     batch = min(args.batch, 250)
     more = [
-        d.model_copy(update={"valid_from": clock + timedelta(seconds=i), "recorded_at": None})
+        d.model_copy(update={"valid_from": clock + timedelta(seconds=i)})
         for i, d in enumerate(drafts(ns, args.ingest, subjects, rng))
     ]
     seconds = dict.fromkeys(paths, 0.0)
@@ -274,7 +288,7 @@ def with_models(args: argparse.Namespace) -> int:
     user = connect(detector=Detector(embedder, scorer))
     later = clock + timedelta(seconds=len(more))
     stream = [
-        d.model_copy(update={"valid_from": later + timedelta(seconds=i), "recorded_at": None})
+        d.model_copy(update={"valid_from": later + timedelta(seconds=i)})
         for i, d in enumerate(drafts(ns, args.ingest, subjects, rng))
     ]
     with stopwatch() as elapsed, cpu_used(user) as cpu:

@@ -29,7 +29,7 @@ from typing import Any
 
 from _common import connect, report
 
-from belief_graph import Claim, ClaimDraft
+from belief_graph import Claim, HistoricalDraft
 from belief_graph.vocabulary import Vocabulary, normalize_key
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
@@ -183,9 +183,10 @@ def main() -> int:
     ns = f"bench:factconsolidation-{args.mode}:{datetime.now(UTC):%Y%m%d%H%M%S}"
     serial_of: dict[str, int] = {}
     started = time.perf_counter()
-    results = bg.ingest(
+    # The dataset's facts as history, each learned at its serial (as_of probes ask then).
+    results = bg.import_history(
         (
-            ClaimDraft(
+            HistoricalDraft(
                 namespace=ns,
                 text=f["text"],
                 source_type="observed",
@@ -203,6 +204,7 @@ def main() -> int:
             )
             for f in sorted(facts, key=lambda f: f["serial"])
         ),
+        actor="factconsolidation",
         batch_size=50,
     )
     ingest_seconds = time.perf_counter() - started

@@ -25,6 +25,7 @@ from engine import BASE, offline_models
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.detect import Detector
+from belief_graph.testing.factories import Clock, as_history
 
 WAYS = {
     "every past version, read first": (True, False),
@@ -52,8 +53,10 @@ def main() -> int:
     bg = connect(detector=detector)
     run = f"bench:history:{time.time_ns()}"
     clients: dict[str, BeliefGraph] = {}
+    # The clients' clock: each draft is learned at its own hour (draft sets it).
+    clock = Clock(BASE)
     for way, (whole_past, carry) in WAYS.items():
-        client = BeliefGraph(bg.store, detector=detector)
+        client = BeliefGraph(bg.store, detector=detector, clock=clock)
         client._writer.whole_past, client._writer.carry = whole_past, carry
         clients[way] = client
     namespaces = {way: f"{run}:{i}" for i, way in enumerate(WAYS)}
@@ -64,6 +67,7 @@ def main() -> int:
         written[way] += 1
         at = BASE + timedelta(hours=n)
         value = f"place-{n % 7}"
+        clock.set(at)
         return ClaimDraft(
             namespace=namespaces[way],
             subject="the user",
@@ -71,14 +75,17 @@ def main() -> int:
             object=value,
             text=f"The user lives in {value}.",
             valid_from=at,
-            recorded_at=at,
         )
 
     for mark in marks:
         for way in WAYS:
             filled = [draft(way) for _ in range(max(0, mark - written[way]))]
-            if filled:
-                bg.ingest(filled, batch_size=500)
+            if filled:  # history, each draft learned at its hour
+                bg.import_history(
+                    [as_history(d, d.valid_from or BASE) for d in filled],
+                    actor="bench",
+                    batch_size=500,
+                )
         times: dict[str, list[float]] = {way: [] for way in WAYS}
         for i in range(args.samples + 2):
             for way in WAYS:

@@ -34,6 +34,7 @@ from _common import connect, percentile
 
 from belief_graph import Claim, ClaimDraft
 from belief_graph.settings import ServerSettings
+from belief_graph.testing.factories import Clock
 from belief_graph.vocabulary import normalize_key
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
@@ -250,13 +251,15 @@ def run_peer(
 def run_belief_graph(data: dict[str, list[dict[str, Any]]], warmup: int) -> Figures:
     from importlib.metadata import version
 
-    bg = connect()
+    clock = Clock()  # each fact is learned at its serial's moment (set before it is told)
+    bg = connect(clock=clock)
     figures = Figures(
         "belief-graph", "client-server: Neo4j over Bolt, durable commits", version("belief-graph")
     )
     ns = f"{NAMESPACE}:{datetime.now(UTC):%Y%m%d%H%M%S}"
     try:
         for f in data["facts"][:warmup]:
+            clock.set(at(f["serial"]))
             bg.remember(
                 ClaimDraft(
                     namespace=f"{WARMUP}:{ns}",
@@ -265,7 +268,6 @@ def run_belief_graph(data: dict[str, list[dict[str, Any]]], warmup: int) -> Figu
                     object=f["object"],
                     text=f["text"],
                     valid_from=at(f["serial"]),
-                    recorded_at=at(f["serial"]),
                 )
             )
         for f in data["facts"]:
@@ -277,11 +279,12 @@ def run_belief_graph(data: dict[str, list[dict[str, Any]]], warmup: int) -> Figu
                 text=f["text"],
                 source_type="observed",
                 valid_from=at(f["serial"]),
-                recorded_at=at(f["serial"]),
             )
+            clock.set(at(f["serial"]))
             start = time.perf_counter()
             bg.remember(draft)
             figures.writes.append((time.perf_counter() - start) * 1000)
+        clock.set(datetime.now(UTC))  # the questions are asked now
         for q in data["questions"]:
             start = time.perf_counter()
             belief = bg.current(ns, q["subject"], q["relation"])

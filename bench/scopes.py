@@ -19,7 +19,7 @@ from typing import Any
 
 from _common import connect, report, timed
 
-from belief_graph import ClaimDraft
+from belief_graph import HistoricalDraft
 
 PREDICATES = ["uses_framework", "package_manager", "deploys_to", "review_style", "likes"]
 BASE = datetime(2025, 1, 1, tzinfo=UTC)
@@ -30,7 +30,7 @@ def drafts(ns: str, n: int, subjects: int, rng: random.Random, policy_share: flo
         subject = f"service-{rng.randrange(subjects)}"
         predicate = rng.choice(PREDICATES)
         value = f"value-{rng.randrange(4)}"
-        yield ClaimDraft(
+        yield HistoricalDraft(
             namespace=ns,
             subject=subject,
             predicate=predicate,
@@ -55,7 +55,8 @@ def main() -> int:
     subjects = max(1, args.claims // 20)
     sizes = [max(1, args.claims // 100), max(1, args.claims // 10), args.claims]
     for ns, n, share in zip(chain, sizes, (0.0, 0.0, 0.1), strict=True):
-        bg.ingest(drafts(ns, n, subjects, rng, share), batch_size=1000)
+        # History (scoped_as_of asks what was known a day ago).
+        bg.import_history(drafts(ns, n, subjects, rng, share), actor="bench", batch_size=1000)
     facts = [(f"service-{rng.randrange(subjects)}", rng.choice(PREDICATES)) for _ in range(64)]
     picks = cycle(facts)  # the three timings (and their warm-ups) draw from one stream
     known = datetime.now(UTC) - timedelta(days=1)

@@ -248,7 +248,6 @@ def main() -> int:
         object="a value never seen",
         text="person-0 lives in a value never seen.",
         valid_from=clock + timedelta(seconds=1),
-        recorded_at=clock + timedelta(seconds=1),
     )
     # Carried, so the profiled write applies (read first, the profile would hold the read).
     bg.remember(supersede.model_copy(update={"object": "value-x", "text": "x"}))

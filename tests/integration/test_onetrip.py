@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy, RevisionResult
 from belief_graph.detect import Detector
 from belief_graph.store import Store
+from belief_graph.testing.factories import as_history
 from belief_graph.testing.graph import claims_read, wipe
 from belief_graph.transfer.snapshot import export_namespace
 from belief_graph.write.state import WALK_UP_TO
@@ -889,8 +890,11 @@ def test_a_refusal_in_the_next_batch_keeps_the_batch_in_flight(store: Store) -> 
     bg = BeliefGraph(store, clock=clock)
 
     future = clock.now + timedelta(days=30)
+    now = clock.now
+    batch = [as_history(city("Lisbon"), now), as_history(city("Porto"), now)]
+    batch.append(as_history(city("Oslo"), future))
     try:
-        bg.ingest([city("Lisbon"), city("Porto"), city("Oslo", recorded_at=future)], batch_size=2)
+        bg.import_history(batch, batch_size=2, actor="migration")
     except ValueError as exc:
         assert "recorded_at" in str(exc)
     else:

@@ -13,7 +13,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from belief_graph import BeliefGraph, ClaimDraft, cypher
+from belief_graph import BeliefGraph, ClaimDraft, HistoricalDraft, cypher
 from belief_graph.store import Store
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -73,9 +73,9 @@ def fill(bg: BeliefGraph) -> None:
     """A few thousand claims in four namespaces: versions, corrections, dependents, and
     premises changed under them."""
 
-    def draft(i: int, subject: str, predicate: str, value: str, **more: Any) -> ClaimDraft:
+    def draft(i: int, subject: str, predicate: str, value: str, **more: Any) -> HistoricalDraft:
         at = START + timedelta(hours=i)
-        return ClaimDraft(
+        return HistoricalDraft(
             namespace=f"plans:{i % 4}",
             subject=subject,
             predicate=predicate,
@@ -99,7 +99,7 @@ def fill(bg: BeliefGraph) -> None:
         for i in range(100, 2500)
     ]
     changed = [draft(k + 2500, f"project-{k}", "uses", "lang-1") for k in range(0, 100, 2)]
-    bg.ingest(premises + claims + changed, batch_size=500)
+    bg.import_history(premises + claims + changed, batch_size=500, actor="fill")
 
 
 def test_finding_one_node_is_told_from_the_reads_that_grow() -> None:
