@@ -739,13 +739,27 @@ class BeliefGraph:
         claim_ids: Sequence[Identifier] | None = None,
         revision_id: Identifier | None = None,
         actor: Term | None = None,
+        progress: Callable[[str, int], None] | None = None,
     ) -> RevisionResult:
-        """GDPR Art. 17: remove the content (text, triple, embedding, episodes) of a whole
-        namespace, one subject, or listed claims. Content-free tombstones keep the history
-        consistent; afterwards no erased string or vector remains in the database.
+        """GDPR Art. 17: remove the content (text, triple, embedding, episodes, the caller's
+        words about them in revisions) of a whole namespace, one subject, or listed claims, at
+        any size. Content-free tombstones keep the history consistent; afterwards no erased
+        string or vector remains in the database.
+
+        It runs in batches, each its own transaction: from the first on, nothing it covers is
+        read, and a write to it is refused (``ConflictError``). An erase that stopped halfway (a
+        crash, a failure) keeps all that closed; calling ``erase`` again with the same arguments
+        finishes it (``erasure.resumed`` in its report). The result's ``retired`` lists the
+        claims erased and ``erasure`` reports what was erased. ``progress`` is told each step:
+        ``("claims" | "facts" | "revisions", how many so far)``.
         """
         return self._writer_on(namespace).erase(
-            namespace, subject=subject, claim_ids=claim_ids, revision_id=revision_id, actor=actor
+            namespace,
+            subject=subject,
+            claim_ids=claim_ids,
+            revision_id=revision_id,
+            actor=actor,
+            progress=progress,
         )
 
     # -- evidence and policy (docs/policy.md) --------------------------------------------------

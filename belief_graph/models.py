@@ -294,6 +294,25 @@ class Claim(BaseModel):
         return self.status == "active"
 
 
+class ErasureReport(BaseModel):
+    """What an erase erased, over every transaction it took (``RevisionResult.erasure``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scope: Literal["namespace", "subject", "claims"]
+    claims: int
+    """Claims whose content is gone (their ids: the result's ``retired``)."""
+    facts: int
+    """Facts left as tombstones: no subject, a key of their own (``erased:<slot id>``)."""
+    episodes: int
+    """Episodes whose content and source went with those claims."""
+    revisions: int
+    """Revisions of the namespace that held the caller's words about what was erased (a reason,
+    a stored result, an undo record) and hold them no more."""
+    resumed: bool = False
+    """The erase had begun before this call (which found it unfinished and finished it)."""
+
+
 class RevisionResult(BaseModel):
     """What one write operation did. Replaying its revision id returns the same result."""
 
@@ -312,6 +331,8 @@ class RevisionResult(BaseModel):
     flagged: list[str] = Field(default_factory=list)
     restored: list[str] = Field(default_factory=list)
     replayed: bool = False
+    erasure: ErasureReport | None = None
+    """An erase's report of what it erased (None for every other operation)."""
 
     @property
     def claim_id(self) -> str | None:

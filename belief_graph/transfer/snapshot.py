@@ -109,9 +109,21 @@ def export_namespace(
 ) -> dict[str, int]:
     """Write the namespace's whole graph to ``out`` as a snapshot; the counts written.
 
-    Reads page by page; a consistent snapshot needs a namespace nobody writes meanwhile.
+    Reads page by page; a consistent snapshot needs a namespace nobody writes meanwhile. Refused
+    while an erase of the namespace is unfinished: a snapshot would hold what it has not erased
+    yet, and nothing would say it is being erased.
     """
     store = store.on(namespace)
+    running = [
+        r["id"]
+        for r in store.read_leader("write/erase_running", namespace=namespace, id=None)
+        if r["running"]
+    ]
+    if running:
+        raise ConflictError(
+            f"namespace {namespace!r}: the erase {', '.join(map(repr, running))} has not finished; "
+            "finish it (erase again with the same arguments) before exporting"
+        )
     counts: Counter[str] = Counter()
     header = {
         "kind": "header",

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from ..identity import normalize_value, polarity
 from ..models import Cardinality, Claim, ClaimDraft, Operation, RevisionResult, Verdict
+from ..vocabulary import fold
 
 SlotKey = tuple[str, str, str]  # (namespace, subject_key, predicate)
 TEXT_PREDICATE = "statement"  # the predicate of a slot opened by a text-only claim
@@ -256,13 +257,11 @@ class Repoint:
 
 @dataclass
 class Erasure:
-    """Erase the content of claims (and the subject of slots), leaving tombstones."""
+    """Erase the content of claims (and the subject of slots), leaving tombstones: one batch
+    of an erase (write/erasure.py)."""
 
     claim_ids: list[str]
     slot_ids: list[str]
-    # The parameters of ``write/erase_targets`` that found them: the apply step reads the targets
-    # again under the slot locks and plans again when a write committed in between.
-    targets: dict[str, Any] | None = None
 
 
 @dataclass
@@ -425,5 +424,8 @@ def claim_properties(
         if (negated if negated is not None else polarity(draft.negated, draft.text))
         else None,
         "embedding": embedding,
+        # A text-only claim of its own is about every subject it names: its text as names are
+        # looked for in it (``fold``), so an erase of a subject finds it (write/erase_targets).
+        "text_key": fold(draft.text) if key[1].startswith("text:") else None,
     }
     return {k: v for k, v in props.items() if v is not None}

@@ -15,7 +15,6 @@ from .changes import (
     ChangeSet,
     Contradiction,
     Demotion,
-    Erasure,
     NewClaim,
     Reinforce,
     Reopen,
@@ -28,8 +27,6 @@ from .changes import (
 )
 from .state import State
 from .timeline import Correction, correction
-
-ErasureScope = Literal["namespace", "subject", "claims"]
 
 
 def _claim(
@@ -543,40 +540,6 @@ def reviewed(
     if premise is not None:
         change.repoints.append(Repoint(claim_id, None, premise))
     return change
-
-
-def erase(
-    state: State,
-    namespace: str,
-    targets: Sequence[dict[str, Any]],
-    *,
-    scope: ErasureScope,
-    rid: str,
-    actor: str | None,
-    now: datetime,
-    tombstones: Sequence[str] = (),
-    check: dict[str, Any] | None = None,
-) -> ChangeSet:
-    """Erase the content of ``targets`` (claim id and slot id rows) and the subject of the slots
-    ``tombstones`` (those the erase covers as a whole); ``check``: the query that found them, run
-    again by the apply step under the slot locks."""
-    erased = sorted({t["id"] for t in targets})
-    slot_ids = sorted({t["slot_id"] for t in targets if t["slot_id"]} | set(tombstones))
-    for slot_id in slot_ids:
-        slot = state.slot(slot_id)
-        if slot is not None:
-            slot.touched_by = rid
-    return ChangeSet(
-        revision_id=rid,
-        namespace=namespace,
-        op="erase",
-        decision="erase",
-        reason=f"erased a {scope} (GDPR Art. 17)",
-        at=now,
-        actor=actor,
-        slot_ids=slot_ids,
-        erasure=Erasure(erased, sorted(set(tombstones)), check),
-    )
 
 
 PromotionBasis = Literal["human", "record", "outcome"]

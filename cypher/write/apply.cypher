@@ -16,7 +16,8 @@
 //         retired (as write/flags), and every list of write/changes
 // Returns: ok (whether it applied), dependents (list of {revision_id, flagged}; null when not
 //          applied), found (null when applied; else write/slot_states' slots: each slot of the
-//          batch by key, as it stood under the locks)
+//          batch by key, as it stood under the locks), erasing (ids of the erases running over a
+//          slot of the batch, which refuse it: a whole namespace's, or a subject's)
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
 // does not depend on the statistics; and the lists come in one map, so no list's length
 // makes Neo4j plan it again (docs/engine.md#plans).
@@ -51,8 +52,19 @@ CALL () {
   USING INDEX SEEK r:Revision(namespace, id)
   RETURN count(r) AS replayed
 }
-WITH locked,
-     size(locked) = size($batch.slots) AND all(x IN locked WHERE x.ok) AND replayed = 0 AS ok
+// An erase running over a slot of the batch (docs/engine.md, "Erase") refuses it: what it covers
+// takes no writes until it has finished.
+CALL (locked) {
+  UNWIND locked AS x
+  WITH x.slot AS s
+  MATCH (e:Erasing)
+  WHERE e.namespace = s.namespace
+    AND (e.erasing_scope = 'namespace' OR (e.erasing_scope = 'subject' AND e.erasing_key = s.subject_key))
+  RETURN collect(DISTINCT e.id) AS erasing
+}
+WITH locked, erasing,
+     size(locked) = size($batch.slots) AND all(x IN locked WHERE x.ok) AND replayed = 0
+     AND size(erasing) = 0 AS ok
 CALL (locked, ok) {
   UNWIND locked AS x
   WITH x.slot AS s, x.ours AS ours
@@ -153,4 +165,4 @@ OPTIONAL CALL (locked, ok) {
   }
   RETURN dependents
 }
-RETURN ok, dependents, found
+RETURN ok, dependents, found, erasing

@@ -224,9 +224,10 @@ CALL () {
   }
   MERGE (d)-[:DEPENDS_ON]->(p)
 }
-// erasure (GDPR Art. 17): claims keep id, slot, status 'erased', times and edges; their text,
-// triple, embedding, author, origin and review notes go, and so does the content of every
-// episode they were derived from; an erased subject leaves its slots under a tombstone key
+// erasure (GDPR Art. 17): claims keep id, slot, status 'erased', times and edges; their text
+// (and its folded form), triple (and the predicate as the caller wrote it), embedding, author,
+// origin and review notes go, and so does the content of every episode they were derived from;
+// an erased subject leaves its slots under a tombstone key
 CALL () {
   UNWIND $batch.erase_claims AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
@@ -236,8 +237,9 @@ CALL () {
     SET e.content = null, e.source = null, e.erased_at = datetime(x.at)
   }
   SET c.status = 'erased', c.erased_at = datetime(x.at)
-  REMOVE c.text, c.subject, c.object, c.subject_key, c.object_key, c.embedding, c.author,
-         c.origin, c.review_reason, c.evidence_sources, c.refused_reason
+  REMOVE c.text, c.text_key, c.subject, c.object, c.subject_key, c.object_key,
+         c.predicate_text, c.embedding, c.author, c.origin, c.review_reason, c.evidence_sources,
+         c.refused_reason
   WITH c
   CALL (c) {
     OPTIONAL MATCH (:Revision)-[r:REINFORCED]->(c)

@@ -22,6 +22,7 @@ from belief_graph.errors import ConfigError
 from belief_graph.extraction import Episode as Said
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing.factories import as_history
 from belief_graph.testing.graph import counts, one_active_per_single_slot, string_values
 from belief_graph.transfer.snapshot import export_namespace
 
@@ -259,6 +260,9 @@ def _calls(bg: BeliefGraph) -> dict[str, Callable[[], object]]:
         "get": lambda: bg.get(GHOST, "c1"),
         "history": lambda: bg.history(GHOST, "priya", "lives_in"),
         "ingest": lambda: bg.ingest([draft(GHOST, "Lisbon")]),
+        "import_history": lambda: bg.import_history(
+            [as_history(draft(GHOST, "Lisbon"), datetime(2026, 3, 1, tzinfo=UTC))], actor="ops"
+        ),
         "init_schema": lambda: bg.init_schema(),
         "lineage": lambda: bg.lineage(GHOST, "c1"),
         "namespaces": lambda: bg.namespaces(),

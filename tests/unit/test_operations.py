@@ -285,33 +285,6 @@ def test_rollback_undoes_reinforcements_and_review_flags_and_reopens_pending() -
     assert change.restores == []
 
 
-def test_erase_tombstones_the_slots_its_query_found_whatever_the_scope() -> None:
-    """Which slots lose their subject is the targets query's answer (a subject's facts, or a
-    fact whose every claim is erased once the listed ones are): erase locks and tombstones
-    exactly those, besides the slots of the claims it erases."""
-    rows = [{"id": "b", "slot_id": "S1"}, {"id": "a", "slot_id": "S1"}]
-    whole = operations.erase(
-        state(claim("a"), claim("b")),
-        NS,
-        rows,
-        scope="subject",
-        rid="R",
-        actor=None,
-        now=NOW,
-        tombstones=["S1", "S0"],
-        check={"namespace": NS},
-    )
-    assert whole.erasure is not None
-    assert (whole.erasure.claim_ids, whole.erasure.slot_ids) == (["a", "b"], ["S0", "S1"])
-    assert whole.erasure.targets == {"namespace": NS}
-    assert whole.slot_ids == ["S0", "S1"]
-    assert whole.result().retired == ["a", "b"]
-    listed = operations.erase(
-        state(claim("a")), NS, rows[1:], scope="claims", rid="R", actor=None, now=NOW
-    )
-    assert listed.erasure is not None and listed.erasure.slot_ids == []
-
-
 def test_contract_schedules_an_end_in_the_future_but_never_moves_one() -> None:
     later = datetime(2026, 9, 1, tzinfo=UTC)
     change = operations.contract(
