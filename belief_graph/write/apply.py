@@ -446,6 +446,7 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
             "unlinks",
             "assigns",
             "demotions",
+            "deactivations",
         )
     }
     for c in changes:
@@ -493,6 +494,19 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
             for r in c.retires
         ]
         p["reopens"] += [{"namespace": ns, "id": r.id, "status": r.status} for r in c.reopens]
+        p["deactivations"] += [
+            {
+                "namespace": ns,
+                "id": d.id,
+                "record_id": d.record_id,
+                "valid_from": _iso(d.previous["valid_from"]),
+                "contradiction": bool(d.previous.get("contradiction")),
+                "kind": d.previous.get("kind") or "evidence",
+                "disputes_policy": d.previous.get("disputes_policy"),
+                "at": at,
+            }
+            for d in c.deactivations
+        ]
         p["activations"] += [
             {
                 "namespace": ns,
@@ -641,14 +655,29 @@ def _revision(
             {"id": i, "previous_valid_to": None, "previous_status": None}
             for i in change.erasure.claim_ids
         ]
+    # What an activation changed, on its ADDED edge: a rollback makes the claim wait as it did.
+    activated = {
+        a.id: {
+            "previous_status": a.previous.get("status"),
+            "previous_valid_from": _iso(a.previous.get("valid_from")),
+            "previous_contradiction": a.previous.get("contradiction"),
+            "previous_kind": a.previous.get("kind"),
+            "previous_disputes_policy": a.previous.get("disputes_policy"),
+        }
+        for a in change.activations
+        if a.previous is not None
+    }
     return {
         "props": {k: v for k, v in props.items() if v is not None},
         "at": _iso(change.at),  # written once, as a DateTime
-        "added": change.added,
+        "added": [{"id": i, **activated.get(i, {})} for i in change.added],
         "retired": retired,
         "reinforced": [
-            {
+            {"id": r.id, "delta": r.delta, **r.record}
+            if r.record is not None
+            else {
                 "id": r.id,
+                "delta": r.delta,
                 "previous_confidence": r.previous_confidence,
                 "previous_at": _iso(r.previous_at),
                 **_previous_evidence(r.previous_evidence),
@@ -660,10 +689,15 @@ def _revision(
             *({"id": i, "flag": f} for i, f in change.flags),
             *({"id": i, "flag": "needs_review"} for i, _ in change.raises),
             *({"id": i, "flag": "needs_review"} for i in dependents),
+            *change.records,
         ],
         "restored": [
             *({"id": r.new_id, "from": r.id} for r in change.restores),
-            *({"id": r.id, "from": r.id} for r in change.reopens),
+            *({"id": r.id, "from": r.id, "previous_status": r.previous} for r in change.reopens),
+            *(
+                {"id": d.id, "from": d.id, "previous_status": "active", "previous_kind": d.kind}
+                for d in change.deactivations
+            ),
             *({"id": a.id, "from": a.id} for a in change.assigns if a.restored),
         ],
     }

@@ -623,10 +623,12 @@ class Writer:
             )
             target.clear()
             target.update(rows[0] if rows else {})
+            changed = target.get("changes", [])
+            claims = {c["id"] for c in changed} | {c["rival"] for c in changed if c.get("rival")}
             return self._read(
                 self.store,
                 slot_refs=[(namespace, i) for i in (target.get("slot_ids") or [])],
-                claim_refs=[(namespace, c["id"]) for c in target.get("changes", [])],
+                claim_refs=[(namespace, i) for i in sorted(claims)],
                 revisions=[(namespace, rid)],
             )
 

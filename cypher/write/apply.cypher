@@ -127,10 +127,12 @@ OPTIONAL CALL (locked, ok) {
                    + rv.result_tail
     WITH r, rv, flagged
     CALL (r, rv) {
-      UNWIND rv.added AS id
-      MATCH (c:Claim {id: id, namespace: r.namespace})
+      UNWIND rv.added AS item
+      MATCH (c:Claim {id: item.id, namespace: r.namespace})
       USING INDEX SEEK c:Claim(id)
-      CREATE (r)-[:ADDED]->(c)
+      CREATE (r)-[a:ADDED]->(c)
+      SET a = item {.previous_status, .previous_valid_from, .previous_contradiction, .previous_kind,
+                    .previous_disputes_policy}
     }
     CALL (r, rv) {
       UNWIND rv.retired AS item
@@ -143,7 +145,7 @@ OPTIONAL CALL (locked, ok) {
       UNWIND rv.reinforced AS item
       MATCH (c:Claim {id: item.id, namespace: r.namespace})
       USING INDEX SEEK c:Claim(id)
-      CREATE (r)-[:REINFORCED {previous_confidence: item.previous_confidence,
+      CREATE (r)-[:REINFORCED {delta: item.delta, previous_confidence: item.previous_confidence,
                                previous_at: datetime(item.previous_at),
                                previous_evidence_episodes: item.previous_evidence_episodes,
                                previous_evidence_types: item.previous_evidence_types,
@@ -154,13 +156,15 @@ OPTIONAL CALL (locked, ok) {
       UNWIND rv.flagged + [i IN flagged | {id: i, flag: 'needs_review'}] AS item
       MATCH (c:Claim {id: item.id, namespace: r.namespace})
       USING INDEX SEEK c:Claim(id)
-      CREATE (r)-[:FLAGGED {flag: item.flag}]->(c)
+      CREATE (r)-[f:FLAGGED]->(c)
+      SET f = item {.flag, .previous_reason, .previous_revision, .rival}
     }
     CALL (r, rv) {
       UNWIND rv.restored AS item
       MATCH (c:Claim {id: item.id, namespace: r.namespace})
       USING INDEX SEEK c:Claim(id)
-      CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
+      CREATE (r)-[:RESTORED {restored_from: item.from, previous_status: item.previous_status,
+                                 previous_kind: item.previous_kind}]->(c)
     }
   }
   RETURN dependents
