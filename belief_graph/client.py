@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import random
 import time
@@ -25,8 +24,8 @@ from . import cypher
 from .detect import Detector
 from .errors import BeliefGraphError, ConfigError, ConflictError, ModelError, NotFound
 from .evidence import union
-from .extraction import Episode as Said
 from .extraction import (
+    Episode,
     Extractor,
     KnownSubjects,
     MalformedOutput,
@@ -37,14 +36,14 @@ from .extraction import (
 )
 from .models import (
     Cardinality,
-    Check,
     Claim,
     ClaimDraft,
     Conflict,
     ConsolidationReport,
     Dispute,
     DoctorReport,
-    Episode,
+    EmbedResult,
+    EpisodeRecord,
     HistoricalDraft,
     Identifier,
     Lineage,
@@ -71,6 +70,7 @@ from .validation import checked
 from .vocabulary import Vocabulary, normalize_key
 from .widening import Widening
 from .write.bulk import fewer_full_collections
+from .write.embed import EMBED_PAGE, embed_missing
 from .write.remember import UNSUPPORTED_BY_SOURCE, Request, slot_key
 from .write.state import moments
 from .write.writer import Writer
@@ -275,6 +275,26 @@ class BeliefGraph:
             cardinality=cardinality,
         )
 
+    def _slots(self, namespace: str, subject: str, predicate: str) -> list[_Slot]:
+        """The facts a read by this phrase may mean, likeliest first: one, unless the phrase
+        means another predicate for some objects ("uses Redis for caching": ``uses_cache``),
+        which a read without an object cannot tell (``Vocabulary.readings``)."""
+        first = self._slot(namespace, subject, predicate)
+        others = self.vocabulary.readings(predicate, subject)[1:]
+        return [first] + [
+            _Slot(
+                namespace=namespace,
+                subject=subject,
+                subject_key=first.subject_key,
+                predicate=name,
+                cardinality=self.vocabulary.cardinality(name)
+                if name in self.vocabulary.predicates
+                else "multi",
+            )
+            for name in others
+            if name != first.predicate
+        ]
+
     # -- remember: detect → decide → apply ----------------------------------------------------
 
     @checked
@@ -414,7 +434,7 @@ class BeliefGraph:
     def observe(
         self,
         namespace: Identifier,
-        episode: Said,
+        episode: Episode,
         *,
         extractor: InstanceOf[Extractor] | None = None,
         source_type: SourceType = "user_stated",
@@ -839,17 +859,26 @@ class BeliefGraph:
         """
         # Current is as_of(now, now), by definition: one statement answers both.
         now = self.clock().isoformat()
-        slot = self._slot(namespace, subject, predicate)
-        rows = self.store.on(namespace).read(
-            "read/as_of_claims",
-            namespace=namespace,
-            subject_key=slot.subject_key,
-            predicate=slot.predicate,
-            valid_at=now,
-            known_at=now,
-            walk_up_to=self._writer.walk_up_to,
-        )
-        return self._shape(slot, rows)
+        return self._holding(namespace, subject, predicate, now, now)
+
+    def _holding(
+        self, namespace: str, subject: str, predicate: str, valid_at: str, known_at: str
+    ) -> Claim | list[Claim] | None:
+        """``as_of`` of the first fact the phrase may mean that holds anything then."""
+        slots = self._slots(namespace, subject, predicate)
+        for slot in slots:
+            rows = self.store.on(namespace).read(
+                "read/as_of_claims",
+                namespace=namespace,
+                subject_key=slot.subject_key,
+                predicate=slot.predicate,
+                valid_at=valid_at,
+                known_at=known_at,
+                walk_up_to=self._writer.walk_up_to,
+            )
+            if rows:
+                return self._shape(slot, rows)
+        return self._shape(slots[0], [])
 
     @checked
     def as_of(
@@ -867,17 +896,7 @@ class BeliefGraph:
         now = self.clock()
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
-        slot = self._slot(namespace, subject, predicate)
-        rows = self.store.on(namespace).read(
-            "read/as_of_claims",
-            namespace=namespace,
-            subject_key=slot.subject_key,
-            predicate=slot.predicate,
-            valid_at=valid.isoformat(),
-            known_at=known.isoformat(),
-            walk_up_to=self._writer.walk_up_to,
-        )
-        return self._shape(slot, rows)
+        return self._holding(namespace, subject, predicate, valid.isoformat(), known.isoformat())
 
     @staticmethod
     def _shape(slot: _Slot, rows: list[Row]) -> Claim | list[Claim] | None:
@@ -909,14 +928,16 @@ class BeliefGraph:
     @checked
     def history(self, namespace: Identifier, subject: Term, predicate: Term) -> list[Claim]:
         """Every claim ever made about one fact, oldest first."""
-        slot = self._slot(namespace, subject, predicate)
-        rows = self.store.on(namespace).read(
-            "read/slot_history",
-            namespace=namespace,
-            subject_key=slot.subject_key,
-            predicate=slot.predicate,
-        )
-        return [_claim(r["claim"]) for r in rows]
+        for slot in self._slots(namespace, subject, predicate):
+            rows = self.store.on(namespace).read(
+                "read/slot_history",
+                namespace=namespace,
+                subject_key=slot.subject_key,
+                predicate=slot.predicate,
+            )
+            if rows:
+                return [_claim(r["claim"]) for r in rows]
+        return []
 
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
@@ -937,7 +958,7 @@ class BeliefGraph:
             claim=Claim.model_validate(row["claim"]),
             chain=[Claim.model_validate(c) for c in row["chain"]],
             supersedes=row["supersedes"],
-            episodes=[Episode.model_validate(e) for e in row["episodes"]],
+            episodes=[EpisodeRecord.model_validate(e) for e in row["episodes"]],
             revisions=[RevisionRecord.model_validate(r) for r in row["revisions"]],
             dependents=[Claim.model_validate(c) for c in row["dependents"]],
             premises=[Claim.model_validate(c) for c in row["premises"]],
@@ -1283,144 +1304,52 @@ class BeliefGraph:
         return sorted(hits, key=lambda h: h.score, reverse=True)
 
     def doctor(self) -> DoctorReport:
-        """Connectivity, schema, vector index online and populated, the models loaded and
-        answering sensibly, and a paraphrased query that must retrieve the right belief (in the
-        ``doctor:self-test`` namespace, whose fixed claims are reinforced, not duplicated, on
-        every run)."""
-        checks: list[Check] = []
-        try:
-            info = self.store.verify()
-        except BeliefGraphError as exc:
-            return DoctorReport(checks=[Check(name="connectivity", ok=False, detail=str(exc))])
-        checks.append(
-            Check(name="connectivity", ok=True, detail=f"{info['agent']} at {info['address']}")
-        )
-        indexes = {r["name"]: r for r in self.store.read("admin/doctor_indexes")}
-        expected = sorted(cypher.schema_names())
-        missing = [n for n in expected if n not in indexes]
-        offline = [n for n in expected if n in indexes and indexes[n]["state"] != "ONLINE"]
-        retired = sorted(cypher.retired_names() & set(indexes))  # written, read by nothing
-        checks.append(
-            Check(
-                name="schema",
-                ok=not (missing or offline or retired),
-                detail="all constraints and indexes online"
-                if not (missing or offline or retired)
-                else f"missing {missing}, not online {offline}, retired but still there "
-                f"{retired} (run init_schema)",
-            )
-        )
-        counts = self.store.read("admin/doctor_embeddings")[0]
-        vector = indexes.get("claim_embedding")
-        checks.append(
-            Check(
-                name="vector index",
-                ok=vector is not None
-                and vector["state"] == "ONLINE"
-                and (self.detector.embedder is None or counts["embedded"] == counts["claims"]),
-                detail=f"{counts['embedded']} of {counts['claims']} claims (not erased) embedded",
-            )
-        )
-        checks.append(self._vector_search_check())
-        models = self._models_check(vector["dimensions"] if vector else None)
-        checks.append(models)
-        # Retrieval with models that failed their own check would fail for the same reason (or
-        # write vectors the index cannot hold into the self-test namespace).
-        if self.detector.embedder is not None and models.ok:
-            checks.append(self._paraphrase_check())
-        return DoctorReport(checks=checks)
+        """Connectivity, schema, the vector index online and every claim embedded, each model
+        loaded and answering sensibly, and a paraphrased query that must retrieve the right
+        belief. Every check that can run, runs; each failed one says what to do
+        (``Check.remedy``). Reads only: the paraphrase probe writes into a namespace of its own
+        and removes it whole afterwards (``read/doctor.py``)."""
+        from .read.doctor import diagnose
 
-    def _vector_search_check(self) -> Check:
-        """How vector reads filter on this server (information, not a pass/fail): inside the
-        index on Neo4j 2026, else fetch-and-filter; an index that predates 2026 is named."""
-        features = self.store.features()
-        self.store.schema_changed()
-        if self.store.filters_in_vector_index():
-            detail = "filtered inside the index by namespace and status (SEARCH ... WHERE)"
-        elif features.vector_filters:
-            detail = (
-                "fetch-and-filter: claim_embedding predates in-index filtering; drop it and run "
-                "init_schema to filter inside the index"
-            )
-        else:
-            detail = "fetch-and-filter (queryNodes, then the namespace); in-index from 2026.01"
-        return Check(
-            name="vector search", ok=True, info=True, detail=f"Neo4j {features.version}: {detail}"
+        return diagnose(self.store, self.detector, self._prober, new_id)
+
+    def _prober(self) -> BeliefGraph:
+        """This engine with its embedding model alone: doctor's probe needs no other."""
+        return BeliefGraph(
+            self.store,
+            vocabulary=self.vocabulary,
+            policy=self.policy,
+            detector=Detector(self.detector.embedder),
+            clock=self.clock,
         )
 
-    def _models_check(self, dimensions: int | None) -> Check:
-        """The loaded models run: a sentence embeds to a unit vector the index can hold, and a
-        clear contradiction scores above a paraphrase of the same sentence."""
-        embedder, scorer = self.detector.embedder, self.detector.scorer
-        if embedder is None and scorer is None:
-            return Check(
-                name="models", ok=True, info=True, detail="none loaded: structural detection only"
-            )
-        premise = "The meeting is on Monday."
-        found, problems = [], []
-        try:
-            if embedder is not None:
-                vector = embedder.embed([premise])[0]
-                found.append(f"embeddings {embedder!r} ({len(vector)}-d)")
-                if dimensions is not None and len(vector) != dimensions:
-                    problems.append(f"the vector index holds {dimensions}-d vectors")
-                if abs(math.fsum(x * x for x in vector) - 1) > 1e-3:
-                    problems.append("the embeddings are not unit length")
-            if scorer is not None:
-                clash, same = scorer.score(
-                    [
-                        (premise, "The meeting is not on Monday."),
-                        (premise, "The meeting takes place on Monday."),
-                    ]
-                )
-                found.append(
-                    f"contradiction {scorer!r} ({clash.contradiction:.2f} for a contradiction, "
-                    f"{same.contradiction:.2f} for a paraphrase)"
-                )
-                if not clash.contradiction > same.contradiction:
-                    problems.append("the contradiction model scores a paraphrase higher")
-        except ModelError as exc:
-            return Check(name="models", ok=False, detail=str(exc))
-        detail = "; ".join(found) + (f": {'; '.join(problems)}" if problems else "")
-        return Check(name="models", ok=not problems, detail=detail)
-
-    def _paraphrase_check(self) -> Check:
-        ns = "doctor:self-test"
-        beliefs = [
-            (
-                "priya",
-                "risk_tolerance",
-                "cautious",
-                "Priya is cautious with money and dislikes individual stocks.",
-            ),
-            ("priya", "lives_in", "Lisbon", "Priya lives in Lisbon with her two cats."),
-            ("atlas", "uses_framework", "Go", "The Atlas backend is written in Go."),
-            ("priya", "has_goal", "run a marathon", "Priya wants to run a marathon next year."),
-        ]
-        for subject, predicate, obj, text in beliefs:
-            self.remember(
-                ClaimDraft(
-                    namespace=ns,
-                    subject=subject,
-                    predicate=predicate,
-                    object=obj,
-                    text=text,
-                    origin="doctor self-test",
-                )
-            )
-        query = "what is her appetite for investment risk?"
-        hits = self.search(query, ns, k=3)
-        top = hits[0].claim.text if hits else None
-        return Check(
-            name="paraphrase retrieval",
-            ok=top == beliefs[0][3],
-            detail=f"{query!r} → {top!r}",
+    @checked
+    def embed(
+        self,
+        namespace: Identifier,
+        *,
+        batch_size: Annotated[int, Field(ge=1, le=10_000)] = EMBED_PAGE,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> EmbedResult:
+        """Give every claim of ``namespace`` that has no vector one (claims written with the
+        models off have none, and search never finds them), ``batch_size`` claims a committed
+        transaction. Idempotent and resumable: a claim with a vector is never embedded again,
+        and a run that stopped keeps its committed batches. ``progress`` is called with
+        (claims done, claims found) after each batch. Needs the embedding model."""
+        if self.detector.embedder is None:
+            raise ModelError("embed needs an embedding model (connect with models=True)")
+        return embed_missing(
+            self.store.on(namespace),
+            self.detector.embedder,
+            namespace,
+            batch_size=batch_size,
+            progress=progress,
         )
 
 
 def _draft_of(
     namespace: str,
-    episode: Said,
+    episode: Episode,
     episode_id: str,
     proposal: Proposal,
     source_type: SourceType,
@@ -1437,6 +1366,16 @@ def _draft_of(
         # Said in the past: it held at least from when it was said. (A correction says the
         # old value was never true: it keeps no start of its own.)
         valid_from = episode.at
+    if proposal.text_only:
+        return ClaimDraft(
+            namespace=namespace,
+            text=proposal.sentence,
+            source_type=source_type,
+            author=episode.speaker,
+            valid_from=valid_from,
+            episode_id=episode_id,
+            episode_content=proposal.source,
+        )
     return ClaimDraft(
         namespace=namespace,
         subject=proposal.subject,

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from operator import mul
 from typing import TYPE_CHECKING, Any
 
-from .identity import stated_value, values_match
+from .identity import denies, has_negation, shared_terms, stated_value, values_match
 from .policy import Frame, PairScores
 
 if TYPE_CHECKING:  # the model modules pull in numpy; import them only where models are used
@@ -340,7 +340,13 @@ class Detector:
             else:
                 others.append(row)
                 known[row["id"]] = (True, flip)
-        for row_id, related in self.relate(draft_text, draft_embedding, others, known).items():
+        for row_id, related in self.relate(
+            draft_text,
+            draft_embedding,
+            others,
+            known,
+            negated=negated or has_negation(draft_object) if draft_object is not None else None,
+        ).items():
             scores[row_id] = related
         return scores
 
@@ -351,10 +357,13 @@ class Detector:
         rows: Sequence[Mapping[str, Any]],
         known: Mapping[str, tuple[bool, bool]] | None = None,
         similarities: Mapping[str, float] | None = None,
+        negated: bool | None = None,
     ) -> dict[str, PairScores]:
         """Similarity and contradiction scores of a draft against claim rows (``known``:
         ``(values, negates)`` per row id, as ``score`` found them; ``similarities``: the
-        cosines already computed, by row id, as ``nearest`` gives them)."""
+        cosines already computed, by row id, as ``nearest`` gives them; ``negated``: whether a
+        draft with an object negates, by its polarity or a value that denies ("none"), not by
+        the negation words its sentence holds about another value)."""
         given = similarities or {}
         similarity = {
             r["id"]: given[r["id"]]
@@ -377,11 +386,24 @@ class Detector:
         scores: dict[str, PairScores] = {}
         for r in rows:
             values, negates = (known or {}).get(r["id"], (False, False))
+            said = r.get("text") or ""
+            framed = frame(said, draft_text) if said else None
+            mine = has_negation(draft_text) if negated is None else negated
+            claims = negated is not None and r.get("object") is not None
+            theirs = (
+                bool(r.get("negated")) or has_negation(r["object"])
+                if r.get("object") is not None
+                else has_negation(said)
+            )
             fields: dict[str, Any] = {
                 "values": values,
                 "negates": negates,
-                "frame": frame(r["text"], draft_text) if r.get("text") else None,
+                # Between two claims with objects, their polarities say what is negated.
+                "frame": "other" if claims and framed == "negated" and mine == theirs else framed,
                 "similarity": similarity[r["id"]],
+                "denial": bool(said) and denies(said) != denies(draft_text),
+                "negation": bool(said) and theirs != mine,
+                "shared": bool(said) and bool(shared_terms(said, draft_text)),
             }
             pair = (r.get("text") or "", draft_text)
             cached = self._cache.get(pair)

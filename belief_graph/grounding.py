@@ -18,73 +18,11 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from .identity import _BASE_VERBS, _third_person, has_negation, normalize_value
+from .identity import _BASE_VERBS, _third_person, clauses, readings
 
 Grounding = Literal["supported", "contradicted"]
 
-# Where a clause ends: sentence punctuation, a spaced dash, a contrasting conjunction, and "and" /
-# "so" / "because" when a new subject (or "now") follows ("I used to live in Rome and now I live
-# in Milan"); "Italian and German" stays one clause.
-_CLAUSE = re.compile(
-    r"[.!?;:,]+(?:\s|$)|\s[-–—]+\s|\b(?:but|though|although|yet|whereas|while|instead(?! of))\b|"
-    r"\b(?:and|so|because)\s+(?=(?:i|i'm|i've|we|we're|he|she|they|now|then|it)\b)",
-    re.IGNORECASE,
-)
-# Words that end or exclude a value placed before it in its clause (beyond ``has_negation``).
-_ENDED = re.compile(
-    r"\b(?:gave up|give up|given up|giving up|left|leaving|dropped|sold|quitting|moved out of|"
-    r"moved away from|broke up with|retired from|instead of|rather than|ex|former|formerly|"
-    r"previously)\b",
-    re.IGNORECASE,
-)
-# A negator right before the value (an article between at most): "not peanuts", "no meat",
-# "not a vegan". Further away ("I can't stand jazz", "I don't like jazz") the negation may be
-# part of the relation itself ("dislikes"), so it does not contradict a positive claim.
-_NEGATOR_BEFORE = re.compile(
-    r"\b(?:not|no|never|no longer|no more|not anymore)\s+(?:(?:a|an|the|any)\s+)?$", re.IGNORECASE
-)
-# "from A to B": A is the value left behind.
-_FROM_TO = re.compile(r"\bfrom\s*$", re.IGNORECASE)
-_TO_AFTER = re.compile(r"^\s+(?:to|into)\b", re.IGNORECASE)
-_LEAD = re.compile(r"^(?:the|a|an|my|his|her|their|our|your)\s+")
-
-Reading = Literal["positive", "ended", "negated", "unclear"]
-
-
-def clauses(text: str) -> list[str]:
-    """The clauses of a source text, in order (see ``_CLAUSE``)."""
-    return [c.strip() for c in _CLAUSE.split(text.replace("’", "'")) if c and c.strip()]
-
-
-def readings(value: str, source: str) -> list[Reading]:
-    """How each place the source names ``value`` reads: ``ended`` when an end ("no longer",
-    "gave up", "instead of", "from A to B") comes before it in its clause or a negator right
-    before it ("not peanuts"); ``negated`` when another negation comes before it in its clause
-    ("I don't eat meat", "I can't stand jazz"); ``positive`` when its clause has none at all;
-    else ``unclear`` (a negation after it may or may not be about it). A plural "s" after the
-    value still names it ("on Mondays")."""
-    wanted = _LEAD.sub("", normalize_value(value))
-    if not wanted:
-        return []
-    pattern = re.compile(rf"(?<!\w){re.escape(wanted)}(?:e?s)?(?!\w)")
-    found: list[Reading] = []
-    for clause in clauses(source):
-        said = normalize_value(clause)
-        for match in pattern.finditer(said):
-            before, after = said[: match.start()], said[match.end() :]
-            if (
-                _ENDED.search(before)
-                or _NEGATOR_BEFORE.search(before)
-                or (_FROM_TO.search(before) and _TO_AFTER.match(after))
-            ):
-                found.append("ended")
-            elif has_negation(before):
-                found.append("negated")
-            elif has_negation(said) or _ENDED.search(said):
-                found.append("unclear")
-            else:
-                found.append("positive")
-    return found
+__all__ = ["Grounding", "clauses", "grounding", "in_third_person", "readings"]
 
 
 def grounding(value: str | None, negated: bool, source: str) -> Grounding | None:

@@ -9,18 +9,27 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Literal
 
 __all__ = [
+    "Reading",
     "Statement",
+    "clauses",
+    "denies",
     "has_negation",
     "normalize_value",
     "parse",
     "polarity",
+    "polarity_of_value",
+    "readings",
+    "relation_frame",
     "same_value",
+    "shared_terms",
     "stated_value",
     "value_in_text",
+    "value_key",
     "values_match",
 ]
 
@@ -146,9 +155,57 @@ def _plain(number: str) -> str:
     return str(int(as_float)) if as_float.is_integer() else number
 
 
+# Words whose order carries meaning ("from Lisbon to Porto" is not "from Porto to Lisbon"): a
+# value holding one keeps its word order in its key.
+_ORDERED = frozenset(
+    "to from into onto than before after then vs versus over under above below per".split()
+)
+_ARTICLES = frozenset({"a", "an", "the"})
+_PLAIN_WORD = re.compile(r"[a-z]{4,}")
+
+
+def _singular(word: str) -> str:
+    """One form for a word and its plural ("seats" and "seat", "cities" and "city", "boxes"
+    and "box"); a stem, not a word: only two forms that meet matter. Words it cannot be sure of
+    ("glass", "bus", "analysis") are kept."""
+    if not _PLAIN_WORD.fullmatch(word):
+        return word
+    if word.endswith("ies"):
+        return word[:-1]
+    if word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("s"):
+        return word[:-1]
+    if word.endswith("y") and word[-2] not in "aeiou":
+        return word[:-1] + "ie"
+    return word
+
+
+@lru_cache(maxsize=4096)
+def value_key(text: str) -> str:
+    """The identity of a value: ``normalize_value``, then articles dropped, each plain word in
+    one form for singular and plural, and the words in one order unless the value holds a word
+    whose order carries meaning ("to", "from", "than", ...). "a window seat", "Window seats" and
+    "seats, window" are one value; "Express.js" and "Express.js 5", "from Lisbon to Porto" and
+    "from Porto to Lisbon" stay two."""
+    words = [
+        _singular(w)
+        for w in re.split(r"[\s,;]+", normalize_value(text))
+        if w and w not in _ARTICLES
+    ]
+    if not words:
+        return normalize_value(text)
+    if not _ORDERED.intersection(words):
+        words.sort()
+    return " ".join(words)
+
+
 def same_value(a: str, b: str) -> bool:
-    """True when two values are the same after ``normalize_value``."""
-    return normalize_value(a) == normalize_value(b)
+    """True when two values are one value (``value_key``): the same after ``normalize_value``,
+    or differing only by articles, plural, case or word order."""
+    return value_key(a) == value_key(b)
 
 
 _FILLER_LEAD = re.compile(r"^(?:the|a|an|her|his|their|our|my|your)\b\s*")
@@ -160,9 +217,9 @@ def value_in_text(value: str, stated: str) -> bool:
     equal after normalization, or ``stated`` ends with it after leading filler ("the city of
     London" states ``London``). Extra words after the value ("Express.js 5") make it another
     value."""
-    v, s = normalize_value(value), normalize_value(stated)
-    if v == s:
+    if value_key(value) == value_key(stated):
         return True
+    v, s = normalize_value(value), normalize_value(stated)
     s = _FILLER_LEAD.sub("", s)
     if s == v:
         return True
@@ -189,6 +246,112 @@ def has_negation(text: str) -> bool:
     "doesn't", "stopped", "used to", …). For a sentence that ``parse`` reads, prefer its
     ``negated``, which looks only at the relation's words."""
     return bool(_NEGATION.search(text.replace("’", "'")))
+
+
+# Words of an end, not a denial: "no longer", "any more", "stopped", "used to".
+_ENDING = re.compile(
+    r"\b(?:no longer|no more|any ?more|stopped|quit|ceased to|used to|formerly|gave up|"
+    r"lost interest)\b",
+    re.IGNORECASE,
+)
+
+
+def denies(text: str) -> bool:
+    """True when a sentence denies ("I never sent it", "Ana has no allergies", "that's not
+    true") rather than ends ("no longer", "any more", "stopped", "used to": a change in the
+    world, which ``has_negation`` also reads)."""
+    said = text.replace("’", "'")
+    return bool(_NEGATION.search(_ENDING.sub(" ", said))) and not _ENDING.search(said)
+
+
+def shared_terms(a: str, b: str) -> set[str]:
+    """The content words two sentences share beyond who they are about: not their subjects
+    (as ``parse`` reads them, else their first word), pronouns, function words or verbs, each
+    word in one form for singular and plural. "Priya is allergic to cats" / "Priya adopted a
+    cat" share ``cat``; "Sam speaks Spanish" / "Sam works as a French translator" share
+    nothing: two facts with no point of contact."""
+    subjects: set[str] = set()
+    for text in (a, b):
+        statement = parse(text)
+        words = _WORDS.findall(normalize_value(text))
+        subjects |= _content(statement.subject) if statement is not None else set(words[:1])
+    return {w for w in _content(a) & _content(b) if not _verb_like(w)} - subjects
+
+
+def _verb_like(word: str) -> bool:
+    if word in _PAST or word in _BASE_VERBS or word in _COPULA or word in _AUX:
+        return True
+    for stem in (word[:-1], word[:-2], word[:-3] + "y" if word.endswith("ies") else ""):
+        if stem in _BASE_VERBS and word.endswith(("s", "ed", "ies")):
+            return True
+    return False
+
+
+# -- what a sentence says about one value -------------------------------------------------------
+
+# Where a clause ends: sentence punctuation, a spaced dash, a contrasting conjunction, and "and" /
+# "so" / "because" when a new subject (or "now") follows ("I used to live in Rome and now I live
+# in Milan"); "Italian and German" stays one clause.
+_CLAUSE = re.compile(
+    r"[.!?;:,]+(?:\s|$)|\s[-–—]+\s|\b(?:but|though|although|yet|whereas|while|instead(?! of))\b|"
+    r"\b(?:and|so|because)\s+(?=(?:i|i'm|i've|we|we're|he|she|they|now|then|it)\b)",
+    re.IGNORECASE,
+)
+# Words that end or exclude a value placed before it in its clause (beyond ``has_negation``).
+_ENDS_VALUE = re.compile(
+    r"\b(?:gave up|give up|given up|giving up|left|leaving|dropped|sold|quitting|moved out of|"
+    r"moved away from|broke up with|retired from|instead of|rather than|ex|former|formerly|"
+    r"previously)\b",
+    re.IGNORECASE,
+)
+# A negator right before the value (an article between at most): "not peanuts", "no meat",
+# "not a vegan". Further away ("I can't stand jazz", "I don't like jazz") the negation may be
+# part of the relation itself ("dislikes"), so it does not contradict a positive claim.
+_NEGATOR_BEFORE = re.compile(
+    r"\b(?:not|no|never|no longer|no more|not anymore)\s+(?:(?:a|an|the|any)\s+)?$", re.IGNORECASE
+)
+# "from A to B": A is the value left behind.
+_FROM_TO = re.compile(r"\bfrom\s*$", re.IGNORECASE)
+_TO_AFTER = re.compile(r"^\s+(?:to|into)\b", re.IGNORECASE)
+_LEAD = re.compile(r"^(?:the|a|an|my|his|her|their|our|your)\s+")
+
+Reading = Literal["positive", "ended", "negated", "unclear"]
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of a source text, in order (see ``_CLAUSE``)."""
+    return [c.strip() for c in _CLAUSE.split(text.replace("’", "'")) if c and c.strip()]
+
+
+def readings(value: str, source: str) -> list[Reading]:
+    """How each place the source names ``value`` reads: ``ended`` when an end ("no longer",
+    "gave up", "instead of", "from A to B") comes before it in its clause or a negator right
+    before it ("not peanuts"); ``negated`` when another negation comes before it in its clause
+    ("I don't eat meat", "I can't stand jazz"); ``positive`` when its clause has none at all;
+    else ``unclear`` (a negation after it may or may not be about it). A plural "s" after the
+    value still names it ("on Mondays")."""
+    wanted = _LEAD.sub("", normalize_value(value))
+    if not wanted:
+        return []
+    pattern = re.compile(rf"(?<!\w){re.escape(wanted)}(?:e?s)?(?!\w)")
+    found: list[Reading] = []
+    for clause in clauses(source):
+        said = normalize_value(clause)
+        for match in pattern.finditer(said):
+            before, after = said[: match.start()], said[match.end() :]
+            if (
+                _ENDS_VALUE.search(before)
+                or _NEGATOR_BEFORE.search(before)
+                or (_FROM_TO.search(before) and _TO_AFTER.match(after))
+            ):
+                found.append("ended")
+            elif has_negation(before):
+                found.append("negated")
+            elif has_negation(said) or _ENDS_VALUE.search(said):
+                found.append("unclear")
+            else:
+                found.append("positive")
+    return found
 
 
 # -- frames ------------------------------------------------------------------------------------
@@ -435,6 +598,9 @@ _PAST = {
     "died": "die",
     "retired": "retire",
 }
+# Base verb -> its past form; a past of a state ("lived", "worked") reads as the state itself.
+_PAST_OF = {base: past for past, base in reversed(list(_PAST.items()))}
+_STATES_PAST = frozenset({"lived", "worked", "liked", "loved", "used", "owned", "studied", "had"})
 _ENDED = re.compile(r"\b(?:until|till|up to)\s+(?:\d{4}|last|recently|\w+ \d{4})", re.IGNORECASE)
 _TRAILING_TIME = {
     "now",
@@ -447,7 +613,17 @@ _TRAILING_TIME = {
     "lately",
     "recently",
 }
-_PRONOUN_SUBJECTS = {"he", "she", "they", "it", "we", "you"}
+# Two-word phrases of time or of an end that close a sentence ("uses Neovim these days").
+_TRAILING_PHRASES = (
+    ["any", "more"],
+    ["any", "longer"],
+    ["these", "days"],
+    ["right", "now"],
+    ["for", "now"],
+    ["at", "present"],
+    ["this", "year"],
+)
+_PRONOUN_SUBJECTS = {"he", "she", "they", "it", "you"}
 _RELATIVE_WORDS = {"where", "who", "whom", "whose", "which", "that", "when"}
 _TOKEN = re.compile(r"[^\s]+")
 
@@ -684,18 +860,27 @@ def parse(text: str) -> Statement | None:
             words.append(tokens[j].lower())
             j += 1
         rel = " ".join(words)
+        past = _PAST_OF.get(base)
         if lower in _PAST and lower not in ("had",) and not negated and base in _PAST.values():
             # A plain past ("moved to", "joined") keeps its own relation unless it ended.
-            if lower not in ("lived", "worked", "liked", "loved", "used", "owned", "studied"):
+            if lower not in _STATES_PAST:
                 rel = " ".join([lower, *words[1:]])
+        elif aux_base == "did" and past is not None and past not in _STATES_PAST:
+            # "didn't go to the concert" denies "went to the concert": the same past event.
+            rel = " ".join([past, *words[1:]])
         value_tokens = tokens[j:]
     if not copular and rel in ("has", "have") and (quantity := _quantity(value_tokens, 0)):
         # "has 128 GB of storage": a quantity of one thing, not one of many possessions.
         rel = " ".join(["has", *quantity[1]])
         value_tokens = quantity[0]
     value_words = list(value_tokens)
-    while value_words and value_words[-1].lower() in _TRAILING_TIME:
-        value_words.pop()
+    while value_words:
+        if [w.lower() for w in value_words[-2:]] in _TRAILING_PHRASES:
+            del value_words[-2:]  # "doesn't like jazz any more": the end, not the value
+        elif value_words[-1].lower() in _TRAILING_TIME:
+            value_words.pop()
+        else:
+            break
     cut = next(
         (k for k, w in enumerate(value_words) if w.lower() in ("until", "till", "since")), None
     )
@@ -709,6 +894,22 @@ def parse(text: str) -> Statement | None:
     if not value or not subject:
         return None
     return Statement(subject, rel, value, negated, copular, definite)
+
+
+def relation_frame(text: str) -> Statement | None:
+    """The frame of a sentence for its relation and value only: ``parse``'s, or for a sentence
+    whose subject is a pronoun ("We use Redis for caching"), the frame it would have with a
+    name there. Who a pronoun names needs the conversation, so its ``subject`` is no identity;
+    what relation it states and with which value is in the sentence."""
+    statement = parse(text)
+    if statement is not None:
+        return statement
+    words = text.split(maxsplit=1)
+    pronoun = words[0].lower().strip(",") if words else ""
+    if len(words) < 2 or pronoun not in _PRONOUN_SUBJECTS:
+        return None
+    statement = parse(f"Someone {words[1]}")
+    return None if statement is None else replace(statement, subject=pronoun, definite=False)
 
 
 _UNIT_WORDS = set(_UNITS) | set(_UNITS.values()) | set(_CURRENCY_WORDS)
@@ -760,15 +961,110 @@ _MAY_NEGATE = re.compile(
 )
 
 
-def polarity(negated: bool | None, text: str) -> bool:
-    """Whether a claim is negated: as stated (``negated`` not None), else read from its text
-    (the frame's relation words when ``parse`` reads the sentence, else any negation word)."""
+def polarity(negated: bool | None, text: str, obj: str | None = None, *, triple: str = "") -> bool:
+    """Whether a claim is negated: as stated (``negated`` not None), else read from its text.
+
+    A claim with an object takes what its sentence says about *that* value
+    (``polarity_of_value``): "We no longer use Express; we moved to Koa." is negated for
+    Express and affirmed for Koa, never negated by a negation word about something else
+    (``triple``: the words of its subject and predicate, which are not another value). A
+    sentence alone (or one that says nothing of the object) is read by its frame: the relation
+    words when ``parse`` reads it, else any negation word."""
     if negated is not None:
         return negated
     if not _MAY_NEGATE.search(text.replace("’", "'")):
         return False
+    if obj is not None:
+        about = polarity_of_value(obj, text, triple)
+        if about is not None:
+            return about
     statement = parse(text)
     return statement.negated if statement is not None else has_negation(text)
+
+
+# What a negated clause may say in place of a value: it then denies the relation as a whole
+# ("Priya doesn't work there any more", "She quit").
+_PRO_FORMS = frozenset(
+    "there here it that this them one so any more anymore longer now either too".split()
+)
+_DEMONSTRATIVES = frozenset({"that", "this", "those", "these", "same"})
+_WORDS = re.compile(r"[\w.+#-]*\w[\w+#]*")
+_FUNCTION_WORDS = frozenset(
+    {*_ARTICLES, *_PREPOSITIONS, *_DETERMINERS, *_COPULA, *_AUX, "and", "or", "i", "we", "you"}
+)
+
+
+def _content(text: str) -> set[str]:
+    return {
+        _singular(w)
+        for w in _WORDS.findall(normalize_value(text))
+        if len(w) > 2 and w not in _FUNCTION_WORDS
+    }
+
+
+def _clause_negated(clause: str) -> bool:
+    statement = parse(clause)
+    if statement is not None:
+        return statement.negated
+    return has_negation(clause) or bool(_ENDS_VALUE.search(clause))
+
+
+def polarity_of_value(obj: str, text: str, triple: str = "") -> bool | None:
+    """Whether ``text`` negates or ends the value ``obj`` (``None``: it cannot tell).
+
+    Where the sentence names the value, the last clause naming it decides: ``readings``
+    ("not vegetarian any more" ends vegetarian; "we moved to Koa" affirms Koa), or the clause's
+    frame when it ends its relation without a negation word ("lost interest in spicy food",
+    "lived in Oslo until 2020"). Where no clause names it, a clause that affirms something
+    ("I eat meat") shows the negation is about another value: "I'm not vegetarian any more, I
+    eat meat." affirms omnivore, and so does "I'm not vegetarian any more.", whose copula denies
+    another attribute. A sentence every clause of which is negated and which names nothing else
+    (a word not of ``triple``, the claim's subject and predicate: "Priya doesn't work there any
+    more") is about the value; otherwise ``None``: the sentence's frame decides.
+    """
+    parts = clauses(text) or [text]
+    decided: tuple[str, Reading] | None = None
+    for clause in parts:
+        found = [r for r in readings(obj, clause) if r != "unclear"]
+        if found:
+            decided = (clause, found[-1])
+    if decided is not None:
+        clause, reading = decided
+        if reading != "positive":
+            return True
+        statement = parse(clause)
+        return statement is not None and statement.negated and value_in_text(obj, statement.value)
+    wanted = _content(obj)
+    naming = [c for c in parts if wanted & _content(c)]
+    if naming:
+        return _clause_negated(naming[-1])
+    if not all(_clause_negated(c) for c in parts):
+        return False
+    known = _content(triple) | _PRO_FORMS
+    for clause in parts:
+        statement = parse(_CONTRACTED.sub(lambda m: f"{m.group(1)} {_FULL[m.group(2)]}", clause))
+        if statement is not None and statement.value.split()[0].lower() in _DEMONSTRATIVES:
+            continue  # "that company", "those shoes": the value named before
+        said = _content(statement.value) if statement is not None else _unframed(clause)
+        if said - known:
+            # "I'm not vegetarian any more" denies another attribute, not omnivore; "Dad doesn't
+            # drive to work any more" denies the relation, whose words the frame reads.
+            return False if statement is not None and statement.relation == "is" else None
+    return True
+
+
+_CONTRACTED = re.compile(r"\b(i|we|you|they)'(m|re)\b", re.IGNORECASE)
+_FULL = {"m": "am", "re": "are", "M": "am", "RE": "are", "Re": "are"}
+
+
+def _unframed(clause: str) -> set[str]:
+    """The words of a clause the frame reader cannot read that may name a value: not negation
+    words, verbs or pronouns."""
+    return {
+        w
+        for w in _content(clause)
+        if not has_negation(w) and _base_of(w) is None and w not in _PRONOUN_SUBJECTS
+    }
 
 
 def stated_value(obj: str | None, text: str | None) -> str | None:

@@ -234,6 +234,28 @@ class HistoricalDraft(ClaimDraft):
     recorded_at: Moment
 
 
+class Contradicted(BaseModel):
+    """An earlier claim a belief contradicted and took the place of: superseded by it (a
+    CONFLICT, newest wins), retracted by it (a correction), or overruled when a human confirmed
+    it. What a reader needs to say "earlier you said X": what was said, when, and by whom."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    text: str | None = None
+    object: str | None = None
+    negated: bool = False
+    valid_from: datetime | None = None
+    recorded_at: datetime | None = None
+    source_type: SourceType | None = None
+    author: str | None = None
+    origin: str | None = None
+    status: Status
+    resolution: str | None = Field(
+        default=None, description="How the contradiction was resolved (newest wins, corrected)."
+    )
+
+
 class Claim(BaseModel):
     """A stored claim, as reads return it (the embedding is never returned)."""
 
@@ -276,6 +298,9 @@ class Claim(BaseModel):
     demoted: bool = False  # a policy demoted to disputed, waiting for a human
     promoted_from: str | None = None  # the evidence claim this policy was promoted from
     refused_reason: str | None = None  # why verification refused it (status rejected)
+    # The earlier claims this one contradicted and replaced (current, as_of, beliefs, get,
+    # search and lineage fill it; empty elsewhere).
+    contradicts: list[Contradicted] = Field(default_factory=list)
 
     @property
     def support(self) -> int:
@@ -330,6 +355,9 @@ class RevisionResult(BaseModel):
     reinforced: list[str] = Field(default_factory=list)
     flagged: list[str] = Field(default_factory=list)
     restored: list[str] = Field(default_factory=list)
+    # Claims the new belief contradicted and replaced (newest wins, or retracted by a
+    # correction): ``get`` names what they said.
+    contradicted: list[str] = Field(default_factory=list)
     replayed: bool = False
     erasure: ErasureReport | None = None
     """An erase's report of what it erased (None for every other operation)."""
@@ -431,8 +459,22 @@ class Dispute(BaseModel):
         return self.policy.demoted
 
 
-class Episode(BaseModel):
-    """A provenance record: where a claim came from."""
+class EmbedResult(BaseModel):
+    """What ``embed`` did in one namespace: a vector for each claim that had none."""
+
+    model_config = ConfigDict(frozen=True)
+
+    namespace: str
+    found: int = Field(description="Claims (not erased) without a vector when it started.")
+    embedded: int = Field(description="Claims given a vector, a committed batch at a time.")
+    remaining: int = Field(
+        description="Claims still without a vector when it ended (0 once it is done)."
+    )
+
+
+class EpisodeRecord(BaseModel):
+    """An Episode node as ``lineage`` shows it: where a claim came from (its provenance). Not
+    the ``Episode`` that ``observe`` takes, which is what was said."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -465,7 +507,7 @@ class Lineage(BaseModel):
     claim: Claim
     chain: list[Claim]
     supersedes: list[dict[str, Any]]
-    episodes: list[Episode]
+    episodes: list[EpisodeRecord]
     revisions: list[RevisionRecord]
     dependents: list[Claim]
     premises: list[Claim]
@@ -589,6 +631,9 @@ class Check(BaseModel):
     ok: bool
     detail: str
     info: bool = False
+    remedy: str | None = Field(
+        default=None, description="What to do about a failed check (a command or a setting)."
+    )
 
 
 class DoctorReport(BaseModel):

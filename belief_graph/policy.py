@@ -68,6 +68,10 @@ class Policy(BaseModel):
     pending_after_reinforcements: int = Field(default=3, ge=1)
     same_similarity: float = Field(default=0.92, ge=0.0, le=1.0)
     contradiction_threshold: float = Field(default=0.9, ge=0.0, le=1.0)
+    # Two facts of one subject with no point of contact (neither denies the other, no shared
+    # term: PairScores.opposed) are compatible unless the model is this sure (calibrated on
+    # bench/verdicts, docs/semantic.md).
+    apart_contradiction_threshold: float = Field(default=0.99, ge=0.0, le=1.0)
     neighbours: int = Field(default=5, ge=1, le=100)
     # How far ahead of the engine's clock a draft's recorded_at may be (clocks drift); further
     # ahead is refused, or one claim stamped in the far future would freeze its fact.
@@ -76,7 +80,7 @@ class Policy(BaseModel):
     unframed_similarity: float = Field(default=0.75, ge=0.0, le=1.0)
     # A sentence about the same subject under another relation ("is cautious with money" /
     # "is careful with her money") restates that fact from this similarity up (calibrated on
-    # bench/verdicts, docs/semantic.md).
+    # data/verdicts, docs/semantic.md).
     paraphrase_similarity: float = Field(default=0.9, ge=0.0, le=1.0)
     predicates: dict[str, PredicateRule] = Field(default_factory=dict)
     # Evidence and policy (docs/policy.md): independent support, promotion, demotion.
@@ -135,6 +139,23 @@ class PairScores:
     similarity: float | None = None
     contradiction: float | None = None
     entailment: float | None = None
+    # Exactly one of the two sentences denies ("I never sent it": ``identity.denies``); exactly
+    # one side negates, an end among them: a claim with an object by its polarity or a value
+    # that denies ("none"), a sentence alone by its words (``identity.has_negation``).
+    denial: bool = False
+    negation: bool = False
+    # The two sentences share a content word beyond their subject (``identity.shared_terms``):
+    # two facts with a point of contact ("allergic to cats" / "adopted a cat").
+    shared: bool = False
+
+    @property
+    def opposed(self) -> bool:
+        """Whether two claims of one subject's different facts have a point of contact: one
+        side denies or ends what the other says (a negation on one side only, the ``negated``
+        frame), or they share what they speak of. Without one, they are compatible facts
+        ("speaks Spanish" / "works as a French translator") unless the model is very sure
+        (``Policy.apart_contradiction_threshold``)."""
+        return self.negation or self.frame == "negated" or self.shared
 
 
 @dataclass(frozen=True)
@@ -163,11 +184,13 @@ def decide(
     *,
     draft_kind: Kind = "evidence",
     draft_valid_from: datetime | None = None,
+    stance: bool = False,
 ) -> Plan:
     """Decide what a new claim does to its slot. ``current`` holds the belief(s) the draft is
     compared with; ``waiting`` the slot's pending claims (a repeat of a waiting value is
     evidence for it: it reinforces the waiting claim instead of queueing a second one).
-    ``negated``: the draft denies or ends its value (see ``polarity_plan``)."""
+    ``negated``: the draft denies or ends its value (see ``polarity_plan``). ``stance``: the
+    predicate's values are a stance (``Vocabulary.stance``; see ``reverses``)."""
     same = next((c for c in current if is_same(scores.get(c.id), policy)), None)
     if same is not None:
         return Plan("SAME", "reinforce", "same value: reinforced, no new version", target=same.id)
@@ -192,15 +215,7 @@ def decide(
 
     old = max(current, key=lambda c: c.recorded_at)
     score = scores.get(old.id)
-    contradicts = (
-        correction
-        or flipped is not None
-        or (
-            score is not None
-            and score.contradiction is not None
-            and score.contradiction >= policy.contradiction_threshold
-        )
-    )
+    contradicts = correction or flipped is not None or reverses(score, policy, stance=stance)
     verdict: Verdict = "CONFLICT" if contradicts else "UPDATE"
     new_rank, old_rank = policy.rank(draft_source), policy.rank(old.source_type)
     if old.kind == "policy" and draft_kind == "evidence":
@@ -282,6 +297,27 @@ def decide(
     return apply_floor(plan, draft_source, draft_confidence, policy)
 
 
+def reverses(score: PairScores | None, policy: Policy, *, stance: bool = False) -> bool:
+    """Whether a draft contradicts the value its fact holds rather than changing it: the
+    ``contradiction`` flag's model-read case (a correction and a denial of the same value, which
+    the structure reads, are the others). Two values the structure reads are a change of value
+    (150 commits then 165, a meeting moved to Tuesday, a move to Porto), never a contradiction
+    however the model scores them, unless the fact is a ``stance`` its subject takes: there a
+    value the model reads as contradicting the old one reverses it ("cautious with money" /
+    "wants an aggressive, high-risk portfolio"; "vegan" / "eats meat now"), while one it does
+    not is a change ("cautious" / "takes moderate risks"). Where a side's value cannot be read,
+    the model's contradiction counts when exactly one of the two sentences denies ("I sent the
+    report" / "I never sent the report"): an end ("no longer") is a change too."""
+    if score is None or score.same_object:
+        return False
+    if score.values and not stance:
+        return False
+    if not score.values and not score.denial:
+        return False
+    # Read last: the model runs only for a pair the structure leaves to it.
+    return score.contradiction is not None and score.contradiction >= policy.contradiction_threshold
+
+
 def apply_floor(plan: Plan, source: SourceType, confidence: float, policy: Policy) -> Plan:
     """A draft below the confidence floor never becomes the belief: it waits (a human's word
     is exempt: ``human_verified`` is the confirmation)."""
@@ -359,6 +395,17 @@ def contradicted(
         and c.scores.contradiction is not None
         and c.scores.contradiction >= policy.contradiction_threshold
     ]
+
+
+def opposes(score: PairScores, policy: Policy) -> bool:
+    """Whether a contradiction between two facts of one subject (or two unframed values of one
+    multi-valued fact) is recorded: the model's score crosses ``contradiction_threshold`` and
+    the two have a point of contact (``PairScores.opposed``), or it crosses
+    ``apart_contradiction_threshold``. Read the score last: it may run the model."""
+    threshold = (
+        policy.contradiction_threshold if score.opposed else policy.apart_contradiction_threshold
+    )
+    return score.contradiction is not None and score.contradiction >= threshold
 
 
 def _about(candidate: Candidate, subject: str | None) -> bool:

@@ -19,6 +19,7 @@ from .models import (
     ConsolidationReport,
     Dispute,
     DoctorReport,
+    EmbedResult,
     Lineage,
     RevisionResult,
     ScopedAnswer,
@@ -38,6 +39,7 @@ MODELS: dict[str, type[BaseModel]] = {
     "doctor_report": DoctorReport,
     "consolidation_report": ConsolidationReport,
     "dispute": Dispute,
+    "embed_result": EmbedResult,
 }
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"

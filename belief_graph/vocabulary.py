@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import tomllib
 import unicodedata
 from collections.abc import Mapping
@@ -35,8 +36,11 @@ from belief_graph.models import Cardinality
 
 __all__ = [
     "CARDINALITIES",
+    "KINDS",
     "PredicateSpec",
     "Vocabulary",
+    "kind_of_object",
+    "kind_of_subject",
     "normalize_key",
     "normalize_predicate",
 ]
@@ -45,7 +49,9 @@ CARDINALITIES: tuple[Cardinality, ...] = ("single", "multi")
 
 _SHIPPED_LABEL = "belief_graph/data/vocabulary.toml"
 _TOP_LEVEL_KEYS = frozenset({"default_cardinality", "predicates"})
-_PREDICATE_KEYS = frozenset({"synonyms", "cardinality", "description"})
+_PREDICATE_KEYS = frozenset(
+    {"synonyms", "cardinality", "description", "subject", "object", "shares", "stance"}
+)
 
 # Apostrophes vanish rather than split words, so "doesn't like" and "doesnt like" meet.
 _APOSTROPHES = frozenset("'\u2019\u02bc\u2018`\u00b4")
@@ -105,6 +111,180 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFC", folded)
 
 
+# -- kinds: what a subject or an object is, read from its words ---------------------------------
+#
+# Only positive evidence counts: a kind is read where the words say it ("the team meeting", "on
+# Tuesday", "for caching"); anything else is of no known kind and fits every predicate.
+
+_SUBJECT_HEADS: dict[str, frozenset[str]] = {
+    "person": frozenset(
+        "i me user he she you wife husband partner mom mum mother dad father sister brother "
+        "son daughter friend boss manager colleague kid child parent grandma grandmother "
+        "grandpa grandfather aunt uncle cousin roommate flatmate neighbor neighbour boyfriend "
+        "girlfriend fiance fiancee".split()
+    ),
+    "group": frozenset("we us team company family household band club".split()),
+    "project": frozenset(
+        "project app application service backend frontend api website site repo repository "
+        "codebase system stack server".split()
+    ),
+    "event": frozenset(
+        "meeting meetup standup stand-up sync call appointment class lesson flight party "
+        "wedding concert interview review demo retro retrospective workshop session training "
+        "game match dinner lunch breakfast brunch trip holiday vacation conference launch "
+        "exam checkup check-up surgery rehearsal ceremony festival webinar talk presentation "
+        "one-on-one 1:1 kickoff kick-off offsite planning recital performance play show "
+        "tournament race marathon visit".split()
+    ),
+}
+_ROLES: dict[str, frozenset[str]] = {
+    "cache": frozenset("cache caches caching cached".split()),
+    "database": frozenset("database databases db storage persistence datastore".split()),
+    "queue": frozenset(
+        "queue queues queuing queueing messaging broker jobs pubsub pub/sub".split()
+    ),
+    "library": frozenset("library libraries lib package dependency sdk".split()),
+    "test": frozenset("testing tests test".split()),
+    "monitoring": frozenset(
+        "monitoring logging logs metrics tracing alerting observability analytics".split()
+    ),
+    "search": frozenset("search indexing".split()),
+    "ci": frozenset("ci builds".split()),
+    "auth": frozenset("auth authentication login sso".split()),
+    "hosting": frozenset("hosting deployment deploys".split()),
+    "framework": frozenset("framework frameworks".split()),
+    "language": frozenset("language languages".split()),
+}
+_ROLE_OF = {word: role for role, words in _ROLES.items() for word in words}
+_WEEKDAYS = "monday tuesday wednesday thursday friday saturday sunday".split()
+_MONTHS = (
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+_TIME_WORDS = frozenset(
+    [
+        *_WEEKDAYS,
+        *(d + "s" for d in _WEEKDAYS),
+        *_MONTHS,
+        *"today tomorrow tonight yesterday noon midnight morning mornings afternoon afternoons "
+        "evening evenings night nights weekend weekends weekday weekdays week month year "
+        "am pm".split(),
+    ]
+)
+# Words a time may carry that do not make it something else ("next Tuesday at 3pm").
+_TIME_FILLER = frozenset(
+    "on at the a next this every each of in from to until by around about early late mid "
+    "end start beginning first last".split()
+)
+_CLOCK = re.compile(
+    r"^(?:\d{1,2}:\d{2}(?:am|pm)?|\d{1,2}(?:am|pm|st|nd|rd|th)|[12]\d{3}|"
+    r"\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?)$"
+)
+_ROLE_LEADS = frozenset({"for", "as"})
+_ROLE_SKIP = frozenset({"a", "an", "the", "our", "my", "its", "their", "your", "main", "primary"})
+_STOP_AT = frozenset({"to", "of", "in", "for", "with", "at", "on", "about", "from"})
+
+# Words that name a job: a value whose head is one is a role ("a senior engineer").
+_JOBS = frozenset(
+    "engineer developer programmer designer manager director teacher professor lecturer "
+    "nurse doctor physician surgeon dentist pharmacist analyst scientist researcher "
+    "consultant accountant lawyer attorney architect chef cook waiter waitress barista writer "
+    "journalist photographer artist musician translator interpreter intern founder ceo cto "
+    "cfo coo mechanic electrician plumber carpenter pilot clerk cashier librarian assistant "
+    "coordinator specialist technician administrator recruiter therapist psychologist "
+    "veterinarian paramedic firefighter farmer baker economist statistician physicist "
+    "chemist biologist salesperson tutor coach instructor principal midwife caregiver "
+    "dancer actor actress singer composer producer director editor-in-chief animator "
+    "optician optometrist radiologist anesthesiologist surgeon secretary receptionist "
+    "bartender courier postman janitor guard lifeguard banker trader broker auditor "
+    "strategist marketer copywriter illustrator sculptor potter jeweler welder machinist "
+    "miner fisherman gardener landscaper housekeeper nanny babysitter social-worker "
+    "counselor counsellor dietitian nutritionist physiotherapist chiropractor".split()
+)
+
+# Jobs that are common surnames too.
+_SURNAMES = frozenset("cook baker carpenter farmer clerk coach mason butler tailor".split())
+
+KINDS = frozenset({*_SUBJECT_HEADS, *_ROLES, "time", "place", "role"})
+"""The kinds a predicate may declare for its subject and object. ``place`` is never read from
+words (a place is any name), so it only excludes what reads as another kind."""
+
+
+def _role_phrase(words: list[str]) -> str | None:
+    """The role a "for …" / "as …" phrase names ("for caching", "as our main database")."""
+    for i, word in enumerate(words):
+        if word not in _ROLE_LEADS:
+            continue
+        for after in words[i + 1 : i + 5]:
+            if after in _ROLE_OF:
+                return _ROLE_OF[after]
+            if after not in _ROLE_SKIP and after in _STOP_AT:
+                break
+    return None
+
+
+def _head(words: list[str]) -> str | None:
+    """The head of a noun phrase: its last word before a preposition ("teacher of history")."""
+    head: list[str] = []
+    for word in words:
+        if word in _STOP_AT and head:
+            break
+        head.append(word)
+    return head[-1] if head else None
+
+
+def kind_of_subject(subject: str) -> str | None:
+    """What a subject is by its head word ("the team meeting" → ``event``, "my sister" →
+    ``person``, "we" → ``group``, "the backend" → ``project``), or None when its words do not
+    say (a name)."""
+    last = _head(_words(subject))  # "my flight to Berlin": the head comes before "to"
+    if last is None:
+        return None
+    for kind, heads in _SUBJECT_HEADS.items():
+        if last in heads or (last.endswith("s") and last[:-1] in heads and kind == "event"):
+            return kind
+    return None
+
+
+def kind_of_object(obj: str, text: str | None = None) -> str | None:
+    """What an object is: ``time`` when its words are a day, date or time of day ("Tuesday",
+    "next Friday at 3pm", "1990"); a tool's role when its own words or its sentence name one
+    ("the httpx library" → ``library``; "We use Redis for caching" → ``cache``); ``role`` when
+    it names a job ("a senior engineer"); else None."""
+    words = [w for w in re.split(r"[\s,]+", obj.casefold()) if w]
+    if (
+        words
+        and all(
+            w in _TIME_WORDS or w in _TIME_FILLER or _CLOCK.match(w) or w.isdigit() for w in words
+        )
+        and any(w in _TIME_WORDS or _CLOCK.match(w) for w in words)
+    ):
+        return "time"
+    own = [_ROLE_OF[w] for w in _words(obj) if w in _ROLE_OF]
+    if own:
+        return own[-1]
+    head = _head(_words(obj))
+    if head is not None and (head in _JOBS or (head.endswith("s") and head[:-1] in _JOBS)):
+        # A job that is also a surname, capitalized, is a name ("Tim Cook"), unless an
+        # article leads ("a Cook"); other capitals are a title ("Data Analyst").
+        named = head in _SURNAMES and any(
+            w[:1].isupper() and w.casefold() == head for w in obj.split()
+        )
+        if not named or _words(obj)[0] in ("a", "an", "the"):
+            return "role"
+    if text:
+        folded = text.casefold()
+        at = folded.find(obj.casefold())
+        after = _words(folded[at + len(obj) :]) if at >= 0 else []
+        if after and after[0] in _ROLE_OF:
+            return _ROLE_OF[after[0]]  # "the Redis cache"
+        for words in (after, _words(folded)):
+            role = _role_phrase(words)
+            if role is not None:
+                return role
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class PredicateSpec:
     """One canonical predicate: its name, synonyms, cardinality and description."""
@@ -113,6 +293,30 @@ class PredicateSpec:
     cardinality: Cardinality
     synonyms: tuple[str, ...] = ()
     description: str = ""
+    # What its subject and object may be (``KINDS``; empty: anything). A phrase maps to the
+    # predicate only where its subject and object do not read as another kind.
+    subject: tuple[str, ...] = ()
+    object: tuple[str, ...] = ()
+    # Phrases it shares with other predicates: each means this one where its kinds fit.
+    shares: tuple[str, ...] = ()
+    # Its values are a stance the subject takes (how much risk, what they eat): a new value that
+    # contradicts the old one reverses it (a change of mind), where for any other predicate a
+    # new value is a change of the world (a move, a new count), never a contradiction.
+    stance: bool = False
+
+    def fits(self, subject_kind: str | None, object_kind: str | None) -> bool:
+        """Whether a subject and object of these kinds (None: not known) fit the predicate:
+        none read as a kind it does not declare."""
+        return (not self.subject or subject_kind is None or subject_kind in self.subject) and (
+            not self.object or object_kind is None or object_kind in self.object
+        )
+
+    def named(self, subject_kind: str | None, object_kind: str | None) -> bool:
+        """Whether the words say the predicate: it ``fits``, and a kind it declares is read
+        (what a phrase it shares needs, as that phrase means another predicate by default)."""
+        return self.fits(subject_kind, object_kind) and (
+            subject_kind in self.subject or object_kind in self.object
+        )
 
 
 @dataclass(frozen=True, eq=False, slots=True)
@@ -129,6 +333,8 @@ class Vocabulary:
     default_cardinality: Cardinality = "single"
     sources: tuple[str, ...] = ()
     aliases: Mapping[str, str] = field(init=False, repr=False)
+    # Lookup phrase -> the predicates that share it (``PredicateSpec.shares``), in order.
+    shared: Mapping[str, tuple[str, ...]] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not _is_cardinality(self.default_cardinality):
@@ -151,8 +357,26 @@ class Vocabulary:
                     raise ValueError(
                         f"synonym {synonym!r} of {name!r} already resolves to {owner!r}"
                     )
+        shared: dict[str, list[str]] = {}
+        for name, spec in predicates.items():
+            for kind in (*spec.subject, *spec.object):
+                if kind not in KINDS:
+                    raise ValueError(f"predicate {name!r}: unknown kind {kind!r}")
+            if spec.shares and not spec.subject and not spec.object:
+                raise ValueError(f"predicate {name!r} shares phrases but declares no kinds")
+            for phrase in spec.shares:
+                key = _phrase_key(phrase)
+                if not key:
+                    raise ValueError(f"predicate {name!r} shares an empty phrase")
+                if key == _phrase_key(name):
+                    raise ValueError(f"predicate {name!r} shares its own name")
+                if aliases.get(key) != name and name not in shared.get(key, []):
+                    shared.setdefault(key, []).append(name)
         object.__setattr__(self, "predicates", MappingProxyType(predicates))
         object.__setattr__(self, "aliases", MappingProxyType(aliases))
+        object.__setattr__(
+            self, "shared", MappingProxyType({k: tuple(v) for k, v in shared.items()})
+        )
 
     @classmethod
     def default(cls) -> Vocabulary:
@@ -222,6 +446,46 @@ class Vocabulary:
         """
         return _canonical(self, predicate_text)
 
+    def resolve(
+        self,
+        predicate_text: str,
+        subject: str | None = None,
+        obj: str | None = None,
+        text: str | None = None,
+    ) -> tuple[str, Cardinality]:
+        """The predicate a phrase means for this subject and object, and its cardinality.
+
+        A phrase may mean several predicates: the one it is a synonym of, where its subject and
+        object do not read as another kind (``kind_of_subject``, ``kind_of_object``: the object
+        read with its sentence ``text``), else the first that shares it (``shares``) whose
+        kinds the words say: "moved to" is ``lives_in`` for a person, ``takes_place_on`` for a
+        meeting moved to a day, ``venue`` for a conference moved to Vienna; "uses" is
+        ``uses_cache`` for "We use Redis for caching". A synonym none of whose predicates fits
+        is a relation of its own (its snake_case), multi-valued: a mapping that does not fit
+        must not supersede a compatible fact. A phrase only shared ("is at") and not named is
+        as any phrase the vocabulary does not know; a canonical name is the caller's choice,
+        kept unless a predicate that shares it is named. Unknown phrases are as in
+        ``canonical``.
+        """
+        return _resolve(self, predicate_text, subject, obj, text)
+
+    def readings(self, predicate_text: str, subject: str | None = None) -> list[str]:
+        """The predicates a read by this phrase may mean, likeliest first: what ``resolve``
+        gives without an object, then each predicate that shares the phrase, then the phrase's
+        own relation when it has several senses (a write with an object may have chosen any
+        of them). A phrase of one sense has one."""
+        first = self.resolve(predicate_text, subject)[0]
+        key = _phrase_key(predicate_text)
+        owner = self.aliases.get(key)
+        sharers = self.shared.get(key, ())
+        senses = [first]
+        if sharers or (
+            owner is not None and (spec := self.predicates[owner]).subject + spec.object
+        ):
+            senses += [n for n in ((owner,) if owner else ()) + sharers]
+            senses.append("_".join(_words(predicate_text)))
+        return list(dict.fromkeys(senses))
+
     def cardinality(self, canonical: str) -> Cardinality:
         """Return ``"single"`` or ``"multi"`` for a predicate (synonyms are resolved first).
 
@@ -229,6 +493,12 @@ class Vocabulary:
         """
         spec = self.predicates.get(canonical) or self.predicates.get(self.canonical(canonical))
         return spec.cardinality if spec is not None else self.default_cardinality
+
+    def stance(self, canonical: str) -> bool:
+        """Whether a predicate's values are a stance its subject takes (``PredicateSpec``): a
+        contradicting new value then reverses it. Unknown predicates are not."""
+        spec = self.predicates.get(canonical) or self.predicates.get(self.canonical(canonical))
+        return spec is not None and spec.stance
 
     def describe(self, canonical: str) -> str:
         """Return the description of a known predicate (synonyms are resolved first).
@@ -244,7 +514,8 @@ class Vocabulary:
         """Whether a phrase resolves to a predicate the vocabulary defines."""
         if not isinstance(predicate_text, str):
             return False
-        return _phrase_key(predicate_text) in self.aliases
+        key = _phrase_key(predicate_text)
+        return key in self.aliases or key in self.shared
 
     def __len__(self) -> int:
         return len(self.predicates)
@@ -304,6 +575,10 @@ class _Draft:
     cardinality: Cardinality | None
     synonyms: list[str]
     description: str
+    subject: tuple[str, ...] = ()
+    object: tuple[str, ...] = ()
+    shares: list[str] = field(default_factory=list)
+    stance: bool | None = None
 
 
 class _Builder:
@@ -344,6 +619,16 @@ class _Builder:
         if not isinstance(synonyms, list) or not all(isinstance(s, str) for s in synonyms):
             raise ConfigError(f"{label}: {where}.synonyms: expected a list of strings")
 
+        kinds = {
+            key: _kinds(label, f"{where}.{key}", table.get(key)) for key in ("subject", "object")
+        }
+        shares = table.get("shares", [])
+        if not isinstance(shares, list) or not all(isinstance(s, str) for s in shares):
+            raise ConfigError(f"{label}: {where}.shares: expected a list of strings")
+        stance = table.get("stance")
+        if stance is not None and not isinstance(stance, bool):
+            raise ConfigError(f"{label}: {where}.stance: expected true or false")
+
         draft = self._drafts.get(name)
         if draft is None:
             draft = self._drafts[name] = _Draft(cardinality, [], description or "")
@@ -352,6 +637,20 @@ class _Builder:
                 draft.cardinality = cardinality
             if description is not None:
                 draft.description = description
+        if kinds["subject"] is not None:
+            draft.subject = kinds["subject"]
+        if kinds["object"] is not None:
+            draft.object = kinds["object"]
+        if stance is not None:
+            draft.stance = stance
+        for phrase in shares:
+            key = _phrase_key(phrase)
+            if not key:
+                raise ConfigError(f"{label}: {where}.shares: {phrase!r} has no words")
+            if key == _phrase_key(name):
+                raise ConfigError(f"{label}: {where}.shares: {phrase!r} is its own name")
+            if not any(_phrase_key(s) == key for s in draft.shares):
+                draft.shares.append(phrase)
         self._claim(_phrase_key(name), name)
 
         for synonym in synonyms:
@@ -384,9 +683,62 @@ class _Builder:
                 cardinality=draft.cardinality or default,
                 synonyms=tuple(draft.synonyms),
                 description=draft.description,
+                subject=draft.subject,
+                object=draft.object,
+                shares=tuple(draft.shares),
+                stance=bool(draft.stance),
             )
             for name, draft in self._drafts.items()
         }
+
+
+def _kinds(label: str, where: str, value: object) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(k, str) for k in value):
+        raise ConfigError(f"{label}: {where}: expected a list of kinds")
+    unknown = [k for k in value if k not in KINDS]
+    if unknown:
+        raise ConfigError(
+            f"{label}: {where}: unknown kind {unknown[0]!r} (expected one of "
+            f"{', '.join(sorted(KINDS))})"
+        )
+    return tuple(value)
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolve(
+    vocabulary: Vocabulary,
+    predicate_text: str,
+    subject: str | None,
+    obj: str | None,
+    text: str | None,
+) -> tuple[str, Cardinality]:
+    words = _words(predicate_text)
+    if not words:
+        raise ValueError(f"predicate {predicate_text!r} is empty after normalization")
+    key = " ".join(words)
+    owner = vocabulary.aliases.get(key)
+    sharers = vocabulary.shared.get(key, ())
+    if owner is None and not sharers:
+        return "_".join(words), vocabulary.default_cardinality
+    if owner is not None and not sharers and key == _phrase_key(owner):
+        return owner, vocabulary.predicates[owner].cardinality
+    senses = [vocabulary.predicates[n] for n in ((owner,) if owner else ()) + sharers]
+    if all(not s.subject and not s.object for s in senses):
+        return senses[0].name, senses[0].cardinality
+    subject_kind = kind_of_subject(subject) if subject else None
+    object_kind = kind_of_object(obj, text) if obj else None
+    if owner is not None and senses[0].fits(subject_kind, object_kind):
+        return owner, senses[0].cardinality
+    for spec in senses[1 if owner is not None else 0 :]:
+        if spec.named(subject_kind, object_kind):
+            return spec.name, spec.cardinality
+    if owner is None:
+        return "_".join(words), vocabulary.default_cardinality  # as any phrase it does not know
+    if key == _phrase_key(owner):
+        return owner, senses[0].cardinality  # its own name: the caller's choice
+    return "_".join(words), "multi"
 
 
 @functools.lru_cache(maxsize=4096)

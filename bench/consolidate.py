@@ -1,7 +1,9 @@
-"""Consolidation on a large namespace: how long the "sleep" pass, its dry run, a second pass and
-the rollback take, and what the pass found.
+"""How long do consolidation, its dry run, a second pass and the rollback take?
 
-    python bench/consolidate.py [--facts 5000] [--json]
+On a large namespace, the "sleep" pass, its dry run, a second pass and the rollback, and
+what the pass found.
+
+    python -m bench consolidate [--facts 5000] [--json]
 
 Without ``NEO4J_URI`` it runs on a private Neo4j started for this run (never the user's own).
 The namespace holds ``--facts`` structured facts written through ``ingest`` (models off), then,
@@ -18,10 +20,9 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from _common import connect, report
-
-from belief_graph.models import ClaimDraft
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import check_graph, q
+from bench.common import connect, report
 
 NS = "bench:consolidate"
 AT = "2026-01-05T09:00:00+00:00"
@@ -63,11 +64,11 @@ def _legacy(claim_id: str, slot_id: str, text: str, obj: str | None) -> dict[str
 
 def seed(bg: Any, facts: int) -> dict[str, int]:
     results = bg.ingest(
-        ClaimDraft(
+        draft(
+            f"person {i}",
+            "attribute",
+            f"value {i}",
             namespace=NS,
-            subject=f"person {i}",
-            predicate="attribute",
-            object=f"value {i}",
             text=f"Person {i} has value {i}.",
         )
         for i in range(facts)
@@ -99,7 +100,7 @@ def seed(bg: Any, facts: int) -> dict[str, int]:
     return {"facts": facts, "duplicates": len(rows) - len(slots), "text_twins": len(slots)}
 
 
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--facts", type=int, default=5000)
     parser.add_argument("--json", action="store_true")
@@ -141,7 +142,4 @@ def main() -> None:
         args.json,
     )
     bg.close()
-
-
-if __name__ == "__main__":
-    main()
+    return 0

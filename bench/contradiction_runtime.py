@@ -1,42 +1,38 @@
-"""The contradiction model through torch and through onnxruntime, side by side.
+"""What does a user's contradiction model cost through torch and through onnxruntime?
 
-Run: ``python bench/contradiction_runtime.py [--rounds 40] [--engine-claims 2000] [--json]``.
-The user default
-(``cross-encoder/nli-deberta-v3-xsmall``) comes from the model hub, which this machine cannot
-reach, so the model is one of its shape (DeBERTa-v2, 12 layers, hidden 384, 6 heads, a
-128,100-token embedding) with random weights (``random_deberta_classifier``): the time of a
-pair depends on the shape and the pair's length, not on the weights. Its tokenizer knows a few
-dozen words, so a word is a token (a DeBERTa-v3 tokenizer gives a little more per word).
+The user default (``cross-encoder/nli-deberta-v3-xsmall``) comes from the model hub, which this
+machine cannot reach, so the model is one of its shape (DeBERTa-v2, 12 layers, hidden 384, 6
+heads, a 128,100-token embedding) with random weights (``random_deberta_classifier``): the time
+of a pair depends on the shape and the pair's length, not on the weights. Its tokenizer knows a
+few dozen words, so a word is a token (a DeBERTa-v3 tokenizer gives a little more per word).
 
-Scores first: both runtimes on every pair of ``bench/nli_pairs.jsonl``, the largest
-difference printed. Then ``CrossEncoderScorer.score`` through each, in turns call by call, on
-one pair, on the likely pairs of a draft (4) and on a batch (16), on the engine's model threads
+Scores first: both runtimes on every pair of ``data/nli_pairs.jsonl``, the largest difference
+printed. Then ``CrossEncoderScorer.score`` through each, in turns call by call, on one pair, on
+the likely pairs of a draft (4) and on a batch (16), on the engine's model threads
 (``BELIEF_GRAPH_MODEL_THREADS``, one by default).
 
 With ``--engine-claims N``: ``remember`` with models on, the offline embedder and this
-classifier through each runtime, two clients taking turns call by call on one store of N
-engine drafts (``bench/engine.py``'s facts; a private Neo4j unless ``NEO4J_URI``), with the
-time per stage (``bench/_stages.py``) and the pairs the classifier scored.
+classifier through each runtime, two clients taking turns call by call on one store of N drafts
+of ``bench.data``'s people (a private Neo4j unless ``NEO4J_URI``), with the time per stage
+(``bench.common.instrument``) and the pairs the classifier scored.
+
+    python -m bench contradiction_runtime [--rounds 40] [--engine-claims 2000] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from _common import connect, report, summary
-
 from belief_graph.semantic.contradiction import CrossEncoderScorer
 from belief_graph.settings import EngineSettings
 from belief_graph.testing.offline import random_deberta_classifier
+from bench.common import connect, report, summary
 
-NLI_PAIRS = Path(__file__).resolve().parent / "nli_pairs.jsonl"
+NLI_PAIRS = Path(__file__).resolve().parents[1] / "data" / "nli_pairs.jsonl"
 
 
 def pairs() -> list[tuple[str, str]]:
@@ -111,11 +107,10 @@ def engine(scorers: dict[str, CrossEncoderScorer], args: argparse.Namespace) -> 
     import random
     from datetime import UTC, datetime, timedelta
 
-    from _stages import instrument
-    from engine import BASE, drafts, person_fact
-
     from belief_graph.detect import Detector
     from belief_graph.testing.offline import offline_embedder
+    from bench.common import instrument
+    from bench.data import BASE, drafts, person_fact
 
     rng = random.Random(7)
     embedder = offline_embedder()
@@ -152,7 +147,3 @@ def engine(scorers: dict[str, CrossEncoderScorer], args: argparse.Namespace) -> 
     for client in clients.values():
         client.close()
     fill.close()
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,14 +1,17 @@
-"""A draft's look-up (write/neighbours: the slots of its nearest active claims outside its own
+"""How often does a draft's look-up widen where many tenants share the index, at what cost?
+
+A draft's look-up (write/neighbours: the slots of its nearest active claims outside its own
 fact) in a database that many namespaces of like sentences share: how often the first fetch of
 the vector index holds fewer of the namespace's slots than the look-up ranks (on Neo4j 5.26,
-whose index spans every namespace, other tenants' nearer sentences fill it; until 2026-12-04
-such a draft met fewer neighbours than asked), how often the look-up still does after it asks
-once more, wider, and what the look-up costs, widened or not. Each tenant holds ``--per``
-engine drafts (``bench/engine.py``'s people and predicates) with their embeddings; the drafts
+whose index spans every namespace, other tenants' nearer sentences fill it), how often the
+look-up still does after it asks once more, wider, and what the look-up costs, widened or not.
+Each tenant holds ``--per`` drafts of ``bench.data``'s people with their embeddings; the drafts
 looked up are more of the first tenant's. Each look-up runs two ways in turns: from the foot of
-the fetch ladder, and from where the last look-up in the namespace found its slots (the
-engine's way since 2026-12-05, ``widening.Widening``: on 5.26 only).
-python bench/crowded_lookups.py [--tenants 20] [--per 1000] [--drafts 300] [--json]
+the fetch ladder, and from where the last look-ups in the namespace found their slots (the
+engine's way, ``widening.Widening``: on 5.26 only). Then ``remember`` and ``ingest`` with both
+offline models, the two ways in turns.
+
+    python -m bench crowded_lookups [--tenants 20] [--per 1000] [--drafts 300] [--json]
 """
 
 from __future__ import annotations
@@ -22,16 +25,14 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from _common import connect, percentile, report
-from _stages import instrument
-from engine import BASE, random_fact
-
 from belief_graph import BeliefGraph, Policy, cypher
 from belief_graph.detect import Detector
 from belief_graph.store import Store
 from belief_graph.testing.offline import offline_embedder, offline_scorer
 from belief_graph.widening import Widening
 from belief_graph.write.remember import LOOKUP_WINDOW
+from bench.common import connect, instrument, percentile, report
+from bench.data import BASE, random_fact
 
 # Remember's look-up of one draft (``Remember._lookup``): the policy's neighbours + 1 slots,
 # fetching 20 per neighbour.
@@ -238,7 +239,3 @@ def first_fetch(store: Store, namespace: str, embedding: Any) -> list[Any]:
         embedding=embedding,
         namespace=namespace,
     )
-
-
-if __name__ == "__main__":
-    sys.exit(main())

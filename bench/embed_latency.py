@@ -1,6 +1,8 @@
-"""Embedding throughput of the offline embedder (the default model's weights).
+"""How fast is the offline embedder: alone, in batches, and in the engine's runs?
 
-Run: ``python bench/embed_latency.py [--rounds 20] [--json]``; the runtime is the engine's
+Embedding throughput of the offline embedder (the default model's weights).
+
+Run: ``python -m bench embed_latency [--rounds 20] [--json]``; the runtime is the engine's
 (``BELIEF_GRAPH_EMBEDDING_RUNTIME``: ``torch`` or ``onnx`` to compare the two). Embeds
 memory-style claims at batch size 1 and 64 and reports sentences per second (median and p95
 over rounds; p95 is the slow tail, i.e. the 5th percentile of throughput).
@@ -16,20 +18,17 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from belief_graph.semantic.embeddings import EMBED_BATCH
 from belief_graph.testing.offline import offline_embedder
 
-HERE = Path(__file__).resolve().parent
-PAIRS = HERE / "nli_pairs.jsonl"
-CONVERSATIONS = HERE / "extraction" / "conversations.jsonl"
-FACTS = HERE.parent.parent / "shared" / "eval" / "factconsolidation" / "facts_structured.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "data"
+PAIRS = DATA / "nli_pairs.jsonl"
+CONVERSATIONS = DATA / "extraction" / "conversations.jsonl"
+FACTS = DATA / "factconsolidation" / "facts_structured.jsonl"
 CALL = 50
 
 
@@ -121,7 +120,3 @@ def main(argv: list[str] | None = None) -> int:
     for name, ways in calls.items():
         print(f"{name:<24} {ways['one run a call']:>14.2f} {ways['engine']:>24.2f}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,4 +1,6 @@
-"""Engine benchmarks on a real Neo4j, structural detection only or with the offline models.
+"""How fast are ingest, remember, current and as_of at N claims, structural or models on?
+
+On a real Neo4j, structural detection only, or with the offline models (``--models``):
 
 1. Bulk ingest through batched transactions: claims/s.
 2. ``remember`` one at a time at N stored claims: p50/p95 (a mix of NEW, UPDATE and SAME), of
@@ -11,10 +13,10 @@ through ``ingest`` with both models (drafts/s; a call per batch, the engine's pa
 before it in turns), then ``--ingest`` more in one call at the default batch size (pipelined:
 what a user's ingest of many drafts gets), then ``remember`` is sampled with both models; each
 figure comes with the time per stage (embed, neighbours, read, score, plan, write: see
-bench/_stages.py) and the pairs the contradiction model scored.
+``bench.common.instrument``) and the pairs the contradiction model scored.
 
-    python bench/engine.py [--claims 100000] [--batch 1000] [--samples 1000] [--json]
-    python bench/engine.py --models [--claims 100000] [--ingest 2000] [--samples 300] [--json]
+    python -m bench engine [--claims 100000] [--batch 1000] [--samples 1000] [--json]
+    python -m bench engine --models [--claims 100000] [--ingest 2000] [--samples 300] [--json]
 """
 
 from __future__ import annotations
@@ -22,97 +24,23 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-from _common import connect, cpu_budget, cpu_used, report, stopwatch, summary, timed
-
-from belief_graph import ClaimDraft
 from belief_graph.detect import Detector
-from belief_graph.testing.factories import as_history
-
-PREDICATES = ["lives_in", "works_at", "risk_tolerance", "uses_framework", "likes"]
-BASE = datetime(2025, 1, 1, tzinfo=UTC)
-
-
-def drafts(ns: str, n: int, subjects: int, rng: random.Random):  # type: ignore[no-untyped-def]
-    """``n`` facts of ``subjects`` people, valid one second apart (the engine stamps when it
-    learned each)."""
-    for i in range(n):
-        at = BASE + timedelta(seconds=i)
-        yield person_fact(ns, subjects, rng, valid_from=at)
-
-
-def history(ns: str, n: int, subjects: int, rng: random.Random):  # type: ignore[no-untyped-def]
-    """``drafts`` as history, each learned when it became valid (for ``import_history``, the
-    ingest pipeline keeping each draft's recorded_at: the as_of reads ask what was known then)."""
-    for draft in drafts(ns, n, subjects, rng):
-        assert draft.valid_from is not None
-        yield as_history(draft, draft.valid_from)
-
-
-def person_fact(ns: str, subjects: int, rng: random.Random, **fields: Any) -> ClaimDraft:
-    """A draft of a random one of the facts of ``subjects`` people, in the sentences ``drafts``
-    fills with (so a sample often restates or updates a stored fact); ``fields``: its moments."""
-    subject = f"person-{rng.randrange(subjects)}"
-    predicate = rng.choice(PREDICATES)
-    value = f"value-{rng.randrange(4)}"
-    return ClaimDraft(
-        namespace=ns,
-        subject=subject,
-        predicate=predicate,
-        object=value,
-        text=f"{subject} {predicate.replace('_', ' ')} {value}.",
-        **fields,
-    )
-
-
-def fact(ns: str, subject: str, predicate: str, value: str, at: datetime, label: int) -> ClaimDraft:
-    """A draft of ``subject``'s ``predicate`` being ``value``, valid from ``at`` (the engine
-    stamps when it learned it); ``label`` makes its sentence its own."""
-    return ClaimDraft(
-        namespace=ns,
-        subject=subject,
-        predicate=predicate,
-        object=value,
-        text=f"{subject} {predicate} {value} ({label}).",
-        valid_from=at,
-    )
-
-
-def random_fact(ns: str, subjects: int, rng: random.Random, at: datetime, label: int) -> ClaimDraft:
-    """A draft of a random one of the facts of ``subjects`` people (``fact``)."""
-    subject, predicate = f"person-{rng.randrange(subjects)}", rng.choice(PREDICATES)
-    return fact(ns, subject, predicate, f"value-{rng.randrange(4)}", at, label)
-
-
-def filled_with_models(label: str, claims: int, more: int) -> tuple[Any, list[ClaimDraft]]:
-    """A client with both offline models, on a new namespace holding ``claims`` engine drafts
-    stored with their embeddings only (a fast fill), and ``more`` drafts of the same people to
-    write into it next."""
-    embedder, scorer = offline_models()
-    rng = random.Random(7)
-    ns = f"bench:{label}:{datetime.now(UTC):%Y%m%d%H%M%S}"
-    subjects = max(1, claims // 4)
-    connect(detector=Detector(embedder)).ingest(drafts(ns, claims, subjects, rng), batch_size=250)
-    print(f"filled {claims}", file=sys.stderr)
-    clock = BASE + timedelta(seconds=claims + 10)
-    later = [
-        d.model_copy(update={"valid_from": clock + timedelta(seconds=i)})
-        for i, d in enumerate(drafts(ns, more, subjects, rng))
-    ]
-    return connect(detector=Detector(embedder, scorer)), later
-
-
-def offline_models() -> tuple[Any, Any]:
-    """The offline embedder and contradiction classifier the tests use, each run once (their
-    first call loads what the next ones reuse)."""
-    from belief_graph.testing.offline import offline_embedder, offline_scorer
-
-    embedder, scorer = offline_embedder(), offline_scorer(dynamic_length=True)
-    embedder.embed(["warm up"])
-    scorer.score([("warm up", "warm down")])
-    return embedder, scorer
+from bench.common import (
+    OnePairPerCall,
+    connect,
+    cpu_budget,
+    cpu_used,
+    instrument,
+    offline_models,
+    report,
+    stopwatch,
+    summary,
+    timed,
+)
+from bench.data import BASE, PREDICATES, drafts, fact, history, person_fact, random_fact
 
 
 def main() -> int:
@@ -166,8 +94,6 @@ def main() -> int:
 
     clock = [BASE + timedelta(seconds=args.claims + 10)]
     samples: list[float] = []
-    import time
-
     for i in range(args.samples):
         clock[0] += timedelta(seconds=1)
         draft = random_fact(ns, subjects, rng, clock[0], i)
@@ -221,10 +147,6 @@ def with_models(args: argparse.Namespace) -> int:
     """Both paths on one store, interleaved (so a noisy machine weighs on both alike): the
     models path as it is (``lazy``: scores read only where they decide, in one batched call)
     and as it was (every pair scored up front, one model run per pair)."""
-    import time
-
-    from _stages import OnePairPerCall, instrument
-
     rng = random.Random(7)
     embedder, scorer = offline_models()
     fill = connect(detector=Detector(embedder))
@@ -330,7 +252,3 @@ def with_models(args: argparse.Namespace) -> int:
         client.close()
     fill.close()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

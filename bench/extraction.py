@@ -1,4 +1,6 @@
-"""The extraction evaluation (bench/extraction/): short conversations written for this project,
+"""How well do observe's extractors turn conversations into claims and answers?
+
+The extraction evaluation (data/extraction/): short conversations written for this project,
 each labelled with the claims a careful reader takes from every turn (gold) and questions about
 the facts they leave current, split once into a calibration half and a held-out half.
 
@@ -6,9 +8,8 @@ Each conversation is played turn by turn into an empty namespace by three system
 
 - ``rules``: ``observe`` with the offline ``RuleExtractor``;
 - ``recorded``: ``observe`` with the ``ChatExtractor`` against a local replay server that answers
-  each turn with the hand-written stand-in response of ``recorded.jsonl`` (it measures the
-  pipeline given such output: parsing, retries, subject resolution, verification, the write
-  path; not any model's quality, see bench/extraction/README.md);
+  each turn with what a real model answered when it was recorded (``recorded.jsonl``: the model,
+  the date and the seconds each answer took are on every line; ``--record URL`` records them);
 - ``text``: ``remember`` of each turn as a text-only draft (no triple): the path a user has
   without extraction.
 
@@ -20,15 +21,18 @@ Reported per system and split:
   *accepted* (reached the write path, not refused by verification); "+polarity" also requires
   ``negated`` to match;
 - end to end, the share of questions answered right: ``current`` gives every expected value and
-  no stale one (extractors only: a text-only draft has no slot to ask), and ``search`` (top 3
-  hits) gives every expected value and no stale value. A hit gives a value when it is a
-  positive claim about the question's subject whose object or sentence holds the value; a
-  text-only hit (a whole turn) gives the values the gold says that turn states for the slot.
+  no stale one (extractors only: a text-only draft has no slot to ask); ``search`` (top 3
+  hits) gives every expected value and no stale value; ``search first``: the first hit gives
+  an expected value and no stale value is in the top 3; and **end to end**: ``current`` right
+  and no stale value in the top 3 (for ``text``, which has no ``current``: ``search first``).
+  A hit gives a value when it is a positive claim about the question's subject whose object or
+  sentence holds the value; a text-only hit (a turn, or the statements of one kept as text)
+  gives the values the gold says that turn states for the slot.
 
 The offline models of the test suite are loaded (the embedder for search, the contradiction
 classifier for verification). Nothing is tuned on ``--split held_out``.
 
-    python bench/extraction.py [--split held_out|calibration|all] [--systems rules,recorded,text]
+    python -m bench extraction [--split held_out|calibration|all] [--systems rules,recorded,text]
                                [--errors] [--json]
 """
 
@@ -40,17 +44,18 @@ import re
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from _common import connect, report
-
 from belief_graph import BeliefGraph, Claim, ClaimDraft
 from belief_graph.vocabulary import Vocabulary, normalize_key
+from bench.common import connect, report
 
-DATA = Path(__file__).resolve().parent / "extraction"
+DATA = Path(__file__).resolve().parents[1] / "data" / "extraction"
+RECORDED = DATA / "recorded.jsonl"
+RECORDED_MODEL = "recorded"
 SYSTEMS = ("rules", "recorded", "text")
 SPLITS = ("calibration", "held_out")
 _ARTICLE = re.compile(r"^(?:a|an|the|my|his|her|their|our)\s+")
@@ -94,11 +99,12 @@ def episodes(conv: dict[str, Any]) -> Iterable[tuple[int, Any]]:
         )
 
 
-def chat_extractor(base_url: str) -> Any:
+def chat_extractor(base_url: str, transport: Any = None) -> Any:
     """The ChatExtractor with the settings a user gives in BELIEF_GRAPH_EXTRACTOR_URL/_MODEL."""
     from belief_graph.extraction import ChatExtractor, ChatSettings
 
-    return ChatExtractor(ChatSettings(url=base_url, model="recorded-stand-in"))
+    settings = ChatSettings(url=base_url, model=RECORDED_MODEL, timeout=3_600)
+    return ChatExtractor(settings, transport=transport)
 
 
 def observe_all(bg: BeliefGraph, ns: str, conv: dict[str, Any], extractor: Any) -> list[Any]:
@@ -121,15 +127,10 @@ def run_rules(bg: BeliefGraph, ns: str, conv: dict[str, Any], _: Any) -> list[An
 def run_recorded(
     bg: BeliefGraph, ns: str, conv: dict[str, Any], recorded: dict[tuple[str, int], Any]
 ) -> list[Any]:
-    from belief_graph.testing.chat_replay import ChatReplayServer
+    from belief_graph.testing.chat_replay import ChatReplayServer, recorded_answers
 
-    # The server answers with the first key found in the request's last user message; that
-    # message may repeat earlier turns as context, so the latest turn's key comes first.
-    responses = {
-        turn["text"]: recorded[(conv["id"], i)]
-        for i, turn in reversed(list(enumerate(conv["turns"])))
-    }
-    with ChatReplayServer(responses) as server:
+    rows = [{"id": cid, "turn": turn, "content": c} for (cid, turn), c in recorded.items()]
+    with ChatReplayServer(recorded_answers(conv, rows)) as server:
         return observe_all(bg, ns, conv, chat_extractor(server.base_url))
 
 
@@ -170,7 +171,10 @@ class Scorer:
         ``which``: 1 = everything proposed, 2 = only what was accepted."""
         matched = polarity = proposed = 0
         errors: list[str] = []
-        by_turn: dict[int, list[Any]] = {t[0]: list(t[which]) for t in turns}
+        # A turn kept as text keys no fact: it counts in search, not here.
+        by_turn: dict[int, list[Any]] = {
+            t[0]: [p for p in t[which] if not p.text_only] for t in turns
+        }
         for turn in range(len(conv["turns"])):
             left = list(by_turn.get(turn, []))
             proposed += len(left)
@@ -216,6 +220,14 @@ class Scorer:
             forms & every for _, forms in stale
         )
 
+    def first(self, q: dict[str, Any], given: list[set[str]]) -> bool:
+        """The first hit gives an expected value (or, for a question whose answer is that
+        nothing holds, no hit gives one) and no hit gives a stale one."""
+        answers = self.values(q, q["answer"])
+        if answers and (not given or not any(forms & given[0] for _, forms in answers)):
+            return False
+        return not self.has_stale(q, given)
+
     def has_stale(self, q: dict[str, Any], given: list[set[str]]) -> bool:
         every = set().union(*given) if given else set()
         return any(forms & every for _, forms in self.values(q, q["stale"]))
@@ -233,8 +245,9 @@ class Scorer:
         return found
 
     def turn_gives(self, q: dict[str, Any], conv: dict[str, Any], text: str) -> set[str]:
-        """The values a whole turn states for the question's slot, as the gold records them."""
-        turns = [i for i, t in enumerate(conv["turns"]) if t["text"] == text]
+        """The values a turn (or a text kept from it) states for the question's slot, as the
+        gold records them."""
+        turns = [i for i, t in enumerate(conv["turns"]) if text and text in t["text"]]
         found: set[str] = set()
         for g in conv["gold"]:
             if (
@@ -247,7 +260,12 @@ class Scorer:
 
 
 def ask(
-    bg: BeliefGraph, ns: str, conv: dict[str, Any], system: str, scorer: Scorer
+    bg: BeliefGraph,
+    ns: str,
+    conv: dict[str, Any],
+    system: str,
+    scorer: Scorer,
+    kept: frozenset[str] | set[str] = frozenset(),
 ) -> list[dict[str, Any]]:
     rows = []
     for q in conv["questions"]:
@@ -259,12 +277,16 @@ def ask(
             row["current"] = scorer.judge(q, given)
             row["current_values"] = [c.object for c in claims if not c.negated]
         hits = bg.search(q["query"], ns, k=3)
-        if system == "text":
-            given = [scorer.turn_gives(q, conv, h.claim.text or "") for h in hits]
-        else:
-            given = [scorer.claim_gives(q, h.claim) for h in hits]
+        given = [
+            scorer.turn_gives(q, conv, h.claim.text or "")
+            if system == "text" or h.claim.text in kept
+            else scorer.claim_gives(q, h.claim)
+            for h in hits
+        ]
         row["top3"] = scorer.judge(q, given)
         row["top3_stale"] = scorer.has_stale(q, given)
+        row["first"] = scorer.first(q, given)
+        row["e2e"] = row["first"] if system == "text" else row["current"] and not row["top3_stale"]
         row["top3_texts"] = [h.claim.text for h in hits]
         rows.append(row)
     return rows
@@ -296,6 +318,8 @@ def table(items: list[dict[str, Any]]) -> dict[str, Any]:
     out["current right"] = ratio(sum(q["current"] for q in with_current), len(with_current))
     out["top3 right"] = ratio(sum(q["top3"] for q in questions), len(questions))
     out["top3 stale"] = ratio(sum(q["top3_stale"] for q in questions), len(questions))
+    out["search first"] = ratio(sum(q["first"] for q in questions), len(questions))
+    out["end to end"] = ratio(sum(q["e2e"] for q in questions), len(questions))
     return out
 
 
@@ -309,6 +333,9 @@ def play(
 ) -> list[dict[str, Any]]:
     played = []
     started = time.perf_counter()
+    if system == "recorded":
+        # Only what was recorded (a recording still under way covers part of the set).
+        conversations = [c for c in conversations if (c["id"], len(c["turns"]) - 1) in recorded]
     for n, conv in enumerate(conversations, 1):
         ns = f"{run}:{system}:{conv['id']}"
         turns = RUNNERS[system](bg, ns, conv, recorded)
@@ -330,7 +357,14 @@ def play(
                 "errors": proposed[4],
                 "refused": refusals,
                 "refused_claims": refused_claims,
-                "questions": ask(bg, ns, conv, system, scorer),
+                "questions": ask(
+                    bg,
+                    ns,
+                    conv,
+                    system,
+                    scorer,
+                    {p.sentence for t in turns for p in t[1] if p.text_only},
+                ),
             }
         )
         if n % 16 == 0 or n == len(conversations):
@@ -372,7 +406,7 @@ def print_side_by_side(title: str, results: dict[str, dict[str, Any]], scopes: l
     head = f"{'':<34}" + "".join(f"{n:>12}" for n in names)
     for scope in scopes:
         print(f"\n-- {scope}\n{head}")
-        rows = [
+        rows: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
             ("extraction P (proposed)", lambda t: t["proposed"]["precision"]),
             ("extraction R (proposed)", lambda t: t["proposed"]["recall"]),
             ("extraction P (accepted)", lambda t: t["accepted"]["precision"]),
@@ -381,6 +415,8 @@ def print_side_by_side(title: str, results: dict[str, dict[str, Any]], scopes: l
             ("current right", lambda t: t["current right"]),
             ("search top 3 right", lambda t: t["top3 right"]),
             ("search top 3 with a stale value", lambda t: t["top3 stale"]),
+            ("search: current first, none stale", lambda t: t["search first"]),
+            ("END TO END (current, none stale)", lambda t: t["end to end"]),
         ]
         for label, get in rows:
             cells = []
@@ -424,6 +460,121 @@ def print_errors(played: dict[str, list[dict[str, Any]]]) -> None:
                     )
 
 
+# -- recording a real model --------------------------------------------------------------------
+
+
+class Recorder:
+    """An httpx transport that passes each request on and keeps the answer's content, the
+    model's name and the seconds it took."""
+
+    def __init__(self) -> None:
+        self.answers: list[str] = []
+        self.seconds: list[float] = []
+        self.model = ""
+
+    def handle_request(self, request: Any) -> Any:
+        import httpx
+
+        started = time.perf_counter()
+        with httpx.HTTPTransport() as transport:
+            response = transport.handle_request(request)
+            response.read()
+        self.seconds.append(round(time.perf_counter() - started, 2))
+        try:
+            body = json.loads(response.content)
+            self.answers.append(body["choices"][0]["message"]["content"])
+            self.model = str(body.get("model") or self.model)
+        except (ValueError, KeyError, IndexError, TypeError):
+            pass
+        return response
+
+    def close(self) -> None:
+        return None
+
+    def __enter__(self) -> Recorder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def recording_summary(rows: list[dict[str, Any]], conversations: list[dict[str, Any]]) -> str:
+    """Which model answered, when, and how long a turn took it."""
+    ids = {c["id"] for c in conversations}
+    mine = [r for r in rows if r["id"] in ids]
+    seconds = sorted(sum(r["seconds"]) for r in mine)
+    models = sorted({r["model"] for r in mine})
+    dates = sorted({r["recorded"] for r in mine})
+    retried = sum(isinstance(r["content"], list) for r in mine)
+    if not seconds:
+        return "\n(no recorded turn in this split)"
+    median = seconds[len(seconds) // 2]
+    p90 = seconds[min(len(seconds) - 1, round(0.9 * (len(seconds) - 1)))]
+    return (
+        f"\nrecorded: {len(mine)} turns of {len({r['id'] for r in mine})} conversations from "
+        f"{', '.join(models)} on {', '.join(dates)}; seconds a turn: median {median:.1f}, "
+        f"p90 {p90:.1f}, max {seconds[-1]:.1f}; turns asked again: {retried}"
+    )
+
+
+def recorded_ids() -> set[str]:
+    return {r["id"] for r in load(RECORDED.name)} if RECORDED.exists() else set()
+
+
+def record(
+    url: str, model: str, conversations: list[dict[str, Any]], *, reverse: bool = False
+) -> int:
+    """Play each conversation not yet in recorded.jsonl through ``observe`` with the chat
+    extractor at ``url`` and append every turn's answers, a conversation at a time (a stopped
+    run loses at most the conversation it was on and goes on where it stopped). Two runs
+    against two servers may share the work: one in file order, one ``reverse``d; each skips
+    what the other has recorded by the time it gets there."""
+    import httpx
+
+    from belief_graph.extraction import ChatExtractor, ChatSettings
+    from belief_graph.extraction.chat import prefix_digest
+
+    done = recorded_ids()
+    todo = [c for c in conversations if c["id"] not in done]
+    if reverse:
+        todo.reverse()
+    print(f"recording {len(todo)} conversations ({len(done)} already recorded)", file=sys.stderr)
+    bg = connect()
+    settings = ChatSettings(url=url, model=model, timeout=3_600)
+    digest = prefix_digest(ChatExtractor(settings), bg.vocabulary)
+    run = f"bench:record-{datetime.now(UTC):%Y%m%d%H%M%S}"
+    for n, conv in enumerate(todo, 1):
+        if conv["id"] in recorded_ids():
+            continue
+        rows = []
+        for i, episode in episodes(conv):
+            recorder = Recorder()
+            extractor = ChatExtractor(
+                settings, transport=httpx.MockTransport(recorder.handle_request)
+            )
+            bg.observe(f"{run}:{conv['id']}", episode, extractor=extractor)
+            rows.append(
+                {
+                    "id": conv["id"],
+                    "turn": i,
+                    "content": recorder.answers[0]
+                    if len(recorder.answers) == 1
+                    else recorder.answers,
+                    "model": recorder.model or model,
+                    "recorded": f"{datetime.now(UTC):%Y-%m-%d}",
+                    "prefix": digest,
+                    "seconds": recorder.seconds,
+                }
+            )
+        with RECORDED.open("a", encoding="utf-8") as out:
+            for row in rows:
+                out.write(json.dumps(row, ensure_ascii=False) + "\n")
+        took = sum(s for row in rows for s in row["seconds"])
+        print(f"  {n}/{len(todo)} {conv['id']}: {len(rows)} turns, {took:.0f} s", file=sys.stderr)
+    bg.close()
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--split", choices=["held_out", "calibration", "all"], default="held_out")
@@ -432,13 +583,37 @@ def main() -> int:
         "--errors", action="store_true", help="list extraction errors, wrong answers"
     )
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--record",
+        metavar="URL",
+        help="record a real model's answers at this OpenAI-compatible base URL into "
+        "recorded.jsonl (the conversations not recorded yet) instead of measuring",
+    )
+    parser.add_argument("--model", default="local", help="the model name sent with --record")
+    parser.add_argument("--limit", type=int, help="only the first N conversations (a smoke run)")
+    parser.add_argument(
+        "--reverse", action="store_true", help="with --record: from the last conversation back"
+    )
+    parser.add_argument(
+        "--only-recorded",
+        action="store_true",
+        help="only the conversations recorded.jsonl covers (every system on the same set)",
+    )
     args = parser.parse_args()
     systems = [s.strip() for s in args.systems.split(",") if s.strip()]
     for s in systems:
         if s not in SYSTEMS:
             parser.error(f"--systems: unknown system {s!r} (choose from {', '.join(SYSTEMS)})")
     conversations = [c for c in load("conversations.jsonl") if args.split in ("all", c["split"])]
-    recorded = {(r["id"], r["turn"]): r["content"] for r in load("recorded.jsonl")}
+    if args.limit:
+        conversations = conversations[: args.limit]
+    if args.only_recorded:
+        covered = recorded_ids()
+        conversations = [c for c in conversations if c["id"] in covered]
+    if args.record:
+        return record(args.record, args.model, conversations, reverse=args.reverse)
+    rows = load(RECORDED.name) if RECORDED.exists() else []
+    recorded = {(r["id"], r["turn"]): r["content"] for r in rows}
     scopes = [*SPLITS, "all"] if args.split == "all" else [args.split]
 
     from belief_graph.detect import Detector
@@ -458,10 +633,8 @@ def main() -> int:
         report(title, {"results": results, "namespace": run}, True)
         return 0
     print_side_by_side(title, results, scopes)
+    if "recorded" in systems and rows:
+        print(recording_summary(rows, conversations))
     if args.errors:
         print_errors(played)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,8 @@
-"""MemoryAgentBench FactConsolidation (6K) on belief-graph.
+"""How does belief-graph do on MemoryAgentBench's FactConsolidation (6K)?
 
-Both modes write the 455 facts in serial order, serial as time (a base date plus the serial in
-minutes), and report supersession precision/recall against the 161 gold pairs.
+The data: data/factconsolidation/ (its README). Both modes write the 455 facts in serial order,
+serial as time (a base date plus the serial in minutes), and report supersession
+precision/recall against the 161 gold pairs.
 
 - ``--mode structured`` writes (subject, relation, object), every relation single-valued: the
   engine's bookkeeping. Questions are answered with ``current`` and probes with ``as_of``.
@@ -11,7 +12,7 @@ minutes), and report supersession precision/recall against the 161 gold pairs.
   is a current hit about the question's subject that contains a superseded value. Probes use
   ``search`` with ``valid_at``/``known_at`` at the probe's serial.
 
-    python bench/factconsolidation.py [--mode structured|text] [--models on|off] [--data DIR]
+    python -m bench factconsolidation [--mode structured|text] [--models on|off] [--data DIR]
                                       [--json]
 """
 
@@ -20,20 +21,19 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
+import re
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from _common import connect, report
-
 from belief_graph import Claim, HistoricalDraft
 from belief_graph.vocabulary import Vocabulary, normalize_key
+from bench.common import connect, report
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "factconsolidation"
+DEFAULT_DATA = Path(__file__).resolve().parents[1] / "data" / "factconsolidation"
 
 
 def at(serial: int) -> datetime:
@@ -77,10 +77,13 @@ def answer_by_search(
     facts: list[dict[str, Any]],
     errors: list[dict[str, Any]],
 ) -> tuple[int, int, int, int]:
-    """Answers through ``search``. A stale answer is a current hit that is an older value of the
-    question's own (subject, relation): the hit's sentence is looked up in the gold facts (for
-    scoring only; the engine never saw the structure). Counts: correct, questions with a stale
-    value in the top 10, point-in-time correct, questions with a stale value in the top 5."""
+    """Answers through ``search``. A stale answer is a current hit that names the question's
+    subject (as words) together with one of its superseded values (outside the subject's own
+    name: "University of Bucharest" does not name Bucharest), any hit, not only the fact's own
+    claims; a hit that is a gold fact of another relation never superseded ("the head of the
+    US government is Donald Trump" beside the head of state) is true now, not stale. Counts:
+    correct, questions with a stale value in the top 10, point-in-time correct, questions with
+    a stale value in the top 5."""
     correct = stale = pit_correct = 0
     stale_in_top5 = 0
     by_id = {q["qa_pair_id"]: q for q in questions}
@@ -90,14 +93,24 @@ def answer_by_search(
         right = bool(hits) and any(contains(hits[0].claim.text, g) for g in q["gold"])
         correct += right
         stale_rank = None
-        stale_values = {normalize_key(v) for v in q.get("stale_values", [])}
+        gold = {normalize_key(g) for g in q["gold"]}
+        old = [v for v in q.get("stale_values", []) if normalize_key(v) not in gold]
         for rank, hit in enumerate(hits):
             fact = fact_of.get(hit.claim.text or "")
             if (
-                fact
-                and (fact["subject"], fact["relation"]) == (q["subject"], q["relation"])
-                and normalize_key(fact["object"]) in stale_values
+                fact is not None
+                and "superseded_by_serial" not in fact
+                and (
+                    fact["subject"],
+                    fact["relation"],
+                )
+                != (q["subject"], q["relation"])
             ):
+                continue
+            said = normalize_key(hit.claim.text or "")
+            name = re.escape(normalize_key(q["subject"]))
+            rest = re.sub(rf"(?<!\w){name}(?!\w)", " ", said)
+            if rest != said and any(contains(rest, v) for v in old):
                 stale += 1
                 stale_in_top5 += rank < 5
                 stale_rank = rank
@@ -263,7 +276,3 @@ def main() -> int:
             print(json.dumps(error, ensure_ascii=False))
     bg.close()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,9 +1,10 @@
-"""Filtered vector search, on whichever Neo4j the run is configured for: p50/p95 and recall.
+"""How fast and how exact is a filtered vector search, on each path the server has?
 
-N claims of memory-style sentences spread over M namespaces that talk about the same people and
-things, so another namespace always holds sentences near the query (each claim's vector is the
-offline all-MiniLM-L6-v2 embedding of its sentence template, moved by a little noise: see
-``embeddings``). Each query searches one namespace (k=10, current beliefs); the query
+On whichever Neo4j the run is configured for: p50/p95 and recall. N claims of memory-style
+sentences spread over M namespaces that talk about the same people and things, so another
+namespace always holds sentences near the query (each claim's vector is the offline
+all-MiniLM-L6-v2 embedding of its sentence template, moved by a little noise: see
+``bench.data.embeddings``). Each query searches one namespace (k=10, current beliefs); the query
 embedding is looked up, not computed, so the figures are the database's. Recall is against the
 exact top k of that namespace (every claim here is a current belief).
 
@@ -15,8 +16,8 @@ namespace found its hits: the engine's); on 2026, once per quantization of the i
 namespaces instead (``scoped_search``: the query's namespace and the next ones), recall
 against the chain's exact top k.
 
-    BELIEF_GRAPH_NEO4J_VERSION=2026.08.1 python bench/filtered_search.py --claims 50000
-    BELIEF_GRAPH_NEO4J_VERSION=5.26.30 python bench/filtered_search.py --claims 50000
+    BELIEF_GRAPH_NEO4J_VERSION=2026.08.1 python -m bench filtered_search --claims 50000
+    BELIEF_GRAPH_NEO4J_VERSION=5.26.30 python -m bench filtered_search --claims 50000
     ... --vectors random   # no structure at all: the hardest case for quantization
 """
 
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -33,16 +33,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import connect, report, stopwatch, summary
 
-from belief_graph import BeliefGraph, ClaimDraft, cypher
+from belief_graph import BeliefGraph, cypher
 from belief_graph.detect import Detector
-from belief_graph.testing.offline import offline_embedder
-
-NAMES = ["Priya", "Ana", "Mom", "the team", "Atlas", "Ben", "the client", "Lena", "Omar", "Kai"]
-VERBS = ["likes", "uses", "lives in", "works at", "prefers", "plans to visit", "owns", "studies"]
-THINGS = ["Go", "Lisbon", "hiking", "tea", "Kubernetes", "jazz", "a red bike", "Berlin", "chess"]
-PLACES = ["at home", "on weekends", "since March", "for work", "with friends", "every day"]
+from bench.common import connect, report, stopwatch, summary
+from bench.data import Lookup, embeddings, fill, sentence
 
 # Rebuilding claim_embedding with a chosen quantization (Neo4j 2026; fixed statements, one per
 # setting, since index options take no parameters).
@@ -57,70 +52,6 @@ REBUILD = {
     "WITH [c.namespace, c.status] OPTIONS {indexConfig: {`vector.dimensions`: 384, "
     "`vector.similarity_function`: 'cosine', `vector.quantization.type`: 'BINARY'}}",
 }
-
-
-def template(i: int) -> str:
-    """A memory-style sentence; there are 4,320 of them, so every one recurs across namespaces."""
-    r = random.Random(i)
-    return f"{r.choice(NAMES)} {r.choice(VERBS)} {r.choice(THINGS)} {r.choice(PLACES)}."
-
-
-def sentence(i: int) -> str:
-    """Claim ``i``'s text: its template, told apart by its number."""
-    return f"{template(i)[:-1]} ({i})."
-
-
-class Lookup:
-    """An embedder that returns precomputed vectors (the query-time model cost is excluded)."""
-
-    dim = 384
-
-    def __init__(self, vectors: dict[str, list[float]]) -> None:
-        self.vectors = vectors
-
-    def embed(self, texts: Sequence[str], batch_size: int = 64) -> list[list[float]]:
-        return [self.vectors[t] for t in texts]
-
-
-def embeddings(count: int, noise: float, cache: Path) -> np.ndarray:
-    """One vector per claim: the offline model's embedding of its template (each distinct
-    template embedded once, cached in ``cache``), moved by a little seeded noise so that no two
-    claims share a vector, renormalized. Embedding 100k sentences on a busy 2-core machine takes
-    an hour; the templates take minutes and keep what matters here: near sentences everywhere."""
-    names = sorted({template(i) for i in range(count)})
-    if cache.is_file():
-        stored = np.load(cache)
-    else:
-        stored = np.zeros((0, 384), dtype=np.float32)
-    if stored.shape[0] != len(names):
-        started = time.perf_counter()
-        stored = np.asarray(offline_embedder().embed(names, batch_size=128), dtype=np.float32)
-        np.save(cache, stored)
-        print(f"  {len(names)} templates embedded in {time.perf_counter() - started:.0f} s")
-    row = {name: n for n, name in enumerate(names)}
-    base = stored[[row[template(i)] for i in range(count)]]
-    moved = base + np.random.default_rng(3).normal(0, noise, base.shape).astype(np.float32)
-    unit: np.ndarray = moved / np.linalg.norm(moved, axis=1, keepdims=True)
-    return unit
-
-
-def fill(bg: BeliefGraph, texts: list[str], spaces: list[str]) -> None:
-    """Claim ``i`` (object ``str(i)``, sentence ``texts[i]``) into namespace ``i mod len(spaces)``,
-    then wait for the vector index to have them all."""
-    bg.ingest(
-        (
-            ClaimDraft(
-                namespace=spaces[i % len(spaces)],
-                subject=f"s{i}",
-                predicate="note",
-                object=str(i),
-                text=text,
-            )
-            for i, text in enumerate(texts)
-        ),
-        batch_size=1000,
-    )
-    bg.store.write("admin/schema_await", timeout=1800)
 
 
 def measure(
@@ -354,7 +285,3 @@ def main() -> int:
                 plain = [(query, chain[0]) for query, chain in queries]  # a search's stages
                 report(f"stages, quantization {setting}", stages(bg, plain, args.k), args.json)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,7 @@
-"""What this machine and server allow before any engine work: the floors under #13's targets.
+"""What do this machine and its server allow before any engine work (the floors)?
 
-Each floor is a statement as small as it can be, timed in turns with the others block by block
-(so a noisy machine weighs on all alike), after a warm-up:
+The floors under #13's targets. Each floor is a statement as small as it can be, timed in turns
+with the others block by block (so a noisy machine weighs on all alike), after a warm-up:
 
 - a round trip that does nothing (``RETURN 1``): under every read;
 - the same carrying the comment lines of ``write/apply`` before it (what every write sent until
@@ -32,9 +32,9 @@ two busy cores would allow for those writes alone.
 Scratch nodes have labels of this script's own (``BenchFloor*``, ``BenchBulk*``) and indexes of
 its own; all are removed at the end.
 
-    python bench/floors.py [--samples 400] [--warmup 1000] [--vectors 5000] [--models]
+    python -m bench floors [--samples 400] [--warmup 1000] [--vectors 5000] [--models]
                            [--bulk 20000] [--json]
-    BELIEF_GRAPH_NEO4J_VERSION=2026.08.1 python bench/floors.py --models
+    BELIEF_GRAPH_NEO4J_VERSION=2026.08.1 python -m bench floors --models
 """
 
 from __future__ import annotations
@@ -42,15 +42,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
-from _common import connect, cpu_budget, cpu_used, report, stopwatch, summary
-
 from belief_graph import cypher
 from belief_graph.store import Store
+from bench.common import connect, cpu_budget, cpu_used, report, stopwatch, summary
 
 DIM = 384
 INDEX_5 = (
@@ -378,7 +376,3 @@ def main() -> int:
     if args.models:
         model_floors(args.samples, args.json)
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,14 +1,14 @@
-"""Where bulk ingest spends its time: per-batch steps, sequential against pipelined, and the
-Cypher PROFILE of the one apply statement for one batch.
+"""Where does a structural bulk ingest spend its time, batch by batch?
 
-Fills ``--claims`` structural drafts (as bench/engine.py does), then takes turns, ``--rounds``
-times: ``--batches`` batches of ``--batch`` drafts remembered one after the other (read, plan,
-parameters, statement: each timed), and as many through ``ingest`` (the next batch planned
-while the statement of the one before runs). Then PROFILEs ``write/apply`` with the
-parameters of one more batch, in a transaction that is rolled back: database hits and rows
-per operator, the costliest first.
+Per-batch steps, sequential against pipelined, and the Cypher PROFILE of the one apply
+statement for one batch. Fills ``--claims`` structural drafts (``bench.data``'s people, as
+``engine`` does), then takes turns, ``--rounds`` times: ``--batches`` batches of ``--batch``
+drafts remembered one after the other (read, plan, parameters, statement: each timed), and as
+many through ``ingest`` (the next batch planned while the statement of the one before runs).
+Then PROFILEs ``write/apply`` with the parameters of one more batch, in a transaction that is
+rolled back: database hits and rows per operator, the costliest first.
 
-    python bench/ingest_profile.py [--claims 10000] [--batch 1000] [--rounds 4] [--json]
+    python -m bench ingest_profile [--claims 10000] [--batch 1000] [--rounds 4] [--json]
 """
 
 from __future__ import annotations
@@ -24,13 +24,12 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from _common import connect, report
-from engine import drafts
-
 from belief_graph import cypher
 from belief_graph.client import BeliefGraph
 from belief_graph.store import Store
 from belief_graph.write import apply, remember
+from bench.common import connect, report
+from bench.data import drafts
 
 
 @contextmanager
@@ -182,7 +181,3 @@ def main() -> int:
 @contextmanager
 def _nothing() -> Iterator[None]:
     yield
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,31 +1,32 @@
-"""A fact with a long history: what a ``remember`` of it costs as its versions grow, with every
-past version read before each write (``Writer.whole_past``, the way before 2026-12-04) and with
-the past read from the draft on (the engine's way), by clients that read first, and by one that
-keeps what it wrote (``carry``, the default: no read; what it keeps is cut alike), call by call
-in turns, each way on a fact of its own in a namespace of its own. Then ``current`` of the
-fact (and with the models on, a ``remember`` of another fact of the same person, whose nearest
-slot is the long one, and a ``search`` that finds it), and a ``contract`` that retracts its
-current claim, its fact read whole and read from its newest window on. The versions are an
-hour apart, written by ``ingest`` up to each mark. With ``--models`` the offline embedder and
+"""What do remember, contract, current and search cost as one fact's versions grow?
+
+A ``remember`` of a fact as its versions grow, three ways call by call in turns, each on a
+fact of its own in a namespace of its own: every past version read before each write
+(``Writer.whole_past``, the way the engine no longer takes), the past read from the draft on
+(the engine's way) by a client that reads first, and by one that keeps what it wrote
+(``carry``, the default: no read; what it keeps is cut alike). Then ``current`` of the fact
+(and with the models on, a ``remember`` of another fact of the same person, whose nearest slot
+is the long one, and a ``search`` that finds it), and a ``contract`` that retracts its current
+claim, its fact read whole and read from its newest window on. The versions are an hour apart,
+written by ``ingest`` up to each mark. With ``--models`` the offline embedder and
 contradiction classifier are on (every client reads first then: a draft's nearest slots are
 read with its own).
-python bench/long_history.py [--versions 50,500,2000] [--samples 40] [--models] [--json]
+
+    python -m bench long_history [--versions 50,500,2000] [--samples 40] [--models] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from datetime import timedelta
 
-from _common import connect, percentile, report
-from engine import BASE, offline_models
-
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.detect import Detector
-from belief_graph.testing.factories import Clock, as_history
+from belief_graph.testing.factories import Clock, as_history, draft
+from bench.common import connect, offline_models, percentile, report
+from bench.data import BASE
 
 WAYS = {
     "every past version, read first": (True, False),
@@ -62,24 +63,19 @@ def main() -> int:
     namespaces = {way: f"{run}:{i}" for i, way in enumerate(WAYS)}
     written = dict.fromkeys(WAYS, 0)
 
-    def draft(way: str) -> ClaimDraft:
+    def version(way: str) -> ClaimDraft:
+        """The next version of the way's fact, an hour after the one before."""
         n = written[way]
         written[way] += 1
-        at = BASE + timedelta(hours=n)
-        value = f"place-{n % 7}"
+        at, value = BASE + timedelta(hours=n), f"place-{n % 7}"
+        text = f"The user lives in {value}."
+        ns = namespaces[way]
         clock.set(at)
-        return ClaimDraft(
-            namespace=namespaces[way],
-            subject="the user",
-            predicate="lives_in",
-            object=value,
-            text=f"The user lives in {value}.",
-            valid_from=at,
-        )
+        return draft("the user", "lives_in", value, namespace=ns, text=text, valid_from=at)
 
     for mark in marks:
         for way in WAYS:
-            filled = [draft(way) for _ in range(max(0, mark - written[way]))]
+            filled = [version(way) for _ in range(max(0, mark - written[way]))]
             if filled:  # history, each draft learned at its hour
                 bg.import_history(
                     [as_history(d, d.valid_from or BASE) for d in filled],
@@ -90,7 +86,7 @@ def main() -> int:
         for i in range(args.samples + 2):
             for way in WAYS:
                 started = time.perf_counter()
-                clients[way].remember(draft(way))
+                clients[way].remember(version(way))
                 if i >= 2:  # the first calls of a mark fill what a client keeps
                     times[way].append((time.perf_counter() - started) * 1000)
         # An operation on the fact: its current claim retracted (then written again, untimed).
@@ -102,7 +98,7 @@ def main() -> int:
                 started = time.perf_counter()
                 clients[way].contract(namespaces[way], head.id, retract=True, reason="wrong")
                 retracted[way].append((time.perf_counter() - started) * 1000)
-                clients[way].remember(draft(way))
+                clients[way].remember(version(way))
         current: list[float] = []
         for _ in range(args.samples):
             started = time.perf_counter()
@@ -125,21 +121,13 @@ def main() -> int:
             for i in range(args.samples):
                 place = f"place-{i % 7}"
                 started = time.perf_counter()
-                client.remember(
-                    ClaimDraft(
-                        namespace=namespaces["from the draft on, read first"],
-                        subject="the user",
-                        predicate="works_in",
-                        object=place,
-                        text=f"The user works in {place}.",
-                    )
+                ns, text = (
+                    namespaces["from the draft on, read first"],
+                    f"The user works in {place}.",
                 )
+                client.remember(draft("the user", "works_in", place, namespace=ns, text=text))
                 beside.append((time.perf_counter() - started) * 1000)
             rows["remember, a fact beside it, read first (p50 / p95 ms)"] = spread(beside)
         report(f"a fact with {mark} versions", rows, args.json)
     bg.close()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

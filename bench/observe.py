@@ -1,23 +1,24 @@
-"""What a turn of conversation costs through ``observe``: the offline rule extractor and both
+"""What does a turn of conversation cost through observe?
+
+What a turn of conversation costs through ``observe``: the offline rule extractor and both
 offline models (the agent's path from what was said to claims), turns that state one fact and
 turns that state three, taking turns, in a fresh namespace. The first ``--turns // 6`` of each
 kind are not counted.
 
-    NEO4J_URI=bolt://127.0.0.1:7687 python bench/observe.py --turns 120
+    NEO4J_URI=bolt://127.0.0.1:7687 python -m bench observe --turns 120
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from datetime import UTC, datetime, timedelta
 
-from _common import connect, report, summary
-
 from belief_graph.detect import Detector
-from belief_graph.extraction import Episode, RuleExtractor
+from belief_graph.extraction import RuleExtractor
+from belief_graph.testing.factories import episode
 from belief_graph.testing.offline import offline_embedder, offline_scorer
+from bench.common import connect, report, summary
 
 TURNS = {
     "one fact": (
@@ -49,9 +50,9 @@ def main() -> int:
     for i in range(args.turns):
         for kind, texts in TURNS.items():
             at += timedelta(hours=1)
-            episode = Episode(speaker=f"user{i % 15}", text=texts[i % len(texts)], at=at)
+            said = episode(texts[i % len(texts)], at=at, speaker=f"user{i % 15}")
             start = time.perf_counter()
-            seen = bg.observe(ns, episode, extractor=extractor)
+            seen = bg.observe(ns, said, extractor=extractor)
             timings[kind].append((time.perf_counter() - start) * 1000)
             proposals[kind] += len(seen.results)
     skip = args.turns // 6
@@ -65,7 +66,3 @@ def main() -> int:
     )
     bg.close()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

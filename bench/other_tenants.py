@@ -1,4 +1,6 @@
-"""What other tenants' data costs one namespace's calls: a namespace's reads should grow with the
+"""Do other tenants' data slow one namespace's calls?
+
+What other tenants' data costs one namespace's calls: a namespace's reads should grow with the
 namespace, not with the database.
 
 Fills ``--others`` structural drafts into another namespace (the other tenants), then in a
@@ -7,23 +9,22 @@ offline models: the agent's path from conversation to claims) and as many ``subj
 (what ``observe`` hands the extractor to match names against). The first ``--turns // 6`` of
 each are not counted.
 
-    NEO4J_URI=bolt://127.0.0.1:7687 python bench/other_tenants.py --others 200000
+    NEO4J_URI=bolt://127.0.0.1:7687 python -m bench other_tenants --others 200000
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
 import time
 from datetime import UTC, datetime, timedelta
 
-from _common import connect, report, summary
-from engine import drafts
-
 from belief_graph.detect import Detector
-from belief_graph.extraction import Episode, RuleExtractor
+from belief_graph.extraction import RuleExtractor
+from belief_graph.testing.factories import episode
 from belief_graph.testing.offline import offline_embedder, offline_scorer
+from bench.common import connect, report, summary
+from bench.data import drafts
 
 TURNS = (
     "I live in Lisbon and I work at Acme. My sister lives in Porto.",
@@ -55,9 +56,9 @@ def main() -> int:
     listed: list[float] = []
     for i in range(args.turns):
         at += timedelta(hours=1)
-        episode = Episode(speaker=f"user{i % 15}", text=TURNS[i % len(TURNS)], at=at)
+        said = episode(TURNS[i % len(TURNS)], at=at, speaker=f"user{i % 15}")
         start = time.perf_counter()
-        bg.observe(ns, episode, extractor=extractor)
+        bg.observe(ns, said, extractor=extractor)
         observed.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
         bg.subjects(ns)
@@ -73,7 +74,3 @@ def main() -> int:
     )
     bg.close()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

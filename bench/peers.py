@@ -1,4 +1,6 @@
-"""The FactConsolidation stream through belief-graph and its in-process peers, in one run.
+"""How does belief-graph compare with in-process peers on the FactConsolidation stream?
+
+The FactConsolidation stream through belief-graph and its in-process peers, in one run.
 
 Each peer is installed from PyPI into a virtualenv of its own under the cache directory
 (``<cache_dir>/peers/<name>``, kept and reused across runs) and driven by a small driver in
@@ -12,7 +14,7 @@ of every belief-graph call).
 
 A peer that cannot be installed or started is reported with the reason and skipped.
 
-    python bench/peers.py [--data DIR] [--peers memvara,doxastica] [--python NAME=PATH] [--json]
+    python -m bench peers [--data DIR] [--peers memvara,doxastica] [--python NAME=PATH] [--json]
 """
 
 from __future__ import annotations
@@ -30,15 +32,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from _common import connect, percentile
-
 from belief_graph import Claim, ClaimDraft
 from belief_graph.settings import ServerSettings
-from belief_graph.testing.factories import Clock
+from belief_graph.testing.factories import Clock, draft
 from belief_graph.vocabulary import normalize_key
+from bench.common import connect, percentile
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
-DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "eval" / "factconsolidation"
+DEFAULT_DATA = Path(__file__).resolve().parents[1] / "data" / "factconsolidation"
 DRIVERS = Path(__file__).resolve().parent / "peer_drivers"
 NAMESPACE = "bench:peers"
 # The first writes pay for a cold start (JIT, query plans, a new file's schema) in every engine:
@@ -248,6 +249,21 @@ def run_peer(
     return figures
 
 
+def fact_draft(f: dict[str, Any], namespace: str, **fields: Any) -> ClaimDraft:
+    """A draft of FactConsolidation's fact ``f`` (a line of facts_structured.jsonl), valid from
+    its serial (the engine learns it when its clock says: set it to the serial first)."""
+    moment = at(f["serial"])
+    return draft(
+        f["subject"],
+        f["relation"],
+        f["object"],
+        namespace=namespace,
+        text=f["text"],
+        valid_from=moment,
+        **fields,
+    )
+
+
 def run_belief_graph(data: dict[str, list[dict[str, Any]]], warmup: int) -> Figures:
     from importlib.metadata import version
 
@@ -260,29 +276,12 @@ def run_belief_graph(data: dict[str, list[dict[str, Any]]], warmup: int) -> Figu
     try:
         for f in data["facts"][:warmup]:
             clock.set(at(f["serial"]))
-            bg.remember(
-                ClaimDraft(
-                    namespace=f"{WARMUP}:{ns}",
-                    subject=f["subject"],
-                    predicate=f["relation"],
-                    object=f["object"],
-                    text=f["text"],
-                    valid_from=at(f["serial"]),
-                )
-            )
+            bg.remember(fact_draft(f, f"{WARMUP}:{ns}"))
         for f in data["facts"]:
-            draft = ClaimDraft(
-                namespace=ns,
-                subject=f["subject"],
-                predicate=f["relation"],
-                object=f["object"],
-                text=f["text"],
-                source_type="observed",
-                valid_from=at(f["serial"]),
-            )
+            written = fact_draft(f, ns, source_type="observed")
             clock.set(at(f["serial"]))
             start = time.perf_counter()
-            bg.remember(draft)
+            bg.remember(written)
             figures.writes.append((time.perf_counter() - start) * 1000)
         clock.set(datetime.now(UTC))  # the questions are asked now
         for q in data["questions"]:
@@ -386,7 +385,3 @@ def main() -> int:
         print_table(rows, skipped)
         print(f"load average (1 min): {loadavg['before']} before, {loadavg['after']} after")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,44 +1,43 @@
-"""Reads through a scope chain against one namespace, structural detection only, on a real Neo4j.
+"""What do reads through a scope chain cost against reads of one namespace?
 
-Three layers: a project holding --claims claims, a role holding a tenth of that, a session a
-hundredth (same subjects and predicates, so a chain read finds the fact in several layers), a
-tenth of the project's claims policies. Then ``current`` in the project alone against
-``scoped_current`` and ``scoped_as_of`` through session > role > project: p50/p95.
+Structural detection only, on a real Neo4j. Three layers: a project holding --claims claims, a
+role holding a tenth of that, a session a hundredth (same subjects and predicates, so a chain
+read finds the fact in several layers), a tenth of the project's claims policies. Then
+``current`` in the project alone against ``scoped_current`` and ``scoped_as_of`` through session
+> role > project: p50/p95.
 
-    python bench/scopes.py [--claims 20000] [--samples 500] [--json]
+    python -m bench scopes [--claims 20000] [--samples 500] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from itertools import cycle
 from typing import Any
 
-from _common import connect, report, timed
-
 from belief_graph import HistoricalDraft
+from belief_graph.testing.factories import historical
+from bench.common import connect, report, timed
 
 PREDICATES = ["uses_framework", "package_manager", "deploys_to", "review_style", "likes"]
 BASE = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-def drafts(ns: str, n: int, subjects: int, rng: random.Random, policy_share: float):  # type: ignore[no-untyped-def]
+def drafts(
+    ns: str, n: int, subjects: int, rng: random.Random, policy_share: float
+) -> Iterator[HistoricalDraft]:
+    """``n`` drafts of the services' facts, one second apart, ``policy_share`` of them policies,
+    as history each learned at its second."""
     for i in range(n):
         subject = f"service-{rng.randrange(subjects)}"
-        predicate = rng.choice(PREDICATES)
-        value = f"value-{rng.randrange(4)}"
-        yield HistoricalDraft(
-            namespace=ns,
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate.replace('_', ' ')} {value}.",
-            kind="policy" if rng.random() < policy_share else "evidence",
-            valid_from=BASE + timedelta(seconds=i),
-            recorded_at=BASE + timedelta(seconds=i),
+        predicate, value = rng.choice(PREDICATES), f"value-{rng.randrange(4)}"
+        kind = "policy" if rng.random() < policy_share else "evidence"
+        at = BASE + timedelta(seconds=i)
+        yield historical(
+            subject, predicate, value, namespace=ns, kind=kind, valid_from=at, recorded_at=at
         )
 
 
@@ -79,7 +78,3 @@ def main() -> int:
     report("reads through a scope chain", rows, args.json)
     bg.close()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,6 @@
-"""Semantic-layer latencies with the offline models, on a real Neo4j.
+"""What do the offline models, a models-on remember and search at N claims cost?
+
+Semantic-layer latencies with the offline models, on a real Neo4j.
 
 1. Embedding throughput at batch 1 and 64 (sentences/s, median of runs).
 2. Contradiction check per pair: the offline classifier padded to 160 tokens and dynamic length.
@@ -8,7 +10,7 @@
    the worst case for the index: nothing clusters); ``--vectors real`` embeds N generated
    sentences with the offline model (slow to make, realistic).
 
-    python bench/semantic.py [--claims 100000] [--samples 200] [--vectors random|real] [--json]
+    python -m bench semantic [--claims 100000] [--samples 200] [--vectors random|real] [--json]
 """
 
 from __future__ import annotations
@@ -16,16 +18,14 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from _common import connect, report, stopwatch, summary
-
-from belief_graph import ClaimDraft
 from belief_graph.detect import Detector
+from belief_graph.testing.factories import draft
 from belief_graph.testing.offline import offline_embedder, offline_scorer
+from bench.common import connect, report, stopwatch, summary
 
 SENTENCES = [
     "Priya is cautious with money and dislikes individual stocks.",
@@ -51,17 +51,6 @@ class RandomEmbedder:
             norm = sum(x * x for x in v) ** 0.5
             out.append([x / norm for x in v])
         return out
-
-
-NAMES = ["Priya", "Ana", "Mom", "the team", "Atlas", "Ben", "the client", "Lena", "Omar", "Kai"]
-VERBS = ["likes", "uses", "lives in", "works at", "prefers", "plans to visit", "owns", "studies"]
-THINGS = ["Go", "Lisbon", "hiking", "tea", "Kubernetes", "jazz", "a red bike", "Berlin", "chess"]
-
-
-def sentence(i: int) -> str:
-    """A varied, deterministic memory-style sentence."""
-    r = random.Random(i)
-    return f"{r.choice(NAMES)} {r.choice(VERBS)} {r.choice(THINGS)} (note {i})."
 
 
 def main() -> int:
@@ -103,18 +92,13 @@ def main() -> int:
     ns = f"bench:semantic:{datetime.now(UTC):%Y%m%d%H%M%S}"
     structured, text_only = [], []
     for i in range(args.samples):
-        draft = ClaimDraft(
-            namespace=ns,
-            subject=f"person-{i % 50}",
-            predicate="lives in",
-            object=f"city-{i}",
-            text=f"Person {i % 50} lives in city {i}.",
-        )
+        person, text = f"person-{i % 50}", f"Person {i % 50} lives in city {i}."
+        structured_draft = draft(person, "lives in", f"city-{i}", namespace=ns, text=text)
         start = time.perf_counter()
-        bg.remember(draft)
+        bg.remember(structured_draft)
         structured.append((time.perf_counter() - start) * 1000)
         start = time.perf_counter()
-        bg.remember(ClaimDraft(namespace=ns, text=f"Person {i % 50} now works at company {i}."))
+        bg.remember(draft(namespace=ns, text=f"Person {i % 50} now works at company {i}."))
         text_only.append((time.perf_counter() - start) * 1000)
     report(
         "remember with models on (embedding + contradiction checks included), structured",
@@ -130,13 +114,7 @@ def main() -> int:
     with stopwatch() as elapsed:
         index_bg.ingest(
             (
-                ClaimDraft(
-                    namespace=big,
-                    subject=f"s{i}",
-                    predicate="note",
-                    object=str(i),
-                    text=f"note {i}",
-                )
+                draft(f"s{i}", "note", str(i), namespace=big, text=f"note {i}")
                 for i in range(args.claims)
             ),
             batch_size=1000,
@@ -156,7 +134,3 @@ def main() -> int:
         args.json,
     )
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

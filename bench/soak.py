@@ -1,4 +1,6 @@
-"""Soak: concurrent writers (threads and processes) mixing remember / contract / confirm /
+"""Do concurrent writers keep every invariant, and at what rate?
+
+Soak: concurrent writers (threads and processes) mixing remember / contract / confirm /
 reject / rollback over hot and cold slots, then every DESIGN §7 invariant checked over the whole
 graph in plain Cypher (``belief_graph.testing.graph``).
 
@@ -7,7 +9,7 @@ deterministic revision ids. Hot slots are shared by every worker (lock contentio
 conflicts, rejected low-trust claims); cold slots belong to one worker. Afterwards a sample of
 the operations is replayed with the same revision ids (invariant 4: nothing changes).
 
-    python bench/soak.py [--threads 4] [--processes 2] [--ops 200] [--seconds 300] [--json]
+    python -m bench soak [--threads 4] [--processes 2] [--ops 200] [--seconds 300] [--json]
 
 Prints operations/s held, p50/p95 latency per operation type, and the invariant violations
 (target: 0). Exit status 1 when there is a violation or an unexpected error.
@@ -20,18 +22,13 @@ import json
 import multiprocessing
 import os
 import random
-import sys
 import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):  # run as a script: make the repository importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from belief_graph import BeliefGraph, ClaimDraft, Policy
 from belief_graph.errors import ConflictError, NotFound
@@ -341,7 +338,3 @@ def main(argv: list[str] | None = None) -> int:
         for line in figures["violations"][:20]:
             print(f"    {line}")
     return 1 if figures["violations"] or figures["errors"] else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,4 +1,6 @@
-"""Calibrates ``Policy.paraphrase_similarity`` on the calibration half of bench/verdicts only.
+"""Which paraphrase similarity threshold labels the calibration pairs best?
+
+Calibrates ``Policy.paraphrase_similarity`` on the calibration half of data/verdicts only.
 
 The threshold decides one question: is a sentence about the same subject under another relation
 a restatement (SAME) or not? The pairs that ask it are the calibration pairs whose two sentences
@@ -6,14 +8,13 @@ a restatement (SAME) or not? The pairs that ask it are the calibration pairs who
 script counts how many of them the rule "similarity ≥ threshold → SAME" labels right, with the
 offline embedder (no database, no classifier).
 
-    python bench/verdicts_calibrate.py [--split calibration|held_out] [--json]
+    python -m bench verdicts_calibrate [--split calibration|held_out] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from belief_graph.detect import cosine
@@ -21,7 +22,7 @@ from belief_graph.identity import parse
 from belief_graph.testing.offline import offline_embedder
 from belief_graph.vocabulary import Vocabulary, normalize_key
 
-DATA = Path(__file__).resolve().parent / "verdicts" / "pairs.jsonl"
+DATA = Path(__file__).resolve().parents[1] / "data" / "verdicts" / "pairs.jsonl"
 
 
 def main() -> int:
@@ -68,7 +69,3 @@ def main() -> int:
             print(f"  {r['id']}  {r['similarity']:.3f}  {'SAME' if r['same'] else 'not same'}")
         print(f"best threshold {best['threshold']}: {best['right']}/{best['of']} right")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

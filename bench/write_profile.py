@@ -1,6 +1,6 @@
-"""Where a structural ``remember`` spends its time: per-statement timings and Cypher PROFILE.
+"""Where does a structural remember spend its time, statement by statement?
 
-Ingests ``--claims`` drafts (as bench/engine.py does), then times ``--samples`` single
+Ingests ``--claims`` drafts (as ``python -m bench engine`` does), then times ``--samples`` single
 ``remember`` calls per path, step by step: every statement the write path runs (by its name
 under cypher/), the transaction's begin and commit, and the Python in between. The paths take
 turns call by call, the one statement on: a random fact (stored or not), a new fact, a fact the
@@ -11,7 +11,7 @@ read first; and the general path (lock, changes, flags, finish in one transactio
 PROFILEs each write statement, with the parameters of a real call, in a transaction that is
 rolled back (nothing is written), and a refused apply.
 
-    python bench/write_profile.py [--claims 20000] [--samples 300] [--json]
+    python -m bench write_profile [--claims 20000] [--samples 300] [--json]
 """
 
 from __future__ import annotations
@@ -23,95 +23,21 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from _common import connect, report
-from engine import BASE, PREDICATES, drafts, fact
-
 from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph import store as store_module
-
-
-class Steps:
-    """Wall-clock time per step of the calls made while ``on``."""
-
-    def __init__(self) -> None:
-        self.times: dict[str, list[float]] = defaultdict(list)
-        self.on = False
-
-    def add(self, name: str, started: float) -> None:
-        if self.on:
-            self.times[name].append((time.perf_counter() - started) * 1000)
-
-    @contextmanager
-    def patched(self) -> Iterator[None]:
-        """Time every statement, transaction and query execution of the store module."""
-        steps = self
-        tx_run = store_module.Tx.run
-        execute = store_module.Store._execute
-        transaction = store_module.Store.transaction
-        autocommit = getattr(store_module.Store, "_autocommit", None)
-
-        def run(self: store_module.Tx, name: str, **params: Any) -> list[dict[str, Any]]:
-            started = time.perf_counter()
-            try:
-                return tx_run(self, name, **params)
-            finally:
-                steps.add(name, started)
-
-        def _execute(self: store_module.Store, name: str, params: dict[str, Any], routing: Any):  # type: ignore[no-untyped-def]
-            started = time.perf_counter()
-            try:
-                return execute(self, name, params, routing)
-            finally:
-                steps.add(name, started)
-
-        def _transaction(self: store_module.Store, work: Callable[[Any], Any]) -> Any:
-            started = time.perf_counter()
-            inside = [0.0]
-
-            def timed_work(tx: Any) -> Any:
-                began = time.perf_counter()
-                try:
-                    return work(tx)
-                finally:
-                    inside[0] += time.perf_counter() - began
-
-            try:
-                return transaction(self, timed_work)
-            finally:
-                steps.add("(transaction, all of it)", started)
-                steps.add("begin + commit of the transaction", started + inside[0])
-
-        def _autocommit(self: store_module.Store, name: str, params: Any, failed: Any) -> Any:
-            started = time.perf_counter()
-            try:
-                return autocommit(self, name, params, failed)  # type: ignore[misc]
-            finally:
-                steps.add(f"{name} (auto-commit)", started)
-
-        store_module.Tx.run = run  # type: ignore[method-assign]
-        store_module.Store._execute = _execute  # type: ignore[method-assign]
-        store_module.Store.transaction = _transaction  # type: ignore[method-assign]
-        if autocommit is not None:
-            store_module.Store._autocommit = _autocommit  # type: ignore[method-assign]
-        try:
-            yield
-        finally:
-            store_module.Tx.run = tx_run  # type: ignore[method-assign]
-            store_module.Store._execute = execute  # type: ignore[method-assign]
-            store_module.Store.transaction = transaction  # type: ignore[method-assign]
-            if autocommit is not None:
-                store_module.Store._autocommit = autocommit  # type: ignore[method-assign]
+from belief_graph.testing.factories import draft
+from bench.common import Steps, connect, report
+from bench.data import BASE, PREDICATES, drafts, fact
 
 
 class _RolledBack(Exception):
     """Ends the profiled transaction: nothing it wrote is kept."""
 
 
-def profiled(bg: Any, draft: ClaimDraft) -> dict[str, dict[str, Any]]:
+def profiled(bg: Any, written: ClaimDraft) -> dict[str, dict[str, Any]]:
     """Run one ``remember`` with every write statement PROFILEd, then roll its transaction
     back; database hits and server time per statement."""
     found: dict[str, dict[str, Any]] = {}
@@ -147,7 +73,7 @@ def profiled(bg: Any, draft: ClaimDraft) -> dict[str, dict[str, Any]]:
     store_module.Store.transaction = _transaction  # type: ignore[method-assign]
     store_module.Store.write_once = _write_once  # type: ignore[method-assign]
     try:
-        bg.remember(draft)
+        bg.remember(written)
     except _RolledBack:
         pass
     finally:
@@ -172,9 +98,9 @@ def main() -> int:
     stored: list[tuple[str, str]] = []  # the facts the ingest wrote
 
     def recorded() -> Iterator[ClaimDraft]:
-        for draft in drafts(ns, args.claims, subjects, rng):
-            stored.append((draft.subject, draft.predicate))
-            yield draft
+        for made in drafts(ns, args.claims, subjects, rng):
+            stored.append((str(made.subject), str(made.predicate)))
+            yield made
 
     started = time.perf_counter()
     bg.ingest(recorded(), batch_size=args.batch)
@@ -182,7 +108,7 @@ def main() -> int:
 
     # The paths, call by call in turn, so all see the same load, each client its own (a client
     # that reads first does not carry, and would empty what another carries; the default one
-    # learns from what it writes). The facts: a random one (stored or not, as bench/engine.py
+    # learns from what it writes). The facts: a random one (stored or not, as ``engine``
     # writes), a new one, one the ingest stored, and one of 20 a client keeps writing. The
     # clients: the default (a fact it does not hold decided blind while a third or more of
     # those were new), always blind, reading first, and the general path reading first.
@@ -228,12 +154,12 @@ def main() -> int:
             subject, predicate = rng.choice(stored)
         else:
             subject, predicate = f"hot{i % len(paths)}-{(i // len(paths)) % 20}", PREDICATES[0]
-        draft = fact(ns, subject, predicate, f"value-{rng.randrange(4)}", clock, i)
+        written = fact(ns, subject, predicate, f"value-{rng.randrange(4)}", clock, i)
         before = len(steps[path].times.get("write/apply (auto-commit)", ()))
         with steps[path].patched():
             steps[path].on = i >= 20 * len(paths)  # the first calls warm the plans up
             started = time.perf_counter()
-            writer.remember(draft)
+            writer.remember(written)
             if steps[path].on:
                 totals[path].append((time.perf_counter() - started) * 1000)
         if steps[path].on and writer._writer.carry:
@@ -241,13 +167,13 @@ def main() -> int:
             by_statements[path][len(applies) - before].append(totals[path][-1])
             if len(applies) - before == 2:
                 refusals[path].append(applies[-2])
-    supersede = ClaimDraft(
+    moment = clock + timedelta(seconds=1)
+    supersede = draft(
+        "person-0",
+        PREDICATES[0],
+        "a value never seen",
         namespace=ns,
-        subject="person-0",
-        predicate=PREDICATES[0],
-        object="a value never seen",
-        text="person-0 lives in a value never seen.",
-        valid_from=clock + timedelta(seconds=1),
+        valid_from=moment,
     )
     # Carried, so the profiled write applies (read first, the profile would hold the read).
     bg.remember(supersede.model_copy(update={"object": "value-x", "text": "x"}))
@@ -296,7 +222,3 @@ def main() -> int:
         report(f"one structural remember, {path}, at {args.claims} stored drafts", rows, args.json)
     bg.close()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1488,15 +1488,15 @@ def doctor_cmd(
     ] = True,
     as_json: JsonOption = False,
 ) -> None:
-    """Connectivity, schema, vector index, models, and a paraphrased query retrieving the right
-    belief. Exits 1 when a check fails.
+    """Connectivity, schema, vector index (every claim embedded), each model, and a paraphrased
+    query retrieving the right belief; every check that can run, with the remedy of each that
+    fails. Changes nothing: its probe namespace is removed whole. Exits 1 when a check fails.
 
     Example: belief-graph doctor --no-models
     """
     from belief_graph.cli.render import clean
 
     with open_graph(models=models) as bg:
-        bg.init_schema()
         report = bg.doctor()
     if as_json:
         _emit_json({"ok": report.ok, "checks": [c.model_dump() for c in report.checks]})
@@ -1504,8 +1504,63 @@ def doctor_cmd(
         for check in report.checks:
             mark = "info" if check.info else ("ok  " if check.ok else "FAIL")
             typer.echo(f"{mark}  {check.name}: {clean(check.detail)}")
+            if check.remedy and not check.ok:
+                typer.echo(f"      fix: {clean(check.remedy)}")
     if not report.ok:
         raise typer.Exit(1)
+
+
+@app.command("embed", cls=Command)
+@handle_errors
+def embed_cmd(
+    namespace: NamespaceOption = None,
+    batch_size: Annotated[
+        int, typer.Option(min=1, max=10_000, help="Claims per committed transaction.")
+    ] = 128,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
+    as_json: JsonOption = False,
+) -> None:
+    """Give every claim of the namespace that has no vector one (claims written with the models
+    off have none: search and the models' look-ups never find them). Loads the embedding model
+    only. Safe to run again and to interrupt: a claim with a vector is never embedded twice,
+    and every batch done is committed.
+
+    Example: belief-graph embed -n user:priya
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from belief_graph.cli.render import console, mapping_table, show
+
+    namespace, _ = namespace_of("embed", namespace)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=console(stderr=True),
+        disable=not progress,
+        transient=True,
+    )
+    task = bar.add_task("embedding", total=None)
+
+    def advance(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    with open_graph(models=True) as bg, bar:
+        result = bg.embed(namespace, batch_size=batch_size, progress=advance)
+    if as_json:
+        _emit_json(result.model_dump(mode="json"))
+        return
+    show(
+        console(),
+        mapping_table(
+            f"embed {namespace}",
+            {
+                "without a vector": result.found,
+                "embedded now": result.embedded,
+                "still without": result.remaining,
+            },
+        ),
+    )
 
 
 @app.command("namespaces", cls=Command)
@@ -1609,6 +1664,7 @@ def mcp_cmd(
     )
     with open_graph(models=use_models) as bg:
         bg.init_schema()
+        mcp.load_models(bg)  # a model that cannot load ends the server here, in one line
         server = mcp.build_server(bg, settings)
         if http:
             reads = f" (reads through {' > '.join(chain)})" if chain else ""
@@ -1623,7 +1679,8 @@ def mcp_cmd(
 @app.command("demo", cls=Command)
 @handle_errors
 def demo_cmd() -> None:
-    """The engine's stories on a real Neo4j (started if needed), narrated, in a fresh namespace.
+    """The engine's stories on a real Neo4j (started if needed), narrated, in a fresh namespace,
+    with the models when they load (the first line says which, or what cannot be shown).
 
     Example: belief-graph demo
     """
@@ -1633,7 +1690,9 @@ def demo_cmd() -> None:
 
     with open_graph() as bg:
         bg.init_schema()
-        demo.run(bg, console(), provide(start=False).browser_url)
+        with console(stderr=True).status("loading the models ..."):
+            models = demo.choose_models()
+        demo.run(bg, console(), provide(start=False).browser_url, models)
 
 
 @app.command("browser", cls=Command)

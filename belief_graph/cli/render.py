@@ -35,6 +35,7 @@ from ..models import (
     Claim,
     Conflict,
     ConsolidationReport,
+    Contradicted,
     Dispute,
     Lineage,
     NamespaceInfo,
@@ -413,6 +414,10 @@ def belief_panel(
         grid.add_row("rivals", Text("\n").join(lines))
     else:
         grid.add_row("rivals", "none on record")
+    if claim.contradicts:
+        grid.add_row(
+            "contradicts", Text("\n").join(said_before(c, times) for c in claim.contradicts)
+        )
     for name, value in extra:
         grid.add_row(name, value)
     grid.add_row("claim", txt(claim.id, "dim"))
@@ -438,16 +443,33 @@ def search_table(hits: Sequence[SearchHit], title: str, times: Times) -> FittedT
         c = hit.claim
         rivals: list[Text | str] = [
             Text.assemble(txt(r.text or r.object or "—"), " ", status(r.status)) for r in hit.rivals
-        ] or ["—"]
+        ]
+        rivals += [said_before(x, times) for x in c.contradicts]
         table.add_row(
             f"{hit.score:.3f}",
             txt(c.text or c.object or "—"),
             txt(c.id),
             status(c.status),
             times.window(c),
-            rivals,
+            rivals or ["—"],
         )
     return table
+
+
+def said_before(earlier: Contradicted, times: Times) -> Text:
+    """An earlier claim a belief contradicted and replaced: "earlier: X (said ..., by ...)"."""
+    said = earlier.text or earlier.object or "(erased)"
+    when = times.hint(earlier.recorded_at) if earlier.recorded_at else "—"
+    who: str = earlier.source_type or "—"
+    if earlier.author:
+        who += f" {earlier.author}"
+    if earlier.origin:
+        who += f", {earlier.origin}"
+    return Text.assemble(
+        txt("earlier: ", "yellow"),
+        txt(said),
+        txt(f" (said {when}, {who}; {earlier.resolution or earlier.status})", "dim"),
+    )
 
 
 # -- reads through a scope chain ---------------------------------------------------------------
@@ -577,7 +599,7 @@ def result_table(result: RevisionResult) -> FittedTable:
         ("reason", result.reason or "—"),
         ("slot", result.slot_id or "—"),
     ]
-    for name in ("added", "retired", "reinforced", "flagged", "restored"):
+    for name in ("added", "retired", "reinforced", "flagged", "restored", "contradicted"):
         ids: list[str] = getattr(result, name)
         if ids:
             rows.append((name, ", ".join(ids)))
@@ -628,8 +650,8 @@ def observation_table(observation: Observation, times: Times) -> FittedTable:
             if on
         )
         table.add_row(
-            txt(proposal.subject),
-            txt(proposal.predicate),
+            txt(proposal.subject or "—"),
+            txt(proposal.predicate or "(kept as text)"),
             txt(proposal.sentence + (f" ({marks})" if marks else "")),
             txt("—" if window == "… – …" else window),
             txt(outcome),
@@ -799,6 +821,10 @@ def lineage_tree(lineage: Lineage, times: Times) -> Tree:
             ("  " + times.caption, "dim"),
         )
     )
+    if me.contradicts:
+        earlier = root.add(Text(f"contradicts ({len(me.contradicts)})", style="bold"))
+        for x in me.contradicts:
+            earlier.add(Text.assemble(said_before(x, times), " ", txt(x.id, "dim")))
     supersedes = {edge["from"]: edge for edge in lineage.supersedes}
     chain = root.add(Text(f"version chain ({len(lineage.chain)})", style="bold"))
     for c in lineage.chain:

@@ -52,19 +52,28 @@ class Proposal(BaseModel):
     is the span of the episode text it came from. ``negated``: the relation does not (or no
     longer) hold for the object. ``correction``: the speaker says an earlier value was wrong
     ("actually it was X, not Y"), which retracts it, rather than that the world changed.
+
+    A proposal without ``predicate`` (and so without ``subject`` and ``object``) keeps what was
+    said as a text-only claim: ``sentence`` is the text, found by search though no fact is
+    keyed on it (what an extractor proposes for a turn it could not read).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    subject: str
-    predicate: str
-    object: str
+    subject: str | None = None
+    predicate: str | None = None
+    object: str | None = None
     sentence: str
     source: str
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     negated: bool = False
     correction: bool = False
+
+    @property
+    def text_only(self) -> bool:
+        """True when the proposal keys no fact: the text is kept as said."""
+        return self.predicate is None
 
 
 class Refusal(BaseModel):

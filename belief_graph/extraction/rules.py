@@ -1,6 +1,15 @@
 """The offline extractor: patterns over plain statements, no network and no model.
 
-It reads one sentence at a time and proposes a claim when the sentence has one of a few shapes:
+It splits a turn into sentences (code left out) and sentences into clauses ("and I ...", ";",
+"but now", "—"), finds who each clause is about (the speaker; a person named by relation, "my
+sister Ana", and "she" after her; a known subject), and proposes a claim when the clause has one
+of these shapes:
+
+- a number whose unit says what it counts ("35 km a week", "165 commits"), money as said, an age;
+- a fact named by its noun and given a new value ("the budget went up to $50");
+- a value an earlier turn gave, now said to be gone ("Miso passed away"): that fact, negated;
+- lists, as several values of a multi-valued fact; requests to the assistant ("reply in
+  German", "text me instead");
 
 - first person: "I live in Lisbon", "I'm allergic to peanuts", "I work at Acme", "I'm vegan";
 - a possessive: "my manager is Dana", "Bob's email is bob@example.com";
@@ -15,15 +24,16 @@ It reads one sentence at a time and proposes a claim when the sentence has one o
 - "it was X" / "I meant X" / "I switched to X": the fact of the last claim in the context.
 
 The relation is looked up in the vocabulary (its synonyms and canonical names, longest first), so
-a sentence only becomes a claim when its verb or noun is one the vocabulary knows. Everything
-else is left alone: this extractor is meant to be precise rather than complete (coverage and
-limits in docs/extraction.md); the LLM extractor is the one that reads free conversation.
+a sentence only becomes a claim when its verb or noun is one the vocabulary knows. A turn with
+no claim is kept as one text-only proposal of its statements, so search finds it. This
+extractor is meant to be precise rather than complete (coverage and limits in
+docs/extraction.md).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -32,6 +42,7 @@ from belief_graph.vocabulary import Vocabulary
 
 from . import when
 from .episode import Episode, Proposal
+from .phrasing import sentence_of, sentences
 
 Timing = Literal["scheduled", "ended"] | None
 
@@ -63,20 +74,41 @@ DIETS = frozenset(
 _DIET_PREDICATE = "dietary_preference"
 _WORKS_AT = "works_at"
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]+\s+")
 _LEAD = re.compile(
     r"^(?:wait|oh|ok|okay|so|well|hey|hmm|btw|by the way|also|and|but|yes|yeah|yep|no|nope|"
-    r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway)"
+    r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway|typo|"
+    r"my bad|ugh|whoops|honestly|quick update|good news|bad news|sadly|news|small change)"
     r"\b[\s,:;!.-]*",
     re.IGNORECASE,
 )
-_CORRECTING_LEAD = {"actually", "sorry", "correction", "no", "nope", "oops"}
-_NOT_TAIL = re.compile(r",?\s*(?:and\s+)?not\s+(?:in\s+|at\s+|a\s+|an\s+)?([^,.;!?]+?)\s*[.!?]*$")
+_CORRECTING_LEAD = {"actually", "sorry", "correction", "no", "nope", "oops", "typo", "my bad"}
+# "a house in Brno": the place is the value.
+_DWELLING = re.compile(
+    r"^(?:a|an|the|our|my)\s+(?:\w+\s+)?(?:house|flat|apartment|place|village|town)\s+"
+    r"(?:in|near|outside)\s+",
+    re.IGNORECASE,
+)
+
+
+def _bare_value(body: str) -> bool:
+    """A correction that says only the right value ("no wait, 35", "Typo, Graz.")."""
+    words = body.split()
+    if not words or len(words) > 3 or "," in body:
+        return False
+    if len(words) == 3 and not (words[0][:1].isupper() or words[0][:1].isdigit()):
+        return False
+    return not re.match(r"^(?:i|we|my|it|he|she|they|more|less|no)\b", body, re.IGNORECASE)
+
+
+_NOT_TAIL = re.compile(
+    r"(?:,\s*|\s+and\s+|\s+[-–—]\s+)not\s+(?:in\s+|at\s+|a\s+|an\s+)?([^,.;!?]+?)\s*[.!?]*$"
+)
 _MEANT = re.compile(r"^(?:i\s+meant|i\s+mean|i\s+misspoke,?|i\s+was\s+wrong,?)\s+", re.IGNORECASE)
 _ADVERBS = re.compile(
     r"\s*,?\s*\b(?:now|these days|nowadays|currently|at the moment|right now|at present|"
     r"instead|today|still|already|actually|really|just|also|too|as well|full[- ]time|"
-    r"anymore|any more|any longer)\b,?",
+    r"anymore|any more|any longer|remotely|from home|part[- ]time|freelance|only|usually|"
+    r"normally|generally|typically|mostly|mainly|often|basically|originally|for now)\b,?",
     re.IGNORECASE,
 )
 _NEGATION_WORDS = re.compile(r"\b(?:anymore|any more|any longer)\b", re.IGNORECASE)
@@ -85,20 +117,21 @@ _CHANGE_FROM = re.compile(
     re.IGNORECASE,
 )
 _CONTEXT_VALUE = re.compile(
-    r"^(?:it\s+(?:was|is|'s)|it's|that\s+(?:was|is)|(?:i|we)\s+(?:switched|changed|moved)\s+to|"
+    r"^(?:it\s+was|that\s+was|(?:i|we)\s+(?:switched|changed|moved)\s+to|"
     r"(?:i|we)'ve\s+(?:switched|changed|moved)\s+to|i\s+use|i\s+went\s+with|i\s+picked)"
     r"\s+(.+)$",
     re.IGNORECASE,
 )
 _JOIN = re.compile(
-    r"^(?:started\s+(?:working\s+)?at|started\s+a\s+(?:new\s+)?job\s+at|joined|got\s+a\s+job\s+at|"
+    r"^(?:start\s+at|started\s+(?:working\s+)?(?:at|for)|started\s+a\s+(?:new\s+)?job\s+at|joined|got\s+a\s+job\s+at|"
     r"took\s+a\s+job\s+at|am\s+joining|'m\s+joining|will\s+join|now\s+work\s+at|"
     r"transferred\s+to|started\s+at)\s+(.+)$",
     re.IGNORECASE,
 )
 # Not an employer: "left for Paris", "quit smoking", "left early".
 _LEAVE = re.compile(
-    r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from)\s+"
+    r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from|"
+    r"handed\s+in\s+my\s+notice\s+at|left\s+my\s+job\s+at|was\s+let\s+go\s+from)\s+"
     r"(?!(?:for|to|home|early|soon|on|in|at|with)\b|\w+ing\b)(.+)$",
     re.IGNORECASE,
 )
@@ -138,29 +171,46 @@ _NEGATING = re.compile(
 )
 _COPULA = re.compile(r"^(?:am|'m|is|are|'re|was|have\s+become|became|become)\s+", re.IGNORECASE)
 _POSSESSIVE_VERB = re.compile(
-    r"^(.+?)\s+(?:is|are|was|'s|has\s+become|changed\s+to|became)\s+(.+)$", re.IGNORECASE
+    r"^(.+?)(?::|\s+(?:is|are|was|'s|has\s+become|changed\s+to|became))\s+(.+)$",
+    re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 # A comma followed by a new clause or an aside ends the statement: "I work at Globex, mostly on
 # billing", "My manager is Tom, he's hands-off", "I live in Berlin, in Neukölln".
 _ASIDE = re.compile(
     r",\s*(?=(?:so|but|which|who|where|mostly|mainly|still|though|he|she|it|it's|they|we|i|"
-    r"i'm|i've|then|because|since|once|in|on|at|with|just|rain|same|plus|much|lol|haha)\b)",
+    r"i'm|i've|then|because|since|once|in|on|at|with|just|rain|same|plus|much|lol|haha|about|"
+    r"around|roughly|maybe|mostly)\b)",
     re.IGNORECASE,
 )
 # Words that start a clause inside a value: "Spanish while living in Sevilla".
 _SUBORDINATE = re.compile(
     r"\s+(?:while|when|whereas|because|since|after|before|so|but|though|although|which|who|"
-    r"mostly|mainly|until|once|for\s+(?:my|his|her|their|our|a|an|the))\b.*$",
+    r"mostly|mainly|until|once|instead\s+of|rather\s+than|as\s+(?:a|an)|over|every|each|daily|"
+    r"most\s+days|within|(?:on|via|through)\s+(?-i:[A-Z])\w*$|"
+    r"(?:for|with)\s+(?:my|his|her|their|our|a|an|the|two|three|four|\d[\d,.]*))\b.*$",
     re.IGNORECASE,
 )
-_APPROXIMATELY = re.compile(r"^(?:about|around|roughly|approximately|almost|nearly|~)\s*", re.I)
+# Words that start a clause inside a value said as an action ("save for a baby").
+_CLAUSE_WORDS = re.compile(
+    r"\s+(?:while|when|whereas|because|since|so|but|though|although|which|who|until|once|"
+    r"within)\b.*$",
+    re.IGNORECASE,
+)
+# Facts whose value is an action, said with its verb.
+_ACTIONS = frozenset({"has_goal", "working_on", "has_habit", "has_constraint"})
+_APPROXIMATELY = re.compile(
+    r"^(?:about|around|roughly|approximately|almost|nearly|up\s+to|~)\s*", re.I
+)
 # "I'm a junior designer at Acme": a role and an employer.
-_ROLE_AT = re.compile(r"^(?:am|'m)\s+(?:a|an)\s+(.+?)\s+(?:at|for|with)\s+(.+)$", re.IGNORECASE)
+_ROLE_AT = re.compile(
+    r"^(?:am|'m|is|'s)\s+(?:a|an|the)\s+(.+?)\s+(?:at|for|with)\s+(.+)$", re.IGNORECASE
+)
 # "I'm a nurse": a role when its head noun names a person's work (a suffix or a common title).
-_ROLE = re.compile(r"^(?:am|'m)\s+(?:a|an)\s+(.+)$", re.IGNORECASE)
+_ROLE = re.compile(r"^(?:am|'m|is|'s)\s+(?:a|an|the)\s+(.+)$", re.IGNORECASE)
 _ROLE_HEAD = re.compile(
-    r"(?:er|or|ist|yst|ian|ant|ent|ect|nurse|tech|chef|pilot|medic|vet|intern|cook)$",
+    r"(?:er|or|ist|yst|ian|ant|ent|ect|nurse|tech|chef|pilot|medic|vet|intern|cook|paralegal|"
+    r"clerk|cashier|barista|surgeon|midwife|mechanic|lead|head|director|officer|coach)$",
     re.IGNORECASE,
 )
 _NOT_ROLES = frozenset(
@@ -192,11 +242,11 @@ _NOT_ROLES = frozenset(
     }
 )
 # "I'm in Stockholm" (and nothing after it): where the speaker is based.
-_IN_PLACE = re.compile(r"^(?:am|'m)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$")
+_IN_PLACE = re.compile(r"^(?:am|'m|are|'re)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$")
 # "I've got two cats, Ziggy and Stardust", "we have a dog named Biscuit".
 _HAVE_NAMED = re.compile(
     r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+)\s+(?:new\s+)?"
-    r"([a-z]+?)(?:s)?(?:,\s*|\s+(?:named|called)\s+)(.+)$",
+    r"([a-z]+?)(?:s)?(?:\s+(?:on|in|at)\s+[^:,]+)?(?::\s*|,\s*|\s+(?:named|called)\s+)(.+)$",
     re.IGNORECASE,
 )
 # Sentences without a subject in chat are the speaker's: "Moved to Porto", "Left Acme".
@@ -210,15 +260,53 @@ _HOUSEHOLD = frozenset({"lives_in", "has_pet", "has_child"})
 # Vocabulary phrases too general to read a person's sentence by (they name a project's stack,
 # or a diet only with a diet word).
 _UNREAD = frozenset({"eats", "does not eat", "is", "team", "state", "stage"})
+# Facts whose value is a day, a date or a time: a time phrase in the sentence is the value.
+_WHEN_VALUED = ("_day", "_date", "_time", "deadline", "birthday", "appointment", "working_hours")
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+# A clause after "and" that starts with a verb has the subject of the one before it.
+_VERB_START = re.compile(
+    r"^(?:work|works|live|lives|speak|speaks|play|plays|run|runs|drive|drives|have|has|teach|"
+    r"teaches|love|loves|like|likes|hate|hates|eat|eats|drink|drinks|go|goes|use|uses|study|"
+    r"studies|own|owns|need|needs|want|wants|[a-z]+ed)\b|"
+    r"^[a-z]+s\s+(?:in|on|at|to|from|with|for|a|an|the|my|his|her|our|their|\d)\b"
+)
+# Facts whose value is a name, said with a capital letter.
+_NAMED_VALUES = frozenset(
+    {
+        "lives_in",
+        "works_at",
+        "born_in",
+        "reports_to",
+        "spouse",
+        "partner",
+        "has_sibling",
+        "has_child",
+        "has_parent",
+        "friend_of",
+        "colleague_of",
+        "has_cousin",
+        "uses_framework",
+        "work_location",
+    }
+)
+_PEOPLE = frozenset(
+    {
+        "has_child",
+        "has_sibling",
+        "spouse",
+        "partner",
+        "has_parent",
+        "friend_of",
+        "colleague_of",
+        "has_cousin",
+        "reports_to",
+        "roommate",
+    }
+)
+_STACK = frozenset({"uses_framework", "uses_language", "uses_database", "deployed_on"})
 _UNREAD_FIRST_PERSON = frozenset({"uses", "switched to"})
-_MAX_OBJECT_WORDS = 6
+_MAX_OBJECT_WORDS = 7
 _PRONOUNS = frozenset({"it", "that", "this", "there", "here", "them", "one", ""})
-
-
-def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` (split after ``.``, ``!``, ``?``, ``;``, at line breaks and at
-    a dash between spaces)."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
 
 
 @dataclass(frozen=True)
@@ -238,34 +326,151 @@ class RuleExtractor:
 
     name = "rules"
 
+    def __init__(self, *, keep_unread: bool = True) -> None:
+        self.keep_unread = keep_unread
+
     def extract(
         self, episode: Episode, *, vocabulary: Vocabulary, known_subjects: Sequence[str]
     ) -> list[Proposal]:
-        """The claims the episode's text states, in the order said."""
-        previous = self._last_fact(episode, vocabulary, known_subjects)
+        """The claims the episode's text states, in the order said; a turn with none is kept
+        as a text-only proposal of its statements (``keep_unread``), so that search finds it."""
+        turn = _Turn(episode.speaker, known_subjects)
+        previous: tuple[str, _Fact] | None = None
+        for said in episode.context:
+            for sentence in sentences(said):
+                for proposal, fact in self._clauses(
+                    sentence, episode, vocabulary, turn, previous, in_context=True
+                ):
+                    turn.remember(proposal)
+                    previous = fact or previous
+        turn.context_values = dict(turn.values)
         proposals: list[Proposal] = []
         for sentence in sentences(episode.text):
-            found, fact = self._sentence(sentence, episode, vocabulary, known_subjects, previous)
-            if fact is None and when.find(sentence, episode.at).phrase:
-                # The time may be the value itself ("my day off is on Monday").
-                found, fact = self._sentence(
-                    sentence, episode, vocabulary, known_subjects, previous, timed=False
-                )
-            proposals.extend(found)
-            previous = fact or previous
+            for proposal, fact in self._clauses(sentence, episode, vocabulary, turn, previous):
+                if proposal is not None and proposal not in proposals:
+                    proposals.append(proposal)
+                    turn.remember(proposal)
+                previous = fact or previous
+        if not proposals and self.keep_unread:
+            kept = _statements(episode.text)
+            if kept:
+                proposals.append(Proposal(sentence=kept, source=kept))
         return proposals
 
-    def _last_fact(
-        self, episode: Episode, vocabulary: Vocabulary, known_subjects: Sequence[str]
-    ) -> tuple[str, _Fact] | None:
-        """The subject and fact the context last spoke of: what "it was X" refers to."""
-        last: tuple[str, _Fact] | None = None
-        for turn in episode.context:
-            for sentence in sentences(turn):
-                last = (
-                    self._sentence(sentence, episode, vocabulary, known_subjects, last)[1] or last
+    def _clauses(
+        self,
+        sentence: str,
+        episode: Episode,
+        vocabulary: Vocabulary,
+        turn: _Turn,
+        previous: tuple[str, _Fact] | None,
+        *,
+        in_context: bool = False,
+    ) -> list[tuple[Proposal | None, tuple[str, _Fact] | None]]:
+        """The proposals of one sentence, clause by clause, each with the fact it stated."""
+        out: list[tuple[Proposal | None, tuple[str, _Fact] | None]] = []
+        request = _REQUEST.match(sentence)
+        if request is not None:
+            sentence = sentence[request.end() :].rstrip(" ?")
+        elif sentence.rstrip().endswith("?"):
+            return out
+        sentence = _BULLET.sub("", sentence)
+        said, introduced = _introductions(sentence, episode.speaker, vocabulary, turn)
+        out.extend((p, None) for p in _with_source(introduced, sentence))
+        for clause, source in self._split(said, episode, vocabulary, turn, previous):
+            if source not in sentence:
+                source = sentence
+            clause = turn.resolve_pronoun(clause)
+            found, fact = self._read_clause(clause, episode, vocabulary, turn, previous)
+            found = [p for p in _with_source(found, source) if _plausible(p, turn)]
+            found += [
+                p
+                for p in _members(clause, source, episode.speaker, vocabulary)
+                if (p.predicate, p.object) not in {(f.predicate, f.object) for f in found}
+            ]
+            removed = _removals(clause, source, found, turn, vocabulary)
+            out.extend((p, fact) for p in found)
+            out.extend((p, None) for p in removed)
+            previous = fact or previous
+            if fact is not None:
+                turn.last_person = fact[0] if fact[0] != episode.speaker else turn.last_person
+        return out
+
+    def _read_clause(
+        self,
+        clause: str,
+        episode: Episode,
+        vocabulary: Vocabulary,
+        turn: _Turn,
+        previous: tuple[str, _Fact] | None,
+    ) -> tuple[list[Proposal], tuple[str, _Fact] | None]:
+        known = turn.known()
+        numbers = _numbers(clause, episode, vocabulary, turn)
+        if numbers:
+            return numbers, _fact_of(numbers[-1])
+        found, fact = self._sentence(clause, episode, vocabulary, known, previous)
+        if (fact is None or fact[1].predicate.endswith(_WHEN_VALUED)) and when.find(
+            clause, episode.at
+        ).phrase:
+            # The time may be the value itself ("my day off is on Monday").
+            found, fact = self._sentence(clause, episode, vocabulary, known, previous, timed=False)
+        if not found:
+            found = _changed_noun(clause, episode, vocabulary, turn)
+            fact = _fact_of(found[-1]) if found else fact
+        if not found:
+            found = _everyday(clause, episode.speaker, vocabulary)
+            fact = _fact_of(found[-1]) if found else fact
+        found = [_instead(p, clause, turn, vocabulary) for p in found]
+        return found, fact
+
+    def _split(
+        self,
+        sentence: str,
+        episode: Episode,
+        vocabulary: Vocabulary,
+        turn: _Turn,
+        previous: tuple[str, _Fact] | None,
+    ) -> list[tuple[str, str]]:
+        """The clauses of a sentence, each with the span of the sentence it is: split at "and",
+        "but", "so", a comma before a new subject; a clause without a subject takes the one
+        before it ("I live in Mechelen and work in Brussels")."""
+        parts = _CLAUSE_BREAK.split(sentence)
+        clauses: list[list[str]] = [[parts[0], parts[0]]]
+        for joint, part in zip(parts[1::2], parts[2::2], strict=True):
+            current = clauses[-1]
+            if not part.strip():
+                current[0] += joint + part
+                current[1] += joint + part
+                continue
+            if _STARTS_WITH_SUBJECT.match(part) or turn.names_at_start(part):
+                clauses.append([part, part])
+                continue
+            subject = _subject_of(current[0], turn)
+            if subject and (
+                (
+                    _VERB_START.match(part)
+                    and self._reads(current[0], episode, vocabulary, turn, previous)
                 )
-        return last
+                or self._reads(f"{subject} {part}", episode, vocabulary, turn, previous)
+            ):
+                clauses.append([f"{subject} {part}", part])
+                continue
+            current[0] += joint + part
+            current[1] += joint + part
+        return [
+            (text.strip(" ,"), source.strip(" ,")) for text, source in clauses if text.strip(" ,")
+        ]
+
+    def _reads(
+        self,
+        clause: str,
+        episode: Episode,
+        vocabulary: Vocabulary,
+        turn: _Turn,
+        previous: tuple[str, _Fact] | None,
+    ) -> bool:
+        found, _ = self._read_clause(clause, episode, vocabulary, turn, previous)
+        return bool(found)
 
     def _sentence(
         self,
@@ -284,13 +489,15 @@ class RuleExtractor:
             word = lead.group(0).strip(" ,:;!.-").lower()
             correction = correction or word in _CORRECTING_LEAD
             body = body[lead.end() :]
+        led = correction
         meant = _MEANT.match(body)
         if meant is not None:
             correction = True
             body = body[meant.end() :]
         not_tail = _NOT_TAIL.search(body)
         if not_tail is not None and not_tail.start() > 0:
-            correction = True
+            # "..., not Neovim anymore" says it changed; "..., not Lisbon" that it was wrong.
+            correction = not _NEGATION_WORDS.search(not_tail.group(0))
             body = body[: not_tail.start()]
         elif correction and not re.search(r"\bnot\b|n't\b", body, re.IGNORECASE):
             # "Actually, ..." without a contrast reads as a correction only without change
@@ -304,6 +511,9 @@ class RuleExtractor:
         aside = _ASIDE.search(body)
         if aside is not None and aside.start() > 0:
             body = body[: aside.start()]
+        body = re.sub(
+            r"\s+(?:instead\s+of|rather\s+than)\s+.*$|\s+(?:there|here)$", "", body, flags=re.I
+        )
         body = " ".join(_ADVERBS.sub(" ", f" {body} ").split()).strip(" ,")
         if not body:
             return [], None
@@ -313,14 +523,16 @@ class RuleExtractor:
             vocabulary,
             known_subjects,
             previous,
-            meant is not None,
+            meant is not None or (led and correction and _bare_value(body)),
             _timing(window, episode.at),
         )
         if found is None:
             return [], None
         subject, fact = found
         negated = negated or fact.negated
-        values = _values(fact.value, vocabulary.cardinality(fact.predicate))
+        values = _values(
+            fact.value, vocabulary.cardinality(fact.predicate), phrase=fact.predicate in _ACTIONS
+        )
         proposals = [
             Proposal(
                 subject=subject,
@@ -364,6 +576,14 @@ class RuleExtractor:
         """Who the clause is about and the fact it states, or ``None``."""
         lowered = body.lower()
         context = _CONTEXT_VALUE.match(body)
+        if (
+            context is not None
+            and previous is not None
+            and previous[0] in getattr(known_subjects, "people", ())
+            and re.match(r"^(?:i|we)\b", body, re.IGNORECASE)
+        ):
+            # "I moved to Berlin" after "my sister lives in Porto" is the speaker's move.
+            context = None
         if previous is not None and (context is not None or (meant and len(body.split()) <= 3)):
             subject, last = previous
             value = _clean(context.group(1) if context is not None else body)
@@ -375,8 +595,8 @@ class RuleExtractor:
         switched = _moved_onto(onto, known_subjects, vocabulary, timing) if onto else None
         if switched is not None:
             return switched
-        if lowered.startswith("my "):
-            fact = _possessive(body[3:], vocabulary)
+        if lowered.startswith(("my ", "our ")):
+            fact = _possessive(body.split(" ", 1)[1], vocabulary)
             return (episode.speaker, fact) if fact else None
         first = re.match(r"^i(?:\s+|(?='))", body, re.IGNORECASE)
         if first is not None:
@@ -402,6 +622,7 @@ class RuleExtractor:
                     _verb_group(f"is {rest}", vocabulary, first_person=False, timing=timing)
                     if planned
                     else _possessive(rest, vocabulary)
+                    or _verb_group(f"is {rest}", vocabulary, first_person=False, timing=timing)
                 )
             else:
                 fact = _verb_group(rest, vocabulary, first_person=False, timing=timing)
@@ -425,12 +646,21 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
     if match is None:
         return None
     noun = match.group(1).strip()
-    value = _clean(re.sub(r"^(?:on|at)\s+", "", match.group(2), flags=re.IGNORECASE))
-    if noun.lower().startswith(("new ", "current ")):
-        noun = noun.split(" ", 1)[1]
+    at = re.match(r"^(?:at|with|for)\s+(?-i:[A-Z])", match.group(2), re.IGNORECASE) is not None
+    value = _clean(re.sub(r"^(?:on|at|with|for)\s+", "", match.group(2), flags=re.IGNORECASE))
+    noun = re.sub(
+        r"^(?:new|current|main|primary|biggest|only|usual|all-time)\s+", "", noun, flags=re.I
+    )
+    noun = re.sub(r"\s+(?:to|from|with|for|in|at)\s+.*$", "", noun)
+    relation = _RELATIONS_OUTSIDE_VOCABULARY.get(noun.lower())
+    if value and relation is not None and relation in vocabulary.predicates:
+        return _Fact(relation, noun.lower(), value, possessive=True)
     if not value or noun not in vocabulary or len(noun.split()) > 4:
         return None
-    return _Fact(vocabulary.canonical(noun), noun.lower(), value, possessive=True)
+    predicate = vocabulary.canonical(noun)
+    if predicate == "job_title" and at:
+        return _Fact(_WORKS_AT, "works at", value)  # "my new job is at Canva": the employer
+    return _Fact(predicate, noun.lower(), value, possessive=True)
 
 
 def _moved_onto(
@@ -471,6 +701,13 @@ def _verb_group(
     if negating is not None:
         negated = True
         rest = rest[negating.end() :]
+        if negating.group(0).lower().startswith("stopped"):
+            # "stopped drinking coffee": no longer drinks it.
+            rest = re.sub(r"^([a-z]+)ing\b", lambda m: _stem(m.group(1)), rest, flags=re.I)
+        elif re.match(r"^(?:am|'m)\b", negating.group(0), re.I) and re.match(
+            r"^(?:a|an|the)\s", rest, re.I
+        ):
+            rest = f"am {rest}"  # "I'm not a fan of" is "is a fan of", negated
     planned = _PLANNED.match(rest)
     if planned is not None:
         if timing != "scheduled":
@@ -478,12 +715,51 @@ def _verb_group(
         verb = planned.group("verb").lower()
         stem = next(s for s in _DONE if verb.startswith(s))
         rest = f"{_DONE[stem]}{rest[planned.end() :]}"
+    rest = re.sub(r"^(?:'d|would)\s+(?:like|love)\s+to\s+", "want to ", rest, flags=re.IGNORECASE)
+    rest = re.sub(
+        r"^(?:started|began|begun|'ve\s+started|have\s+started)\s+(?=learning|studying)",
+        "am ",
+        rest,
+        flags=re.IGNORECASE,
+    )
+    rest = re.sub(
+        r"^(?:am|'m|'ve\s+been|have\s+been)\s+(living|working)\s+(in|at|for)\b",
+        _base_verb,
+        rest,
+        flags=re.I,
+    )
+    rest = re.sub(r"\b(?:big|huge|massive|great)\s+(?=fan\s+of)", "", rest, flags=re.IGNORECASE)
+    stopped = re.match(
+        r"^(?:stopped|quit|gave\s+up|given\s+up)\s+(?P<verb>[a-z]+)ing\s+", rest, re.IGNORECASE
+    )
+    if stopped is not None and not negated:
+        negated = True
+        rest = f"{_stem(stopped.group('verb'))} {rest[stopped.end() :]}"
     perfect = re.match(r"^(?:'ve|have|has)\s+(?!got\b)", rest, re.IGNORECASE) is not None
     rest = re.sub(r"^(?:'ve|have|has|'d|will|'ll|do|does)\s+", "", rest, flags=re.IGNORECASE)
     rest = re.sub(r"^(?:been\s+)", "", rest, flags=re.IGNORECASE)
+    shaped = _shaped(rest, vocabulary, negated)
+    if shaped is not None:
+        return shaped
+    used_as = re.match(
+        r"^(?:use|uses|have|has|drive|drives|run|runs)\s+(.+?)\s+as\s+(?:my|his|her|our)\s+"
+        r"(?:main\s+|daily\s+|primary\s+)?([a-z]+(?:\s[a-z]+)?)$",
+        rest,
+        re.IGNORECASE,
+    )
+    if used_as is not None and used_as.group(2) in vocabulary:
+        value = _clean(used_as.group(1))
+        noun = used_as.group(2).lower()
+        if value:
+            return _Fact(vocabulary.canonical(noun), f"uses as {noun}", value, negated)
     joined = _JOIN.match(rest)
     if joined is not None:
         value = _clean(joined.group(1))
+        as_role = re.search(r"\bas\s+(?:an?|the)\s+([\w -]+)$", joined.group(1))
+        if value and as_role and not negated and _is_role(as_role.group(1)):
+            return _Fact(
+                _WORKS_AT, "works at", value, also=("job_title", "works as", as_role.group(1))
+            )
         return _Fact(_WORKS_AT, "works at", value, negated) if value else None
     left = _LEAVE.match(rest)
     if left is not None:
@@ -495,12 +771,13 @@ def _verb_group(
         for phrase in (f"has a {noun}", noun, f"{noun}s"):
             if phrase in vocabulary:
                 predicate = vocabulary.canonical(phrase)
-                value = _clean(named.group(2))
+                # A list may be longer than one value may be: _values cuts it.
+                value = named.group(2).strip().rstrip(".!")
                 return _Fact(predicate, f"has a {noun} called", value) if value else None
     place = _IN_PLACE.match(rest)
     if place is not None and not negated:
         return _Fact("lives_in", "lives in", place.group(1))
-    role_at = _ROLE_AT.match(rest)
+    role_at = _ROLE_AT.match(re.sub(r"\s+(?:on|in)\s+the\s+[^,]+?(?=\s+(?:at|for)\s)", "", rest))
     if role_at is not None and not negated and _is_role(role_at.group(1)):
         value = _clean(role_at.group(2))
         role = _clean(role_at.group(1))
@@ -536,10 +813,288 @@ def _verb_group(
                 continue
             if phrase not in vocabulary:
                 continue
-            value = _clean(" ".join(words[size:]))
+            predicate = vocabulary.canonical(phrase)
+            # A list is cut into values (each as long as a value may be) after this.
+            longest = (
+                3 * _MAX_OBJECT_WORDS if vocabulary.cardinality(predicate) == "multi" else None
+            )
+            value = _clean(" ".join(words[size:]), phrase=predicate in _ACTIONS, longest=longest)
             if value:
-                return _Fact(vocabulary.canonical(phrase), phrase.lower(), value, negated)
+                as_role = re.search(r"\bas\s+(?:an?|the)\s+([\w -]+)$", " ".join(words[size:]))
+                said = as_role.group(1) if as_role else ""
+                if predicate == "works_at" and said and not negated and _is_role(said):
+                    return _Fact(
+                        predicate, phrase.lower(), value, also=("job_title", "works as", said)
+                    )
+                employer = re.match(r"^(.+?)\s+(?:at|for)\s+([A-Z][\w&.' -]*)$", value)
+                if (
+                    predicate == "job_title"
+                    and employer
+                    and _is_role(_ARTICLE.sub("", employer.group(1)))
+                ):
+                    return _Fact(
+                        predicate,
+                        phrase.lower(),
+                        _ARTICLE.sub("", employer.group(1)),
+                        negated,
+                        also=("works_at", "works at", employer.group(2)),
+                    )
+                if negated and predicate == "likes" and "dislikes" in vocabulary.predicates:
+                    # "I don't like mushrooms" says a dislike, not a like that ended.
+                    return _Fact("dislikes", "dislikes", value)
+                return _Fact(predicate, phrase.lower(), value, negated)
     return None
+
+
+# Common shapes whose verb the vocabulary does not name.
+_SCHOOL = re.compile(
+    r"^(?:goes|go|went|is\s+off|'s\s+off|started|starts|moved)\s+(?:to|at)\s+"
+    r"(?P<value>(?:[A-Z][\w.'-]*\s+){0,4}(?:School|Primary|Secondary|Academy|High|College|"
+    r"University|Kindergarten|Nursery|Elementary|Gymnasium|Institute))\b"
+)
+_COMMUTE = re.compile(
+    r"^(?P<how>cycle|bike|walk|drive|run|take\s+the\s+\w+|get\s+the\s+\w+|commute\s+by\s+\w+)"
+    r"\s+(?:to|into|in\s+to)\s+(?:work|the\s+office)\b",
+    re.IGNORECASE,
+)
+_COMMUTE_VALUE = {
+    "cycle": "cycling",
+    "bike": "cycling",
+    "walk": "walking",
+    "drive": "car",
+    "run": "running",
+}
+_HOURS = re.compile(
+    r"^(?:work|working|am\s+working|'m\s+working|am\s+on|'m\s+on|'m|am)\s+"
+    r"(?P<value>\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:to|-|until|till)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\b",
+    re.IGNORECASE,
+)
+_AS_ROLE = re.compile(
+    r"^(?:(?:am|'m)\s+)?(?:work|works|working|freelance|freelancing|freelances|am\s+employed|'m\s+employed|"
+    r"started|start|began)\s+(?:\w+\s+)?as\s+(?:a|an)\s+(?P<value>[\w&.' -]+)$",
+    re.IGNORECASE,
+)
+_BOUGHT_HOME = re.compile(
+    r"^(?:bought|rented|rent|own|found)\s+(?:a|an|our|my)\s+(?:new\s+)?(?:house|flat|apartment|place|home)"
+    r"\s+in\s+(?P<value>[A-Z][\w' -]*)$"
+)
+_DIET_SWITCH = re.compile(
+    r"^(?:switched|changed|moved|went|gone|turned)\s+(?:to\s+)?(?:a\s+|an\s+)?(?P<value>[\w-]+(?:\s[\w-]+)?)(?:\s+diet)?$",
+    re.IGNORECASE,
+)
+
+
+def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
+    """Shapes of everyday facts whose verb the vocabulary does not name: a school one goes to,
+    how one gets to work, working hours, a job said with "as a", a home bought, a diet
+    switched to."""
+    known = vocabulary.predicates
+    school = _SCHOOL.match(rest)
+    if school is not None and "studied_at" in known:
+        return _Fact("studied_at", "goes to", school.group("value"), negated)
+    commute = _COMMUTE.match(rest)
+    if commute is not None and "commute_mode" in known:
+        how = commute.group("how").lower()
+        value = _COMMUTE_VALUE.get(how, how.split()[-1])
+        return _Fact("commute_mode", "commutes by", value, negated)
+    hours = _HOURS.match(rest)
+    if hours is not None and "working_hours" in known:
+        return _Fact("working_hours", "works", hours.group("value"), negated)
+    role = _AS_ROLE.match(rest)
+    if role is not None and "job_title" in known:
+        value = _clean(role.group("value"))
+        employer = re.match(r"^(.+?)\s+(?:at|for)\s+([A-Z][\w&.' -]*)$", value)
+        if employer is not None and not negated:
+            also = ("works_at", "works at", employer.group(2))
+            return _Fact("job_title", "works as", employer.group(1), also=also)
+        return _Fact("job_title", "works as", value, negated) if value else None
+    home = _BOUGHT_HOME.match(rest)
+    if home is not None and "lives_in" in known:
+        value = _clean(home.group("value"))
+        return _Fact("lives_in", "lives in", value) if value else None
+    on_diet = re.match(r"^(?:am|'m|is|'s)\s+on\s+(?:a|an|the)\s+([\w-]+)\s+diet\b", rest, re.I)
+    if on_diet is not None and on_diet.group(1).lower() in DIETS:
+        return _Fact(_DIET_PREDICATE, "is", on_diet.group(1).lower(), negated)
+    intolerant = re.match(r"^(?:am|'m|is|'s)\s+([\w-]+)\s+intolerant\b", rest, re.I)
+    if intolerant is not None and "health_condition" in known:
+        return _Fact(
+            "health_condition", "has", f"{intolerant.group(1).lower()} intolerance", negated
+        )
+    diet = _DIET_SWITCH.match(rest)
+    if diet is not None and diet.group("value").lower() in DIETS:
+        return _Fact(_DIET_PREDICATE, "is", diet.group("value").lower(), negated)
+    return None
+
+
+def _base_verb(match: re.Match[str]) -> str:
+    return f"{'live' if match.group(1).lower() == 'living' else 'work'} {match.group(2)}"
+
+
+def _stem(gerund_stem: str) -> str:
+    """ "drink" of "drinking", "smoke" of "smoking", "run" of "running"."""
+    word = gerund_stem.lower()
+    if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "lsz":
+        return word[:-1]
+    if word.endswith(("k", "v", "c", "z")) and not word.endswith(("ink", "ck", "lk", "rk", "nk")):
+        return word + "e"
+    return word
+
+
+# "Can you reply in English?", "Could you please keep it short?": a request, read as said.
+_REQUEST = re.compile(r"^\s*(?:can|could|would|will)\s+you\s+(?:please\s+)?", re.IGNORECASE)
+_LANGUAGE_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:always\s+|only\s+)?(?:reply|answer|respond|write|talk|speak)(?:\s+to\s+me)?"
+    r"\s+in\s+(?P<value>[A-Z][a-z]+)\b"
+)
+_STYLE_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:keep|make)\s+(?:your\s+|the\s+)?(?:answers|replies|responses|it|them|things)"
+    r"\s+(?P<value>short|brief|concise|detailed|long|simple|formal|casual|friendly)\b",
+    re.IGNORECASE,
+)
+_CONTACT_REQUEST = re.compile(
+    r"^(?:please\s+|just\s+)?(?P<value>text|email|e-mail|call|phone|message|whatsapp|ring)\s+me"
+    r"(?:\s+(?:instead|please|from\s+now\s+on|rather|only|first))*\s*[.!]?$",
+    re.IGNORECASE,
+)
+_REACH = re.compile(
+    r"^(?:the\s+)?best\s+way\s+to\s+(?:reach|contact|get\s+hold\s+of)\s+me\s+is\s+"
+    r"(?:by\s+|via\s+|through\s+|over\s+)?(?P<value>[\w-]+)",
+    re.IGNORECASE,
+)
+_FAVOURITE = re.compile(
+    r"^(?P<value>[\w' -]+?)\s+is\s+my\s+(?:all-time\s+|absolute\s+)?favou?rite\s+(?P<noun>[a-z]+)",
+    re.IGNORECASE,
+)
+_PLAY = re.compile(
+    r"^(?:i|we)\s+(?:also\s+|still\s+)?(?P<verb>play|go)\s+(?:the\s+)?(?P<value>[a-z]+(?:ing)?(?:\s[a-z]+)?)"
+    r"(?:\s+(?:on|at|in|every|with|twice|once|most)\b.*)?$",
+    re.IGNORECASE,
+)
+_ALLERGY = re.compile(r"^i\s+have\s+(?:an?\s+)?(?P<value>[\w -]+?)\s+allergy\b", re.IGNORECASE)
+_PROMOTED = re.compile(
+    r"^(?:i\s+)?(?:just\s+)?(?:got|was|'ve\s+been|have\s+been)\s+promoted\s+to\s+"
+    r"(?P<value>[\w -]+)$",
+    re.IGNORECASE,
+)
+_RETIRED = re.compile(
+    r"^(?:i\s*)?(?:am\s+|'m\s+|'ve\s+|have\s+|just\s+|finally\s+)*retired\b", re.I
+)
+_CALL_ME = re.compile(r"^(?:please\s+)?call\s+me\s+(?P<value>[A-Z][\w'-]*)\s*[.!]?$")
+
+
+_LIKES = re.compile(
+    r"^i(?:'m|\s+am)\s+(?:really\s+|totally\s+|completely\s+|kind\s+of\s+)?(?:obsessed\s+with|"
+    r"hooked\s+on|crazy\s+about|mad\s+about|addicted\s+to|in\s+love\s+with)\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
+_STYLE_BE = re.compile(
+    r"^(?:please\s+)?(?:be|keep\s+it|keep\s+things)\s+(?:more\s+|a\s+bit\s+more\s+|a\s+bit\s+)?"
+    r"(?P<value>concise|brief|short|detailed|formal|casual|friendly|direct|technical|simple)\b",
+    re.IGNORECASE,
+)
+_STYLE_WANT = re.compile(
+    r"^(?:please\s+)?(?:give\s+me|i\s+want|i'd\s+like|i\s+prefer|use)\s+(?:more\s+)?"
+    r"(?P<value>detail|details|detailed\s+answers|examples|bullet\s+points|short\s+answers|"
+    r"shorter\s+answers|longer\s+answers)\b|^(?P<bullets>bullet\s+points)\s+please",
+    re.IGNORECASE,
+)
+_LANGUAGES = frozenset(
+    "english spanish french german italian portuguese dutch swedish norwegian danish finnish "
+    "polish czech russian ukrainian greek turkish arabic hebrew hindi bengali urdu chinese "
+    "mandarin cantonese japanese korean vietnamese thai indonesian malay tagalog swahili "
+    "romanian hungarian catalan irish welsh".split()
+)
+_SWITCH_LANGUAGE = re.compile(
+    r"^(?i:please\s+)?(?i:switch|change)\s+(?i:back\s+)?to\s+(?P<value>[A-Z][a-z]+)\b|"
+    r"^(?i:i'd\s+rather\s+you\s+(?:wrote|replied|answered|spoke)\s+in)\s+(?P<value2>[A-Z][a-z]+)",
+)
+_REACH_ON = re.compile(
+    r"^(?i:you\s+can\s+|please\s+|just\s+)?(?i:reach|contact|find|ping|message|text|call)\s+me\s+"
+    r"(?i:on|via|through|over)\s+(?P<value>[A-Z][\w.]*|(?i:email|e-mail|text|phone))\b"
+)
+_UNITS_REQUEST = re.compile(
+    r"^(?:please\s+)?(?:use|give\s+me|stick\s+to)\s+(?P<value>metric|imperial)\b", re.IGNORECASE
+)
+_GOT_JOB = re.compile(
+    r"^i\s+(?:'ve\s+|have\s+|just\s+)*(?:got|landed|took|found|accepted|started)\s+a\s+(?:new\s+)?"
+    r"(?:job|position|role)\s+as\s+(?:a|an)\s+(?P<role>[\w -]+?)"
+    r"(?:\s+(?:at|with|for)\s+(?P<org>(?-i:[A-Z])[\w&.' -]*))?$",
+    re.IGNORECASE,
+)
+_HIRED = re.compile(
+    r"^(?:(?i:i\s+(?:'ve\s+|have\s+|just\s+)*accepted\s+(?:an|the|a)\s+(?:job\s+)?offer\s+(?:from|at))\s+"
+    r"(?P<org>[A-Z][\w&.' -]*?)|(?P<org2>[A-Z][\w&.'-]*)\s+(?:just\s+)?hired\s+me)"
+    r"(?:\s+as\s+(?:a|an)\s+(?P<role>[\w -]+))?$"
+)
+_HOME = re.compile(
+    r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|home\s+is|i\s+call)\s+"
+    r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$",
+    re.IGNORECASE,
+)
+
+
+def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposal]:
+    """What people tell an assistant about themselves without a vocabulary verb: how to
+    reply, how to reach them, a favourite, what they play, an allergy, a promotion."""
+    body = re.sub(r"\s*[.!]+$", "", _LEAD.sub("", clause.strip()))
+    body = re.sub(r"^(?:from\s+now\s+on|now|please)[, ]+", "", body, flags=re.IGNORECASE)
+    known = vocabulary.predicates
+
+    def one(predicate: str, value: str) -> list[Proposal]:
+        value = _clean(" ".join(_ADVERBS.sub(" ", f" {value} ").split()))
+        return (
+            [_proposal(speaker, predicate, value, clause)] if value and predicate in known else []
+        )
+
+    if match := _LIKES.match(body):
+        return one("likes", match.group("value"))
+    if match := _STYLE_BE.match(body):
+        return one("communication_style", match.group("value").lower())
+    if match := _STYLE_WANT.match(body):
+        value = (match.group("value") or match.group("bullets")).lower()
+        return one("communication_style", "detailed" if value.startswith("detail") else value)
+    if (match := _SWITCH_LANGUAGE.match(body)) and (
+        language := match.group("value") or match.group("value2")
+    ).lower() in _LANGUAGES:
+        return one("response_language", language)
+    if match := _REACH_ON.match(body):
+        return one("contact_preference", match.group("value"))
+    if match := _UNITS_REQUEST.match(body):
+        return one("preferred_units", match.group("value").lower())
+    if match := _GOT_JOB.match(body):
+        found = one("job_title", match.group("role"))
+        return found + (one(_WORKS_AT, match.group("org")) if match.group("org") else [])
+    if match := _HIRED.match(body):
+        return one(_WORKS_AT, match.group("org") or match.group("org2")) + (
+            one("job_title", match.group("role")) if match.group("role") else []
+        )
+    if match := _HOME.match(body):
+        return one("lives_in", match.group("value"))
+    if match := _LANGUAGE_REQUEST.match(body):
+        return one("response_language", match.group("value"))
+    if match := _STYLE_REQUEST.match(body):
+        return one("communication_style", match.group("value").lower())
+    if match := _CONTACT_REQUEST.match(body):
+        return one("contact_preference", match.group("value").lower())
+    if match := _REACH.match(body):
+        return one("contact_preference", match.group("value"))
+    if match := _CALL_ME.match(body):
+        return one("nickname", match.group("value"))
+    if match := _FAVOURITE.match(body):
+        noun = f"favorite {match.group('noun').lower()}"
+        if noun in vocabulary:
+            return one(vocabulary.canonical(noun), match.group("value"))
+    if (match := _PLAY.match(body)) and (
+        match.group("verb").lower() == "play" or match.group("value").lower().endswith("ing")
+    ):
+        return one("has_hobby", match.group("value"))
+    if match := _ALLERGY.match(body):
+        return one("has_allergy", match.group("value"))
+    if match := _PROMOTED.match(body):
+        return one("job_title", match.group("value"))
+    if _RETIRED.match(body) and re.match(r"^(?:i\b|retired)", body, re.IGNORECASE):
+        return one("job_title", "retired")
+    return []
 
 
 def _is_role(phrase: str) -> bool:
@@ -581,15 +1136,28 @@ def _third_person(verb: str) -> str:
     return lowered + "s"
 
 
-def _clean(value: str) -> str:
+def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> str:
     """A value as said, without an article, quotes or trailing punctuation; empty when it is
-    too long to be one value (a clause, not a name)."""
+    too long to be one value (a clause, not a name). A ``phrase`` (a goal: "save for a baby")
+    keeps what follows "for" and "with"."""
     value = value.strip().strip("\"'“”‘’").rstrip(".!?,;:").strip()
     value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
-    value = _APPROXIMATELY.sub("", _SUBORDINATE.sub("", value)).strip()
-    if not value or len(value.split()) > _MAX_OBJECT_WORDS:
+    value = re.sub(
+        r"^(?:a\s+)?(?:bit|little)\s+of\s+|^(?:some|basic|fluent|conversational)\s+(?=[A-Z])",
+        "",
+        value,
+        flags=re.IGNORECASE,
+    )
+    value = _DWELLING.sub("", value)
+    value = _APPROXIMATELY.sub("", (_CLAUSE_WORDS if phrase else _SUBORDINATE).sub("", value))
+    value = value.strip()
+    if not value or len(_ARTICLE.sub("", value).split()) > (longest or _MAX_OBJECT_WORDS):
         return ""
     if _ARTICLE.sub("", value).lower() in (
+        "us",
+        "me",
+        "him",
+        "you",
         "it",
         "that",
         "this",
@@ -603,12 +1171,20 @@ def _clean(value: str) -> str:
     return value
 
 
-def _values(value: str, cardinality: str) -> list[str]:
+def _values(value: str, cardinality: str, *, phrase: bool = False) -> list[str]:
     """A multi-valued fact may be given as a list ("French and Spanish")."""
     if cardinality != "multi":
         return [value]
     parts = [
-        _clean(re.sub(r"^(?:to|in|at|on|of)\s+", "", p, flags=re.IGNORECASE))
+        _clean(
+            re.sub(
+                r"^(?:to|in|at|on|of)\s+|^(?:an?\s+)?[a-z]+\s+(?:called|named)\s+",
+                "",
+                p,
+                flags=re.IGNORECASE,
+            ),
+            phrase=phrase,
+        )
         for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", value)
     ]
     return [p for p in parts if p] or [value]
@@ -628,3 +1204,431 @@ def _sentence_of(subject: str, fact: _Fact, value: str, negated: bool) -> str:
         else:
             relation = "no longer " + relation
     return f"{subject} {relation} {value}."
+
+
+# -- clauses, people, numbers, changes and removals (issue #59) --------------------------------
+
+# Where a sentence may hold a second clause: a colon, "and", "but", "so", "plus", "while", a comma.
+_CLAUSE_BREAK = re.compile(
+    r"(:\s+|,?\s+(?:and|but|so|plus|while|though|then|whereas)\s+(?:now\s+)?|,\s+)", re.IGNORECASE
+)
+_STARTS_WITH_SUBJECT = re.compile(
+    r"^\s*(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|he|she|he's|she's|they|they're|there|"
+    r"it's|the)\b",
+    re.IGNORECASE,
+)
+_SUBJECT = re.compile(r"^\s*(i|we)(?:\b|(?='))", re.IGNORECASE)
+# "my sister Ana", "my boss, Diane,": a person the speaker names, and how they are related.
+_INTRODUCED = re.compile(
+    r"\b(?i:my)\s+(?i:(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new)\s+)?"
+    r"(?P<rel>(?i:team\s+lead|best\s+friend|co-author|co-worker|coworker|girlfriend|boyfriend|"
+    r"husband|wife|partner|sister|brother|sibling|mum|mom|mother|dad|father|son|daughter|"
+    r"friend|boss|manager|lead|colleague|cousin|flatmate|roommate|neighbour|neighbor))"
+    r"\s*,?\s+(?P<name>[A-Z][\w'-]+)(?P<comma>\s*,)?"
+)
+_NAMED_RELATION = re.compile(
+    r"^(?P<name>[A-Z][\w'-]+)\s+is\s+my\s+(?i:(?:best|older|younger|little|big|eldest|youngest)\s+)?"
+    r"(?P<rel>(?i:sister|brother|wife|husband|partner|girlfriend|boyfriend|mum|mom|mother|dad|"
+    r"father|son|daughter|friend|boss|manager|colleague|cousin|flatmate|roommate))\b"
+)
+_RELATION_NAMED = re.compile(
+    r"^(?i:my)\s+(?P<rel>(?i:sister|brother|wife|husband|partner|girlfriend|boyfriend|mum|mom|"
+    r"mother|dad|father|son|daughter|friend|boss|manager|colleague|cousin|flatmate|roommate))"
+    r"(?:'s|’s)\s+(?i:name)\s+is\s+(?P<name>[A-Z][\w'-]+)"
+)
+_RELATIONS_OUTSIDE_VOCABULARY = {
+    "team lead": "reports_to",
+    "lead": "reports_to",
+    "co-author": "colleague_of",
+    "flatmate": "roommate",
+}
+_NOT_NAMES = frozenset({"i", "the", "a", "an", "is", "was", "and", "but", "who", "he", "she"})
+_PRONOUN = re.compile(r"^(?P<word>he|she|he's|she's|his|her)\b", re.IGNORECASE)
+# What a number's unit says it counts: (unit, predicate, a word the clause must also hold).
+_UNITS: tuple[tuple[re.Pattern[str], str, re.Pattern[str] | None], ...] = (
+    (
+        re.compile(r"^(?:km|kilomet(?:er|re)s?|miles?)\s+(?:a|per|each)\s+week$"),
+        "weekly_distance",
+        None,
+    ),
+    (re.compile(r"^(?:cups?|coffees?|espressos?)\b"), "caffeine_intake", None),
+    (re.compile(r"^(?:calories|kcal)\b"), "calorie_target", None),
+    (re.compile(r"^(?:kg|kilos?|lbs)$"), "weight", None),
+    (re.compile(r"^commits?$"), "commit_count", None),
+    (re.compile(r"^(?:students|pupils)$"), "student_count", None),
+    (re.compile(r"^songs$"), "set_length", None),
+    (
+        re.compile(r"^(?:people|staff|developers|engineers|employees|devs)$"),
+        "team_size",
+        re.compile(r"\b(?:team|staff|we|we're|hired|developers|employees)\b", re.I),
+    ),
+    (re.compile(r"^hours?\b"), "sleep_hours", re.compile(r"\bsleep", re.I)),
+)
+_QUANTITY = re.compile(
+    r"(?P<value>(?:[$£€]\s?)?\d[\d,.]*(?:\s?k\b)?"
+    r"(?:\s+(?P<unit>[a-z]+(?:\s+of\s+[a-z]+)?(?:\s+(?:a|per|each)\s+(?:day|week|month|year|night))?))?)",
+    re.IGNORECASE,
+)
+_AGE = re.compile(
+    r"^(?:(?:i'm|i\s+am|(?P<name>[A-Z][\w'-]+)\s+is|(?P<name2>[A-Z][\w'-]+)'s)\s+"
+    r"(?P<age>\d{1,3})(?:\s+years?\s+old)?(?:\s+(?:now|today|already))?\s*$|"
+    r".*?\b(?:turned|turns|is\s+turning|'s\s+turning)\s+(?P<age2>\d{1,3})\b(?!\s*[%a-z]{1,3}\b))",
+    re.IGNORECASE,
+)
+# "the budget went up to $50", "my day off moves to Wednesday", "savings are at £15,500".
+_NOUN_CHANGED = re.compile(
+    r"^(?:(?P<whose>my|our|the|his|her)\s+)?(?:new\s+|current\s+)?(?P<noun>[a-z][a-z -]{1,30}?)\s+"
+    r"(?:went|has\s+gone|have\s+gone|goes|is|are|was|got|'s|moved|moves|is\s+moving|has\s+moved|"
+    r"changed|switched|jumped|dropped|rose|fell|increased|decreased|shifted)\s+"
+    r"(?:(?:now|back|up|down|all\s+the\s+way)\s+)*(?:from\s+.+?\s+)?(?:to|at|on)\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
+# "we cut the budget to 3500 euros", "the landlord raised my rent to £1,020".
+_NOUN_SET = re.compile(
+    r"\b(?:raised|cut|lowered|increased|reduced|moved|pushed|bumped|upped|dropped|changed|"
+    r"brought|set|put)\s+(?P<whose>my|our|the|his|her)\s+(?P<noun>[a-z][a-z -]{1,30}?)\s+"
+    r"(?:(?:up|down|back|forward)\s+)?(?:from\s+.+?\s+)?to\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
+# Words that end a value of one fact and something the clause says about it ("... now").
+_REMOVAL = re.compile(
+    r"\b(?:passed\s+away|died|(?:is|are|'s)\s+gone|gave\s+up|given\s+up|give\s+up|dropped|quit|"
+    r"stopped|sold|rehomed|re-homed|lost|ended|got\s+rid\s+of|no\s+more|no\s+longer|anymore|"
+    r"any\s+more|don't\s+have|doesn't\s+have|left|not)\b",
+    re.IGNORECASE,
+)
+_SAYS_ENDED = re.compile(
+    r"\b(?:no\s+more|no\s+longer|anymore|any\s+more|quit|gave\s+up|dropped|stopped)\b",
+    re.IGNORECASE,
+)
+_INSTEAD_OF = re.compile(
+    r"\b(?:instead\s+of|rather\s+than|not|from)\s+(?P<old>[\w .&'-]+?)"
+    r"(?:\s+(?:anymore|any\s+more|to)\b|[,.;!]|$)",
+    re.IGNORECASE,
+)
+
+
+class _Turn:
+    """What the reading of one turn keeps: the people named so far (without reading the
+    namespace's subjects unless a clause needs them), the values said in the earlier turns,
+    and who "he" and "she" are."""
+
+    def __init__(self, speaker: str, known_subjects: Sequence[str]) -> None:
+        self.speaker = speaker
+        self._known = known_subjects
+        self.local: list[str] = []
+        self.people: set[str] = set()
+        self.values: dict[str, tuple[str, str, bool, str]] = {}
+        self.context_values: dict[str, tuple[str, str, bool, str]] = {}
+        self.last_person: str | None = None
+
+    def known(self) -> Sequence[str]:
+        return _Names(self.local, self._known, self.people)
+
+    def remember(self, proposal: Proposal | None) -> None:
+        if proposal is None or proposal.text_only or not proposal.object:
+            return
+        subject = proposal.subject or self.speaker
+        self.values[proposal.object.casefold()] = (
+            subject,
+            proposal.predicate or "",
+            proposal.negated,
+            proposal.object,
+        )
+        if subject != self.speaker:
+            if subject not in self.local:
+                self.local.append(subject)
+            self.last_person = subject
+
+    def names_at_start(self, text: str) -> bool:
+        head = text.strip().split(" ", 1)[0].rstrip(",.'s’")
+        return any(head.casefold() == name.casefold() for name in self.local)
+
+    def resolve_pronoun(self, clause: str) -> str:
+        """ "she's 78" after "my mum Hilde": "Hilde is 78"."""
+        match = _PRONOUN.match(clause)
+        if match is None or self.last_person is None:
+            return clause
+        word = match.group("word").lower()
+        name = self.last_person
+        said = {"he's": f"{name} is", "she's": f"{name} is", "his": f"{name}'s", "her": f"{name}'s"}
+        return said.get(word, name) + clause[match.end() :]
+
+
+class _Names(Sequence[str]):
+    """The people named in the conversation, then the namespace's subjects (read only when a
+    clause is about someone else)."""
+
+    def __init__(self, local: list[str], known: Sequence[str], people: set[str]) -> None:
+        self.people = people
+        self._local = local
+        self._known = known
+        self._all: list[str] | None = None
+
+    def _names(self) -> list[str]:
+        if self._all is None:
+            self._all = [*self._local, *(n for n in self._known if n not in self._local)]
+        return self._all
+
+    def __getitem__(self, index: int) -> str:  # type: ignore[override]
+        return self._names()[index]
+
+    def __len__(self) -> int:
+        return len(self._names())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+
+def _statements(text: str) -> str:
+    """What a turn states, without its questions and its code: the text a turn nothing was
+    read from is kept as (empty when that is a word or two of chatter)."""
+    kept = " ".join(s for s in sentences(text) if not s.rstrip().endswith("?"))
+    return kept if len(kept.split()) >= 3 else ""
+
+
+def _with_source(proposals: list[Proposal], source: str) -> list[Proposal]:
+    """Each proposal with the clause it came from as its source span."""
+    return [p.model_copy(update={"source": source}) for p in proposals]
+
+
+def _subject_of(clause: str, turn: _Turn) -> str:
+    match = _SUBJECT.match(clause)
+    if match:
+        return match.group(1)
+    head = clause.strip().split(" ", 1)[0]
+    return head if turn.names_at_start(head) else ""
+
+
+def _fact_of(proposal: Proposal) -> tuple[str, _Fact]:
+    """What "I meant X" after this proposal refers to."""
+    predicate = proposal.predicate or ""
+    words = predicate.replace("_", " ")
+    return proposal.subject or "", _Fact(predicate, words, proposal.object or "", possessive=True)
+
+
+def _plausible(proposal: Proposal, turn: _Turn) -> bool:
+    """Whether a proposal's value fits its fact: a place, an employer or a person is a name
+    ("moved to guitar" is no home, "works at that's" no employer); a person named in the
+    conversation has no stack ("Jonas switched to day shifts")."""
+    if proposal.text_only or not proposal.object:
+        return True
+    if proposal.predicate in _NAMED_VALUES and not proposal.object[:1].isupper():
+        return proposal.object[:1].isdigit()
+    return not (proposal.predicate in _STACK and proposal.subject in turn.people)
+
+
+def _introductions(
+    clause: str, speaker: str, vocabulary: Vocabulary, turn: _Turn
+) -> tuple[str, list[Proposal]]:
+    """ "My sister Marta moved to Lyon": (speaker, has_sibling, Marta), and the clause as
+    "Marta moved to Lyon", Marta now a subject of the conversation."""
+    found: list[Proposal] = []
+    for match in list(_INTRODUCED.finditer(clause)):
+        name = match.group("name")
+        if name.lower() in _NOT_NAMES:
+            continue
+        relation = " ".join(match.group("rel").lower().split())
+        if relation in _RELATIONS_OUTSIDE_VOCABULARY:
+            predicate: str | None = _RELATIONS_OUTSIDE_VOCABULARY[relation]
+        elif relation in vocabulary:
+            predicate = vocabulary.canonical(relation)
+        else:
+            predicate = None
+        if predicate is not None and predicate in vocabulary.predicates:
+            found.append(
+                Proposal(
+                    subject=speaker,
+                    predicate=predicate,
+                    object=name,
+                    sentence=sentence_of(speaker, predicate, name),
+                    source=clause,
+                )
+            )
+        if name not in turn.local:
+            turn.local.append(name)
+        turn.people.add(name)
+        turn.last_person = name
+    named = _NAMED_RELATION.match(clause) or _RELATION_NAMED.match(clause)
+    if named is not None:
+        relation = named.group("rel").lower()
+        predicate = _RELATIONS_OUTSIDE_VOCABULARY.get(relation) or (
+            vocabulary.canonical(relation) if relation in vocabulary else None
+        )
+        name = named.group("name")
+        if predicate is not None and predicate in vocabulary.predicates:
+            found.append(_proposal(speaker, predicate, name, clause))
+            turn.people.add(name)
+            turn.last_person = name
+            if name not in turn.local:
+                turn.local.append(name)
+    if found or turn.local:
+        clause = _INTRODUCED.sub(lambda m: m.group("name"), clause)
+    return clause, found
+
+
+def _clause_subject(clause: str, speaker: str, turn: _Turn) -> tuple[str, str] | None:
+    """Who a clause is about, and the clause after the subject: the speaker for "I", "we",
+    "my", "our" and a clause without one; a person named in the conversation."""
+    stripped = clause.strip()
+    first = re.match(r"^(?:i|we|my|our)(?:\b|(?='))", stripped, re.IGNORECASE)
+    if first is not None:
+        return speaker, stripped[first.end() :].strip()
+    for name in turn.local:
+        if re.match(rf"^{re.escape(name)}(?:\b|')", stripped, re.IGNORECASE):
+            return name, stripped[len(name) :].strip()
+    if re.match(r"^(?:the|our)\b", stripped, re.IGNORECASE):
+        return speaker, stripped
+    if _STARTS_WITH_SUBJECT.match(stripped) or re.match(r"^[A-Z][a-z]+\s+[a-z]+s\b", stripped):
+        return None
+    return speaker, stripped
+
+
+def _numbers(clause: str, episode: Episode, vocabulary: Vocabulary, turn: _Turn) -> list[Proposal]:
+    """A number with a unit that says what it counts ("35 km a week", "165 commits", "8
+    people"), and ages ("I'm 34", "Kwame turned 5")."""
+    body = re.sub(r"\s*[.!]+$", "", _LEAD.sub("", clause.strip()))
+    age = _AGE.match(body)
+    if age is not None and "age" in vocabulary.predicates:
+        name = age.group("name") or age.group("name2")
+        about = _clause_subject(body, episode.speaker, turn)
+        subject = name if name and name.lower() not in ("i",) else (about[0] if about else None)
+        value = age.group("age") or age.group("age2")
+        if subject is not None:
+            return [_proposal(subject, "age", value, clause)]
+    about = _clause_subject(body, episode.speaker, turn)
+    if about is None:
+        return []
+    subject, rest = about
+    found: list[Proposal] = []
+    for match in _QUANTITY.finditer(rest):
+        unit = (match.group("unit") or "").lower()
+        if not unit:
+            continue
+        for pattern, predicate, needs in _UNITS:
+            if predicate not in vocabulary.predicates or not pattern.search(unit):
+                continue
+            if needs is not None and not needs.search(body):
+                continue
+            found.append(_proposal(subject, predicate, match.group("value").strip(), clause))
+            break
+    return found
+
+
+def _proposal(
+    subject: str, predicate: str, value: str, source: str, *, negated: bool = False
+) -> Proposal:
+    return Proposal(
+        subject=subject,
+        predicate=predicate,
+        object=value,
+        sentence=sentence_of(subject, predicate, value, negated=negated),
+        source=source,
+        negated=negated,
+    )
+
+
+def _changed_noun(
+    clause: str, episode: Episode, vocabulary: Vocabulary, turn: _Turn
+) -> list[Proposal]:
+    """A fact named by its noun and given a new value: "the budget went up to $50", "my day
+    off moves to Wednesday", "we cut the budget to 3500 euros"."""
+    said = re.sub(r"\s*[.!]+$", "", _LEAD.sub("", clause.strip()))
+    timeless = _without_time(said, when.find(said, episode.at))
+    for pattern, body in (
+        (_NOUN_CHANGED, timeless),
+        (_NOUN_SET, timeless),
+        (_NOUN_CHANGED, said),
+        (_NOUN_SET, said),
+    ):
+        match = pattern.search(body)
+        if match is None:
+            continue
+        noun = match.group("noun").strip()
+        if noun not in vocabulary or noun.lower() in _UNREAD:
+            continue
+        if vocabulary.canonical(noun) in _PEOPLE:
+            continue  # "my daughter goes to St Anne's" is not a new daughter
+        whose = (match.group("whose") or "").lower()
+        subject = (
+            turn.last_person if whose in ("his", "her") and turn.last_person else episode.speaker
+        )
+        value = _clean(_ADVERBS.sub(" ", f" {match.group('value')} "))
+        if value:
+            return [_proposal(subject, vocabulary.canonical(noun), value, clause)]
+    return []
+
+
+_MEMBERS = re.compile(
+    r"\b(?:with|have|has|got|own|adopted)\s+(?:my\s+|our\s+)?(?:a|an|one|two|three|four|five|\d+)"
+    r"\s+(?P<noun>[a-z]+?)s?(?:\s+(?:now|too|already|as\s+well))?\s*(?:,\s*|\s+(?:named|called)\s+)"
+    r"(?P<names>[A-Z][\w'-]*(?:\s*(?:,\s*and|,|and)\s*[A-Z][\w'-]*)*)"
+)
+
+
+def _members(clause: str, source: str, speaker: str, vocabulary: Vocabulary) -> list[Proposal]:
+    """Pets and children named after their kind anywhere in a first-person clause ("I live in
+    Coimbra with my two cats, Tofu and Miso"): one claim each."""
+    if not re.match(r"^\s*(?:i|we|my|our)\b", clause, re.IGNORECASE):
+        return []
+    found: list[Proposal] = []
+    for match in _MEMBERS.finditer(clause):
+        noun = match.group("noun").lower()
+        phrase = next((p for p in (f"has a {noun}", noun, f"{noun}s") if p in vocabulary), None)
+        predicate = vocabulary.canonical(phrase) if phrase else ""
+        if predicate not in ("has_pet", "has_child"):
+            continue
+        for name in re.split(r"\s*(?:,\s*and|,|and)\s*", match.group("names")):
+            if name:
+                found.append(_proposal(speaker, predicate, name, source))
+    return found
+
+
+def _removals(
+    clause: str, source: str, found: list[Proposal], turn: _Turn, vocabulary: Vocabulary
+) -> list[Proposal]:
+    """A value said in an earlier turn, now said to be gone ("Miso passed away", "I gave up
+    pottery", "no more train for me"): that fact, negated. Of a multi-valued fact any such
+    word ends the value; of a single-valued one only words that say it ended ("no more",
+    "anymore", "quit"), since a new value replaces it anyway."""
+    if not turn.context_values or not _REMOVAL.search(clause):
+        return []
+    removed: list[Proposal] = []
+    for subject, predicate, negated, value in turn.context_values.values():
+        if negated or not predicate:
+            continue
+        said = [value]
+        last = value.split()[-1] if value.split() else ""
+        if last != value and len(last) >= 4 and last[:1].isupper():
+            said.append(last)  # "the Civic" of "2015 Honda Civic"
+        if not any(re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", clause, re.I) for v in said):
+            continue
+        if any(p.object and p.object.casefold() == value.casefold() for p in found):
+            continue
+        if vocabulary.cardinality(predicate) != "multi" and not _SAYS_ENDED.search(clause):
+            continue
+        removed.append(_proposal(subject, predicate, value, source, negated=True))
+    return removed
+
+
+def _instead(proposal: Proposal, clause: str, turn: _Turn, vocabulary: Vocabulary) -> Proposal:
+    """ "I moved to VS Code, not Neovim anymore" after "I use Neovim as my editor": the new
+    value is of the fact the old value was (editor), whatever the verb said (moved to)."""
+    if proposal.negated or not turn.context_values or proposal.text_only:
+        return proposal
+    for match in _INSTEAD_OF.finditer(clause):
+        old = turn.context_values.get(match.group("old").strip().casefold())
+        if old is None:
+            continue
+        subject, predicate, _, _ = old
+        if predicate and predicate != vocabulary.canonical(proposal.predicate or ""):
+            value = proposal.object or ""
+            return proposal.model_copy(
+                update={
+                    "subject": subject,
+                    "predicate": predicate,
+                    "sentence": sentence_of(subject, predicate, value),
+                    "correction": False,
+                }
+            )
+    return proposal

@@ -24,9 +24,8 @@ from mcp.types import CallToolResult, InputRequiredResult
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from belief_graph.client import BeliefGraph
-from belief_graph.errors import BeliefGraphError
-from belief_graph.extraction import Episode as Said
-from belief_graph.extraction import Observation
+from belief_graph.errors import BeliefGraphError, ModelError
+from belief_graph.extraction import Episode, Observation
 from belief_graph.models import (
     Claim,
     ClaimDraft,
@@ -231,7 +230,7 @@ class Tools:
 
         def run() -> Observation:
             try:
-                episode = Said(
+                episode = Episode(
                     speaker=speaker,
                     at=at or datetime.now(UTC),
                     text=text,
@@ -396,7 +395,9 @@ class Tools:
     ) -> list[SearchHit]:
         """Before answering anything about the user or the project, recall what is believed:
         claims nearest in meaning to the query, current beliefs only unless valid_at/known_at
-        ask about the past. A hit with rivals is contested: say so beside the answer."""
+        ask about the past. A hit with rivals is contested: say so beside the answer. A claim
+        whose `contradicts` is not empty replaced what was said before it ("earlier you said
+        X"): mention the change when it matters."""
         ns = self._ns(namespace)
         if self.bg.detector.embedder is None:
             raise ToolError(
@@ -411,7 +412,8 @@ class Tools:
 
     def current(self, subject: Term, predicate: Term, namespace: NamespaceArg = None) -> Answer:
         """The current belief about one fact (subject + predicate, synonyms understood), with
-        its rivals. known=false means nobody has said: do not guess."""
+        its rivals, and in `contradicts` the earlier claims it contradicted and replaced.
+        known=false means nobody has said: do not guess."""
         ns = self._ns(namespace)
         return self._run(lambda: self._answer(ns, self.bg.current(ns, subject, predicate)))
 
@@ -449,7 +451,9 @@ class Tools:
         namespace: NamespaceArg = None,
     ) -> list[Conflict]:
         """Contradictions the engine recorded instead of resolving silently: check them before
-        relying on a belief that may be disputed, or to ask the user which is right."""
+        relying on a belief that may be disputed, or to ask the user which is right. With
+        open_only=false also those already resolved (newest wins, corrected): what was
+        contradicted earlier, and by what."""
         ns = self._ns(namespace)
         return self._run(lambda: self.bg.conflicts(ns, open_only=open_only))
 
@@ -661,6 +665,36 @@ def build_server(bg: BeliefGraph, settings: McpSettings) -> MCPServer[Any]:
         return dump(bg.pending(settings.namespace))
 
     return server
+
+
+MODELS_OFF = "or serve without them: --no-models (BELIEF_GRAPH_MODELS=false, structural only)"
+
+
+def load_models(bg: BeliefGraph) -> None:
+    """Load the engine's models before the server serves (one sentence embedded, one pair
+    scored), so that a model configured and unreachable stops the server at start with one
+    ``ModelError`` line naming its setting, instead of failing every call that needs it."""
+    checks: list[tuple[str, Callable[[], object]]] = []
+    embedder, scorer = bg.detector.embedder, bg.detector.scorer
+    if embedder is not None:
+        checks.append(("BELIEF_GRAPH_EMBEDDING_MODEL", lambda: embedder.embed(["It loads."])))
+    if scorer is not None:
+        checks.append(
+            ("BELIEF_GRAPH_CONTRADICTION_MODEL", lambda: scorer.score([("It loads.", "It does.")]))
+        )
+    for setting, load in checks:
+        try:
+            load()
+        except ModelError as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            named = first if first.startswith(setting) else f"{setting}: {first}"
+            if "BELIEF_GRAPH_MODELS=false" in named:
+                named = named.replace(
+                    "BELIEF_GRAPH_MODELS=false", "--no-models (BELIEF_GRAPH_MODELS=false)", 1
+                )
+            else:
+                named += f"; {MODELS_OFF}"
+            raise ModelError(named) from exc
 
 
 class BearerAuth:

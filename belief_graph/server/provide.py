@@ -104,11 +104,15 @@ def user_server() -> LocalNeo4j | ComposeNeo4j:
     return ComposeNeo4j()
 
 
-def provide(start: bool = True, *, for_tests: bool = False) -> ConnectionInfo:
+def provide(
+    start: bool = True, *, for_tests: bool = False, in_memory: bool = False
+) -> ConnectionInfo:
     """Where the database is, in the order of this module's docstring.
 
     ``start=False`` only reports a database that is already up. ``for_tests`` is for the test
     suite and the benchmarks: without ``NEO4J_URI`` they get a private server, never the user's.
+    ``in_memory`` asks for a private launcher server whose store lives in RAM where the
+    machine allows (the test suite: isolation, not durability; benchmarks measure a disk).
     Raises ``ConfigError`` when no server can be found or started, ``StoreUnavailable`` when
     ``start`` is False and nothing is running.
     """
@@ -122,7 +126,7 @@ def provide(start: bool = True, *, for_tests: bool = False) -> ConnectionInfo:
             source="env",
         )
     if for_tests:
-        return _private_server(neo4j, start)
+        return _private_server(neo4j, start, in_memory)
     server = user_server()
     status = server.status()
     info = ConnectionInfo(
@@ -157,7 +161,7 @@ def _require_launcher_tools(local: LocalNeo4j) -> None:
         )
 
 
-def _private_server(neo4j: Neo4jSettings, start: bool) -> ConnectionInfo:
+def _private_server(neo4j: Neo4jSettings, start: bool, in_memory: bool) -> ConnectionInfo:
     global _private, _private_info
     with _lock:
         if _private_info is not None:
@@ -168,7 +172,7 @@ def _private_server(neo4j: Neo4jSettings, start: bool) -> ConnectionInfo:
             _private, _private_info = _from_docker(neo4j.database)
         else:
             _require_launcher_tools(LocalNeo4j())
-            local = LocalNeo4j.throwaway()
+            local = LocalNeo4j.throwaway(in_memory=in_memory)
             atexit.register(release)
             _private = local
             local.start(wait_seconds=600)  # a loaded machine may take minutes

@@ -5,20 +5,38 @@ extraction benchmark run against it, with no network and no model.
 user message of a request (the first matching key wins); a list gives successive answers to
 successive requests that match it (the last one repeats), so a malformed answer then a good one
 tests the retry. No key matches: ``{"claims": []}``. Standard library only.
+
+``recorded_answers`` turns a conversation and the recorded answers of a real model
+(``bench/extraction/recorded.jsonl``: one line per turn) into such ``responses``.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-__all__ = ["ChatReplayServer"]
+__all__ = ["ChatReplayServer", "recorded_answers"]
 
 EMPTY = '{"claims": []}'
+
+
+def recorded_answers(
+    conversation: Mapping[str, Any], rows: Iterable[Mapping[str, Any]]
+) -> dict[str, str | list[str]]:
+    """Each turn's text of ``conversation`` → the answers recorded for that turn. The request
+    repeats earlier turns as context, and the first key found wins, so the latest turn's key
+    comes first."""
+    answers = {(r["id"], r["turn"]): r["content"] for r in rows if r["id"] == conversation["id"]}
+    turns = list(enumerate(conversation["turns"]))
+    return {
+        turn["text"]: answers[(conversation["id"], i)]
+        for i, turn in reversed(turns)
+        if (conversation["id"], i) in answers
+    }
 
 
 class ChatReplayServer:

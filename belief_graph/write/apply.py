@@ -242,6 +242,29 @@ def load_all(
     store.transaction(work)
 
 
+def set_embeddings(store: Store, namespace: str, rows: list[dict[str, Any]]) -> int:
+    """``embed``: one batch of vectors (``{id, text, embedding}``) for claims that had none, in
+    one transaction; how many claims took theirs. Derived data, not a belief: no slot locks,
+    no Revision (the claims' content, versions and history stay as they were)."""
+    written = store.transaction(
+        lambda tx: tx.run("write/embeddings_set", namespace=namespace, rows=rows)
+    )
+    return int(written[0]["written"]) if written else 0
+
+
+PROBE_PREFIX = "doctor:probe:"
+"""The namespaces ``doctor`` writes its probe into, and removes whole afterwards."""
+
+
+def drop_probe(store: Store, namespace: str) -> int:
+    """Remove a doctor probe's namespace whole (nothing left, not even a tombstone); how many
+    nodes went. Refuses any namespace that is not a probe's."""
+    if not namespace.startswith(PROBE_PREFIX):
+        raise ValueError(f"namespace: {namespace!r} is not a doctor probe's namespace")
+    removed = store.transaction(lambda tx: tx.run("write/probe_drop", namespace=namespace))
+    return int(removed[0]["nodes"]) if removed else 0
+
+
 def _iso(value: datetime | str | None) -> str | None:
     """A moment as ISO-8601 text for the write statements (they make it a DateTime)."""
     return value.isoformat() if isinstance(value, datetime) else value
@@ -695,7 +718,13 @@ def _revision(
             *({"id": r.new_id, "from": r.id} for r in change.restores),
             *({"id": r.id, "from": r.id, "previous_status": r.previous} for r in change.reopens),
             *(
-                {"id": d.id, "from": d.id, "previous_status": "active", "previous_kind": d.kind}
+                {
+                    "id": d.id,
+                    "from": d.id,
+                    "previous_status": "active",
+                    "previous_kind": d.kind,
+                    "previous_valid_from": _iso(d.valid_from),
+                }
                 for d in change.deactivations
             ),
             *({"id": a.id, "from": a.id} for a in change.assigns if a.restored),

@@ -197,6 +197,7 @@ class Deactivate:
     record_id: str
     kind: str  # what it is as the belief (a promote's: policy), for the rollback of this one
     previous: dict[str, Any]
+    valid_from: datetime | None = None  # where it holds from as the belief, likewise
 
 
 @dataclass
@@ -243,6 +244,13 @@ class Supersedes:
     new: str
     old: str
     verdict: str
+
+
+# How a contradiction a belief won is recorded on its CONTRADICTS edge (closed at once): the
+# reads name the claims behind such edges as what the belief contradicts
+# (cypher/read/claim_overruled lists these strings).
+NEWEST_WINS = "superseded: newest wins"
+CORRECTED = "retracted: corrected"
 
 
 @dataclass
@@ -403,6 +411,9 @@ class ChangeSet:
             + [r.id for r in self.reopens]
             + [d.id for d in self.deactivations]
             + [a.id for a in self.assigns if a.restored],
+            contradicted=[
+                x.rival for x in self.contradictions if x.resolution in (NEWEST_WINS, CORRECTED)
+            ],
         )
 
 
@@ -449,7 +460,16 @@ def claim_properties(
         "disputed": disputed,
         "needs_review": False,
         "negated": True
-        if (negated if negated is not None else polarity(draft.negated, draft.text))
+        if (
+            negated
+            if negated is not None
+            else polarity(
+                draft.negated,
+                draft.text,
+                draft.object,
+                triple=" ".join(filter(None, (draft.subject, draft.predicate))),
+            )
+        )
         else None,
         "embedding": embedding,
         # A text-only claim of its own is about every subject it names: its text as names are

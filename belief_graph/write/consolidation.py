@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from ..errors import ConflictError
+from ..identity import stated_value, value_key, values_match
 from ..models import ConsolidationAction, ConsolidationStep, IntegrityCheck, IntegrityProblem
 from ..policy import PairScores, Policy, is_same
 from ..vocabulary import normalize_key
@@ -81,16 +82,29 @@ class Plan:
 
 
 def same_value(
-    a: Mapping[str, Any], b: Mapping[str, Any], scores: PairScores | None, policy: Policy
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    scores: PairScores | None,
+    policy: Policy,
+    *,
+    same_fact: bool = False,
 ) -> bool:
-    """True when two claims state one value: the same normalized object (two structured
-    claims: nothing else counts), the same sentence (normalized), or, for a text-only claim, a
-    paraphrase the models call the same (never one whose words show another value, a negation,
-    another subject or relation)."""
+    """True when two claims state one value: one object (``identity.value_key``: articles,
+    plural, case and word order aside; two structured claims: nothing else counts), the same
+    sentence (normalized), for two claims of one fact (``same_fact``) the value a sentence
+    states, or, for a text-only claim, a paraphrase the models call the same (never one whose
+    words show another value, a negation, another subject or relation). Never two polarities."""
+    if bool(a.get("negated")) != bool(b.get("negated")):
+        return False
     if a.get("object_key") is not None and b.get("object_key") is not None:
-        return bool(a["object_key"] == b["object_key"])
+        return _object_key(a) == _object_key(b)
     if a.get("text") and b.get("text") and normalize_key(a["text"]) == normalize_key(b["text"]):
         return True
+    if same_fact:
+        mine = stated_value(a.get("object"), a.get("text") or "")
+        theirs = stated_value(b.get("object"), b.get("text") or "")
+        if mine is not None and theirs is not None:
+            return values_match(a.get("object"), mine, b.get("object"), theirs)
     return (
         scores is not None
         and scores.frame in ("same", "other")
@@ -98,6 +112,13 @@ def same_value(
             PairScores(similarity=scores.similarity, contradiction=scores.contradiction), policy
         )
     )
+
+
+def _object_key(claim: Mapping[str, Any]) -> str:
+    """A structured claim's value identity (claims stored before ``value_key`` existed, or
+    built without their object, by the normalized key they kept)."""
+    obj = claim.get("object")
+    return value_key(obj) if obj is not None else value_key(str(claim["object_key"]))
 
 
 class _Planner:
@@ -233,7 +254,10 @@ class _Planner:
             single = self.slots[slot_id].cardinality == "single"
             groups: list[list[dict[str, Any]]] = []
             for c in sorted(active, key=self.rank):
-                home = next((g for g in groups if same_value(g[0], c, None, self.policy)), None)
+                home = next(
+                    (g for g in groups if same_value(g[0], c, None, self.policy, same_fact=True)),
+                    None,
+                )
                 if home is None:
                     groups.append([c])
                 else:

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from ..errors import ConflictError, NotFound
 from ..evidence import evidence_of
+from ..identity import value_key
 from ..models import ClaimDraft, Verdict
 from .changes import (
     Activate,
@@ -151,14 +152,27 @@ def _believe(
     field: str,
     retired: Collection[str] = (),
     kind: str | None = None,
+    start: datetime | None = None,
 ) -> None:
     """``claim``, pending, becomes the belief of ``slot`` (a human confirmed it, kept it in a
     conflict or promoted it, ``kind="policy"``): a correction retracts the versions it
     corrects, as ``remember`` would have, any other claim supersedes a single-valued fact's
     active one; ``verdict`` goes on its SUPERSEDES edge. Refused when stale (``field`` names the
     claim in the error). ``retired``: a claim the operation retires already (the side a resolve
-    did not keep; claims a rollback retracts)."""
+    did not keep; claims a rollback retracts). ``start``: it holds from then at the earliest (a
+    policy holds from the decision that made it one: until then the old one held)."""
+    waited = {
+        "status": claim["status"],
+        "valid_from": claim["valid_from"],
+        "contradiction": bool(claim.get("contradiction")),
+        "kind": claim.get("kind") or "evidence",
+        "disputes_policy": bool(claim.get("disputes_policy")),
+    }
     fix = _correction(slot, claim) if slot.cardinality == "single" else None
+    begins = None
+    if fix is None and start is not None and claim["valid_from"] < start:
+        begins = start
+        claim = {**claim, "valid_from": start}
     wrong = {row["id"]: row for row in fix.wrong if row["id"] not in retired} if fix else {}
     for row in wrong.values():
         change.retires.append(
@@ -182,15 +196,9 @@ def _believe(
             claim["id"],
             bool(claim.get("contradiction")),
             version,
-            valid_from=fix.valid_from if fix is not None else None,
+            valid_from=fix.valid_from if fix is not None else begins,
             kind=kind,
-            previous={
-                "status": claim["status"],
-                "valid_from": claim["valid_from"],
-                "contradiction": bool(claim.get("contradiction")),
-                "kind": claim.get("kind") or "evidence",
-                "disputes_policy": bool(claim.get("disputes_policy")),
-            },
+            previous=waited,
         )
     )
 
@@ -212,14 +220,20 @@ def _correction(slot: SlotState, claim: dict[str, Any]) -> Correction | None:
         return None
     known = slot.known
     head = max((r for r in known if r.get("version")), key=lambda r: r["version"], default=None)
-    key = claim.get("object_key")
+    key = _value_of(claim)
     return correction(
         known,
         head,
         claim.get("correction_from"),
         claim["recorded_at"],
-        lambda row: key is not None and row.get("object_key") == key,
+        lambda row: key is not None and _value_of(row) == key,
     )
+
+
+def _value_of(row: dict[str, Any]) -> str | None:
+    """A structured claim's value identity (``identity.value_key``), or None."""
+    value = row.get("object") if row.get("object") is not None else row.get("object_key")
+    return value_key(value) if value is not None else None
 
 
 def _superseded_by(old: dict[str, Any], newcomer: dict[str, Any]) -> Retire:
@@ -423,6 +437,7 @@ def _wait_again(
             claim["id"],
             record,
             kind=claim.get("kind") or "evidence",
+            valid_from=claim["valid_from"],
             previous={
                 "valid_from": _moment(item.get("previous_valid_from")) or claim["valid_from"],
                 "contradiction": bool(item.get("previous_contradiction")),
@@ -543,6 +558,7 @@ def _unretire(
                 field="revision_id",
                 retired=retracted,
                 kind=kind if kind != claim.get("kind") else None,
+                start=_moment(item.get("previous_valid_from")),
             )
             change.settles.append(Settle(claim["id"], "confirmed again"))
         elif (
@@ -764,9 +780,10 @@ def promote(
     """Evidence becomes policy, explicitly and on the record: a human's decision (``human``,
     naming the human as ``actor``), a merged ADR or pull request (``record``, named as
     ``origin``), or an outcome repeated across ``promote_after`` independent episodes
-    (``outcome``). A pending claim (one disputing a policy) becomes the belief, superseding the
-    policy it disputed; an active evidence claim continues as a new version, ``kind=policy``,
-    from now. A demoted policy promoted again is reinstated."""
+    (``outcome``). A pending claim (one disputing a policy) becomes the belief from now,
+    superseding the policy it disputed, which held until now; an active evidence claim
+    continues as a new version, ``kind=policy``, from now. A demoted policy promoted again is
+    reinstated."""
     claim = _claim(state, namespace, claim_id, "active", "pending")
     if by == "human" and not actor:
         raise ValueError("actor: a promotion by a human names the human")
@@ -813,7 +830,7 @@ def promote(
         )
         return change
     if claim["status"] == "pending":
-        _believe(change, slot, claim, "PROMOTE", field="claim_id", kind="policy")
+        _believe(change, slot, claim, "PROMOTE", field="claim_id", kind="policy", start=now)
         change.settles.append(Settle(claim_id, "promoted"))
         return change
     row = slot.find(claim_id)

@@ -19,7 +19,14 @@ from ..detect import Detector, Vectors, nearest
 from ..errors import BeliefGraphError, ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
 from ..grounding import Grounding, grounding, in_third_person
-from ..identity import Statement, has_negation, parse, stated_value
+from ..identity import (
+    Statement,
+    has_negation,
+    parse,
+    relation_frame,
+    stated_value,
+    value_key,
+)
 from ..identity import polarity as read_polarity
 from ..models import Cardinality, Claim, ClaimDraft, RevisionResult
 from ..policy import (
@@ -33,12 +40,15 @@ from ..policy import (
     decide,
     is_same,
     match_text,
+    opposes,
     verification,
 )
 from ..store import StaleSlot, Store
 from ..vocabulary import Vocabulary, normalize_key
 from ..widening import Widening
 from .changes import (
+    CORRECTED,
+    NEWEST_WINS,
     TEXT_PREDICATE,
     ChangeSet,
     Contradiction,
@@ -125,19 +135,43 @@ def after_apply(state: State) -> dict[SlotKey, SlotState]:
 
 @lru_cache(maxsize=4096)
 def slot_key(
-    vocabulary: Vocabulary, namespace: str, subject: str, predicate: str
+    vocabulary: Vocabulary,
+    namespace: str,
+    subject: str,
+    predicate: str,
+    obj: str | None = None,
+    text: str | None = None,
 ) -> tuple[SlotKey, Cardinality]:
-    """The slot a (subject, predicate) belongs to, and its cardinality (remembered: a batch asks
-    for each draft's several times, and a vocabulary never changes)."""
-    canonical = vocabulary.canonical(predicate)
-    return (namespace, normalize_key(subject), canonical), vocabulary.cardinality(canonical)
+    """The slot a (subject, predicate) belongs to, and its cardinality: the predicate the
+    phrase means for this subject and object (``Vocabulary.resolve``; ``text``: the sentence
+    the object was said in). Remembered: a batch asks for each draft's several times, and a
+    vocabulary never changes."""
+    canonical, cardinality = vocabulary.resolve(predicate, subject, obj, text)
+    return (namespace, normalize_key(subject), canonical), cardinality
+
+
+def draft_slot(vocabulary: Vocabulary, draft: ClaimDraft) -> tuple[SlotKey, Cardinality]:
+    """``slot_key`` of a structured draft."""
+    assert draft.subject is not None and draft.predicate is not None
+    return slot_key(
+        vocabulary, draft.namespace, draft.subject, draft.predicate, draft.object, draft.text
+    )
+
+
+def polarity(draft: ClaimDraft) -> bool:
+    """A draft's polarity: its ``negated``, else what its sentence says about its object
+    (``identity.polarity``)."""
+    return _polarity(draft.negated, draft.text, draft.object, draft.subject, draft.predicate)
 
 
 @lru_cache(maxsize=4096)
-def polarity(negated: bool | None, text: str) -> bool:
-    """``identity.polarity``, remembered: planning a draft asks for it several times, and
-    reading a sentence's frame is the costliest step of planning a structured draft."""
-    return read_polarity(negated, text)
+def _polarity(
+    negated: bool | None, text: str, obj: str | None, subject: str | None, predicate: str | None
+) -> bool:
+    # Remembered: planning a draft asks for it several times, and reading a sentence's frame is
+    # the costliest step of planning a structured draft.
+    triple = " ".join(filter(None, (subject, predicate)))
+    return read_polarity(negated, text, obj, triple=triple)
 
 
 class Remember:
@@ -264,9 +298,7 @@ class Remember:
         whole: set[SlotKey] = set()
         for r in self.requests:
             if r.draft.subject is not None and r.draft.predicate is not None:
-                key, cardinality = slot_key(
-                    self.vocabulary, r.draft.namespace, r.draft.subject, r.draft.predicate
-                )
+                key, cardinality = draft_slot(self.vocabulary, r.draft)
                 keys.setdefault(key, (r.draft.subject, cardinality))
                 given = r.draft.valid_from
                 if r.draft.correction:
@@ -574,16 +606,22 @@ class Remember:
         """The slot of a text-only draft whose sentence ``identity.parse`` reads: (namespace,
         subject, canonical relation), the same key a structured draft of that fact has; the
         vocabulary gives the cardinality, except that a copula's bare attribute of a named
-        subject and possession ("has") are multi-valued."""
+        subject and possession ("has") are multi-valued, unless the vocabulary reads the
+        attribute as a predicate of its own ("is a nurse": a job title)."""
         if not draft.text_only:
             return None
         statement = parse(draft.text)
         if statement is None:
             return None
         key, cardinality = slot_key(
-            self.vocabulary, draft.namespace, statement.subject, statement.relation
+            self.vocabulary,
+            draft.namespace,
+            statement.subject,
+            statement.relation,
+            statement.value,
+            draft.text,
         )
-        if statement.cardinality_hint == "multi" or (
+        if (statement.cardinality_hint == "multi" and key[2] == statement.relation) or (
             statement.relation in ("has", "have") and statement.relation not in self.vocabulary
         ):
             cardinality = "multi"
@@ -652,7 +690,7 @@ class Remember:
                     "valid_to: must be later than valid_from (which defaults to recorded_at: "
                     "give valid_from for a window in the past)"
                 )
-            negated = polarity(draft.negated, draft.text)
+            negated = polarity(draft)
             scores = self.detector.score(
                 draft.object, draft.text, embedding, slot.claims, negated=negated
             )
@@ -664,14 +702,12 @@ class Remember:
             # The pairs the decision will likely read, scored in one model call on first read.
             self.detector.expect(
                 [
-                    *self._likely(slot, scores, draft.text),
+                    *self._likely(slot, scores),
                     *(c.scores for c, _ in candidates if self._may_contradict(c, subject)),
                     *([source] if source is not None else []),
                 ]
             )
-            rivals = self._rivals(candidates, slot, subject) + self._inside(
-                slot, scores, draft.text
-            )
+            rivals = self._rivals(candidates, slot, subject) + self._inside(slot, scores)
             verified, verified_score = (
                 (structural, None)
                 if structural is not None
@@ -740,7 +776,7 @@ class Remember:
             return False
         if (draft.namespace, request.revision_id) in state.replays:
             return False
-        key, _ = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)
+        key, _ = draft_slot(self.vocabulary, draft)
         slot = state.slots.get(key)
         start = draft.valid_from or request.recorded_at
         return slot is not None and _needs_older(slot, start, correction=draft.correction)
@@ -751,13 +787,14 @@ class Remember:
         return PastNeeded()
 
     def _inside(
-        self, slot: SlotState, scores: dict[str, PairScores], text: str
+        self, slot: SlotState, scores: dict[str, PairScores]
     ) -> list[tuple[Candidate, SlotState]]:
         """Values of a multi-valued slot that the draft contradicts ("is allergic to peanuts" /
         "has no allergies at all"): they stay (values coexist) and the conflict is recorded.
         Different values of one relation ("speaks French" / "speaks Spanish", the ``value``
-        frame) are what a multi-valued fact is for, so their score counts only when one of the two
-        sentences negates and the other does not."""
+        frame) are what a multi-valued fact is for, so their score counts only when one of the
+        two negates and the other does not (``PairScores.negation``); two unframed sentences
+        close in meaning need what two facts need to be recorded (``policy.opposes``)."""
         if slot.cardinality != "multi":
             return []
         found = []
@@ -768,14 +805,17 @@ class Remember:
                 and not score.same_object
                 and not score.negates
                 and (
-                    score.frame in ("negated", "other")
-                    or has_negation(row.get("text") or "") != has_negation(text)
+                    score.negation
+                    # Two values the structure reads are values of the fact: they coexist.
+                    or (not score.values and score.frame == "negated")
+                    or (
+                        not score.values
+                        and score.frame == "other"
+                        and (score.similarity or 0.0) >= self.policy.unframed_similarity
+                        # Read last: the model runs only for a pair the rules let through.
+                        and opposes(score, self.policy)
+                    )
                 )
-                and (
-                    score.frame != "other"
-                    or (score.similarity or 0.0) >= self.policy.unframed_similarity
-                )
-                # Read last: the model runs only for a pair the rules above let through.
                 and score.contradiction is not None
                 and score.contradiction >= self.policy.contradiction_threshold
             ):
@@ -800,15 +840,16 @@ class Remember:
         ``unsupported``: verification found no support in the draft's source, so it may not
         become the belief without confirmation."""
         draft = request.draft
-        key = normalize_key(draft.object) if draft.object is not None else None
+        key = value_key(draft.object) if draft.object is not None else None
 
         def same(row: dict[str, Any]) -> bool:
             score = scores.get(row["id"])
             if score is not None:
                 return is_same(score, self.policy)
-            return key is not None and row.get("object_key") == key
+            theirs = row.get("object") if row.get("object") is not None else row.get("object_key")
+            return key is not None and theirs is not None and value_key(theirs) == key
 
-        negated = polarity(draft.negated, draft.text)
+        negated = polarity(draft)
 
         def policy(current: list[dict[str, Any]]) -> Plan:
             plan = decide(
@@ -824,6 +865,7 @@ class Remember:
                 draft_kind=draft.kind,
                 draft_valid_from=valid_from,
                 negated=negated,
+                stance=self.vocabulary.stance(slot.key[2]),
             )
             return held_unsupported(plan) if unsupported else plan
 
@@ -882,8 +924,11 @@ class Remember:
             )
             return _changes(*args, plan, policy=self.policy)
         if placed.where == "earlier":
-            plan = Plan("NEW", "expand", "an earlier window of the fact, learned late")
-            return _changes(*args, plan, policy=self.policy, earlier=True)
+            reason = "an earlier window of the fact, learned late"
+            if placed.end is not None:
+                reason += ": it ends where the later value starts"
+            plan = Plan("NEW", "expand", reason)
+            return _changes(*args, plan, policy=self.policy, earlier=True, end=placed.end)
         if placed.where == "after_end":
             assert placed.target is not None
             plan = Plan("NEW", "expand", "the previous value's window had ended")
@@ -897,20 +942,26 @@ class Remember:
             *args, policy([head] if placed.where == "head" and head else []), policy=self.policy
         )
 
-    def _likely(
-        self, slot: SlotState, scores: dict[str, PairScores], text: str
-    ) -> list[PairScores]:
+    def _likely(self, slot: SlotState, scores: dict[str, PairScores]) -> list[PairScores]:
         """Scores of the slot's claims whose contradiction score the decision will likely read:
         the value a single-valued fact holds, a value of a multi-valued one the draft may
         contradict (``_inside``), a claim a paraphrase may restate. A guess for batching only:
         a score not announced is still computed if it is read."""
         out = []
+        stance = self.vocabulary.stance(slot.key[2])
         for row in slot.claims:
             score = scores.get(row["id"])
             if score is None or score.same_object:
                 continue
             if (
-                (slot.cardinality == "single" and row["status"] == "active")
+                # Two values the structure reads are a change, whatever the model says, but in
+                # a stance (``policy.reverses``): else the score of such a pair is read only to
+                # record it.
+                (
+                    slot.cardinality == "single"
+                    and row["status"] == "active"
+                    and (not score.values or stance)
+                )
                 or score.negates
                 or (not score.values and (score.similarity or 0.0) >= self.policy.same_similarity)
                 or (
@@ -921,7 +972,7 @@ class Remember:
                             score.frame == "other"
                             and (score.similarity or 0.0) >= self.policy.unframed_similarity
                         )
-                        or has_negation(row.get("text") or "") != has_negation(text)
+                        or score.negation
                     )
                 )
             ):
@@ -932,12 +983,13 @@ class Remember:
         self, fact: Callable[[SlotKey], tuple[Cardinality, list[dict[str, Any]]] | None]
     ) -> list[PairScores]:
         """The scores a batch's drafts will likely read, guessed before any is decided: each
-        draft against its source (verification), and each structured draft that brings a
-        single-valued fact another value against the value it holds then, every draft before
-        it taken to have become its fact's value (not a correction's: a CONFLICT whatever the
-        score). A guess for batching only, as ``_likely``: a wrong one costs a pair scored for
-        nothing, a missed one is scored when read. ``fact``: a fact's cardinality and active
-        claims by key (None: not stored)."""
+        draft against its source (verification), and each structured draft that denies the
+        value a single-valued fact holds then, or brings another one the structure cannot read,
+        every draft before it taken to have become its fact's value (not a correction's: a
+        CONFLICT whatever the score; two values read are a change, ``policy.reverses``). A
+        guess for batching only, as ``_likely``: a wrong one costs a pair scored for nothing, a
+        missed one is scored when read. ``fact``: a fact's cardinality and active claims by key
+        (None: not stored)."""
         out: list[PairScores] = []
         values: dict[SlotKey, dict[str, Any]] = {}
         for request, embedding, source_embedding, grounded in zip(
@@ -949,19 +1001,19 @@ class Remember:
                 out.append(source)
             if draft.subject is None or draft.predicate is None:
                 continue
-            key, declared = slot_key(
-                self.vocabulary, draft.namespace, draft.subject, draft.predicate
-            )
+            key, declared = draft_slot(self.vocabulary, draft)
             cardinality, active = fact(key) or (declared, [])
             if cardinality != "single":
                 continue
-            negated = polarity(draft.negated, draft.text)
+            negated = polarity(draft)
             value = values.get(key) or max(active, key=lambda row: row["recorded_at"], default=None)
             if value is not None and not draft.correction:
                 score = self.detector.score(
                     draft.object, draft.text, None, [value], negated=negated
                 )[value["id"]]
-                if score.same_object:
+                if score.same_object or (
+                    score.values and not score.negates and not self.vocabulary.stance(key[2])
+                ):
                     continue
                 out.append(score)
             values[key] = {
@@ -985,9 +1037,18 @@ class Remember:
     def _rivals(
         self, candidates: list[tuple[Candidate, SlotState]], slot: SlotState, subject: str | None
     ) -> list[tuple[Candidate, SlotState]]:
-        """Claims in other slots the draft contradicts (implicit conflicts)."""
-        hits = {c.claim_id for c in contradicted([c for c, _ in candidates], self.policy, subject)}
-        return [(c, s) for c, s in candidates if c.claim_id in hits and s is not slot]
+        """Claims in other slots the draft contradicts (implicit conflicts), recorded as open
+        conflicts (``policy.opposes``): "is allergic to peanuts" / "has no allergies at all",
+        "is allergic to cats" / "adopted a cat" are; "speaks Spanish" / "works as a French
+        translator", two facts with no point of contact, are not unless the model is very sure
+        (it scores many pairs of one subject's facts a contradiction: docs/semantic.md)."""
+        others = [c for c, s in candidates if s is not slot]
+        hits = {
+            c.claim_id
+            for c in contradicted(others, self.policy, subject)
+            if opposes(c.scores, self.policy)
+        }
+        return [(c, s) for c, s in candidates if c.claim_id in hits]
 
     def _source_score(
         self,
@@ -1021,7 +1082,7 @@ class Remember:
         subject: str | None = None
         relation: str | None = None
         if draft.subject is not None and draft.predicate is not None:
-            key = slot_key(self.vocabulary, draft.namespace, draft.subject, draft.predicate)[0]
+            key = draft_slot(self.vocabulary, draft)[0]
             slot = state.slots[key]
             subject = key[1]
         framed = self._framed(draft)
@@ -1031,6 +1092,8 @@ class Remember:
             subject, relation = framed[0][1], framed[0][2]
             if own.active or own.waiting:
                 slot = own
+        elif draft.text_only:
+            relation = self._relation_in(draft.text)
         ranked = None
         if embedding is not None:
             ranked = self._reach(index, embedding, state, exclude=slot or own)
@@ -1100,6 +1163,9 @@ class Remember:
             embedding,
             [row for _, row, _ in near],
             similarities={row["id"]: similarity for similarity, row, _ in near},
+            negated=polarity(draft) or has_negation(draft.object)
+            if draft.object is not None
+            else None,
         )
         return [
             (
@@ -1122,8 +1188,17 @@ class Remember:
         frame reader reads it."""
         if not slot.key[1].startswith("text:"):
             return slot.key[2]
-        statement = parse(row["text"]) if row.get("text") else None
-        return self.vocabulary.canonical(statement.relation) if statement is not None else None
+        return self._relation_in(row["text"]) if row.get("text") else None
+
+    def _relation_in(self, text: str) -> str | None:
+        """The canonical relation a sentence states (``identity.relation_frame``: a pronoun
+        subject's too), for its value in this sentence; None when it cannot be read."""
+        statement = relation_frame(text)
+        if statement is None:
+            return None
+        return self.vocabulary.resolve(
+            statement.relation, statement.subject, statement.value, text
+        )[0]
 
 
 def _subject_of(slot: SlotState, row: dict[str, Any]) -> str | None:
@@ -1140,7 +1215,7 @@ def _grounded(draft: ClaimDraft) -> Grounding | None:
     structure first, a source that states the claim's value with its polarity supports it (and
     one that states it only negated contradicts it) whatever a model reads."""
     value = stated_value(draft.object, draft.text)
-    return grounding(value, polarity(draft.negated, draft.text), draft.episode_content or "")
+    return grounding(value, polarity(draft), draft.episode_content or "")
 
 
 def _premise(draft: ClaimDraft) -> str:
@@ -1188,10 +1263,12 @@ def _changes(
     policy: Policy,
     earlier: bool = False,
     ended: dict[str, Any] | None = None,
+    end: datetime | None = None,
 ) -> ChangeSet:
     """One draft's ``ChangeSet``, applied to the in-memory slot state as well. ``earlier``: it
-    is stored as an earlier version (late knowledge about the past); ``ended``: the newest
-    version, whose window ended before the draft starts, gives way without being closed."""
+    is stored as an earlier version (late knowledge about the past), its window closed at
+    ``end`` when it gave none; ``ended``: the newest version, whose window ended before the
+    draft starts, gives way without being closed."""
     draft, rid, ns = request.draft, request.revision_id, request.draft.namespace
     change = ChangeSet(
         revision_id=rid,
@@ -1274,9 +1351,11 @@ def _changes(
         valid_from=valid_from,
         recorded_at=recorded_at,
         embedding=embedding,
-        negated=polarity(draft.negated, draft.text),
+        negated=polarity(draft),
     )
     props.update(Evidence({episode: draft.source_type}, (source,)).props())
+    if end is not None and props.get("valid_to") is None:
+        props["valid_to"] = end
     if plan.dispute:
         props["disputes_policy"] = True
     if plan.action == "refuse":
@@ -1310,6 +1389,19 @@ def _changes(
                 )
             )
             slot.retire(old, "superseded", end)
+            if plan.contradiction:
+                # The contradiction is resolved (newest wins) and stays on record, so the new
+                # belief can name what it contradicted.
+                score = scores.get(plan.target)
+                change.contradictions.append(
+                    Contradiction(
+                        claim_id,
+                        plan.target,
+                        score.contradiction if score else None,
+                        dispute=False,
+                        resolution=NEWEST_WINS,
+                    )
+                )
     if ended is not None and ended["status"] == "active":
         change.retires.append(
             Retire(ended["id"], "superseded", "active", ended.get("valid_to"), valid_to=None)
@@ -1410,6 +1502,9 @@ def _correct(
                 why="retracted",
                 at=recorded_at,
             )
+        )
+        change.contradictions.append(
+            Contradiction(claim_id, row["id"], None, dispute=False, resolution=CORRECTED)
         )
         if row in slot.claims:
             slot.claims.remove(row)

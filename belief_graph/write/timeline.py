@@ -42,7 +42,8 @@ class Placement:
       scheduled to end later): the policy decides against it (``target``)
     - ``reinforce``: it restates the value that held at its start (``target``), a SAME
     - ``earlier``: it fits a gap before a later version without overlapping any: late knowledge
-      about the past, stored as an earlier version
+      about the past, stored as an earlier version; open-ended, it ends where the later version
+      starts (``end``)
     - ``after_end``: the newest version's window ended before the draft starts: a new window
       follows it (``target``, the ended version), which is not closed again
     - ``empty``: nothing is known about the fact
@@ -52,6 +53,7 @@ class Placement:
     where: Where
     target: Row | None = None
     later: list[Row] = field(default_factory=list)
+    end: datetime | None = None
 
 
 def place(
@@ -74,6 +76,10 @@ def place(
     if runs_into:
         if held is not None and same(held):
             return Placement("reinforce", held, later)
+        if held is None and valid_to is None:
+            # An open-ended value learned late: it held until the later value started, which
+            # is what "from March 1" says; only a stated end past that start disagrees.
+            return Placement("earlier", None, later, end=later[0]["valid_from"])
         return Placement("overlap", later[0] if held is None else held, later)
     if held is not None:
         if held is head:

@@ -1,6 +1,6 @@
-"""The line protocol between ``bench/peers.py`` and a peer's driver, run in the peer's own
-virtualenv: one JSON object per line on stdin, one answer per line on stdout. Standard library
-only, so any interpreter the peer needs can run it.
+"""The line protocol between ``python -m bench peers`` and a peer's driver, run in the peer's
+own virtualenv: one JSON object per line on stdin, one answer per line on stdout. Standard
+library only, so any interpreter the peer needs can run it.
 
 Requests: ``{"op": "open", "path": DIR, "relations": [...]}``, ``{"op": "write", "namespace",
 "subject", "relation", "object", "text", "at"}``, ``{"op": "current", "namespace", "subject",

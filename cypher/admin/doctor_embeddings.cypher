@@ -1,5 +1,7 @@
-// Doctor: claims that should carry an embedding (not erased) and those that do, database-wide.
-// Params: none   Returns: claims, embedded
+// Doctor: per namespace, the claims that should carry an embedding (not erased, with a
+// sentence) and those that do.
+// Params: none   Returns: namespace, claims, embedded (one row per namespace holding claims)
 MATCH (c:Claim)
-WHERE c.status <> 'erased'
-RETURN count(c) AS claims, count(c.embedding) AS embedded
+WHERE c.status <> 'erased' AND c.text IS NOT NULL
+RETURN c.namespace AS namespace, count(c) AS claims, count(c.embedding) AS embedded
+ORDER BY namespace

@@ -3,7 +3,8 @@
 // correction).
 // Params: $namespace, $subject_key, $predicate, $valid_at, $known_at (ISO-8601 text),
 //         $walk_up_to (read/held_claims)
-// Returns: claim (best first), its moments as ISO-8601 text: the driver packs and hydrates
+// Returns: claim (best first, with what it contradicts: read/claim_overruled), its moments as
+// ISO-8601 text: the driver packs and hydrates
 // native datetimes slowly, and a read like this one is little more than its round trip.
 // Planned once: the slot is found by its unique key, its claims by the slot's id with the index
 // each branch names, so the plan does not depend on the statistics (docs/engine.md#plans).
@@ -17,7 +18,8 @@ WITH * WHERE NOT (c.namespace IN hidden.whole
      OR [c.namespace, coalesce(c.subject_key, '')] IN hidden.keys
      OR (c.namespace IN hidden.text AND coalesce(c.subject_key, 'text:') STARTS WITH 'text:')
      OR c.id IN hidden.ids)
-RETURN c {.*, embedding: null,
+//@include read/claim_overruled
+RETURN c {.*, embedding: null, contradicts: overruled,
           valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
           recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
           reinforced_at: toString(c.reinforced_at), superseded_at: toString(c.superseded_at),

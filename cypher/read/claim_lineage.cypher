@@ -1,13 +1,15 @@
 // Everything about one claim: its slot's versions, the SUPERSEDES edges between them, the
 // provenance episodes of every version, the revisions that touched it, its dependents and its premises.
 // Params: $namespace, $id
-// Returns: claim, chain, supersedes, episodes, revisions, dependents, premises
+// Returns: claim (with what it contradicts: read/claim_overruled), chain, supersedes, episodes,
+//          revisions, dependents, premises
 //@include read/hidden
 MATCH (c:Claim {id: $id, namespace: $namespace})
 WHERE NOT (c.namespace IN hidden.whole
      OR [c.namespace, coalesce(c.subject_key, '')] IN hidden.keys
      OR (c.namespace IN hidden.text AND coalesce(c.subject_key, 'text:') STARTS WITH 'text:')
      OR c.id IN hidden.ids)
+//@include read/claim_overruled
 OPTIONAL MATCH (c)-[:IN_SLOT]->(s:Slot)
 CALL (s, hidden) {
   OPTIONAL MATCH (s)<-[:IN_SLOT]-(v:Claim)
@@ -55,5 +57,5 @@ CALL (c, hidden) {
        OR p.id IN hidden.ids)
   RETURN collect(p {.*, embedding: null}) AS premises
 }
-RETURN c {.*, embedding: null} AS claim, chain, supersedes, episodes, revisions, dependents,
-       premises
+RETURN c {.*, embedding: null, contradicts: overruled} AS claim, chain, supersedes, episodes,
+       revisions, dependents, premises

@@ -7,7 +7,8 @@
 //         (read/search_holds)
 // Carried, from its //@shared line on: near (list of {c, score}: the claims fetched), and the
 // same parameters but $id.
-// Returns: fetched, hits (list of {claim, score, rivals}, best first; a hit's moments as
+// Returns: fetched, hits (list of {claim, score, rivals}, best first; a hit's claim names what
+// it contradicts, read/claim_overruled; a hit's moments as
 // ISO-8601 text: the driver hydrates native datetimes slowly, and a search returns k claims),
 // reach (how many claims fetched were as near as the last hit: the fetch that would have held
 // the hits)
@@ -26,6 +27,7 @@ CALL (near, hidden) {
        OR c.id IN hidden.ids)
 //@include read/search_holds
   WITH c, score, hidden ORDER BY score DESC LIMIT $k
+//@include read/claim_overruled
   CALL (c, hidden) {
     OPTIONAL MATCH (c)-[x:CONTRADICTS]-(r:Claim)
     WHERE x.resolution IS NULL AND r.status IN ['active', 'pending'] AND NOT (r.namespace IN hidden.whole
@@ -35,8 +37,8 @@ CALL (near, hidden) {
     RETURN collect(r {.*, embedding: null}) AS contradicting
   }
 //@include read/pending_rivals
-  WITH c, score, contradicting + waiting AS rivals ORDER BY score DESC
-  RETURN collect({claim: c {.*, embedding: null,
+  WITH c, score, overruled, contradicting + waiting AS rivals ORDER BY score DESC
+  RETURN collect({claim: c {.*, embedding: null, contradicts: overruled,
                     valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
                     recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),
                     reinforced_at: toString(c.reinforced_at),

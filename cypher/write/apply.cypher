@@ -164,7 +164,8 @@ OPTIONAL CALL (locked, ok) {
       MATCH (c:Claim {id: item.id, namespace: r.namespace})
       USING INDEX SEEK c:Claim(id)
       CREATE (r)-[:RESTORED {restored_from: item.from, previous_status: item.previous_status,
-                                 previous_kind: item.previous_kind}]->(c)
+                                 previous_kind: item.previous_kind,
+                                 previous_valid_from: datetime(item.previous_valid_from)}]->(c)
     }
   }
   RETURN dependents

@@ -7,7 +7,7 @@
 //         previous_kind, previous_disputes_policy}], retired: [{id, previous_valid_to,
 //         previous_status}], reinforced: [{id, delta, previous_confidence, previous_at, ...}],
 //         flagged: [{id, flag, previous_reason, previous_revision, rival}],
-//         restored: [{id, from, previous_status, previous_kind}]}): each item is what a
+//         restored: [{id, from, previous_status, previous_kind, previous_valid_from}]}): each item is what a
 //         rollback of the revision reads back from its edge to do the reverse
 // Moments are ISO-8601 text, made DateTime here (see changes.cypher).
 // Returns: created (count of revisions)
@@ -64,6 +64,7 @@ CALL (r, rv) {
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
   USING INDEX SEEK c:Claim(id)
   CREATE (r)-[:RESTORED {restored_from: item.from, previous_status: item.previous_status,
-                             previous_kind: item.previous_kind}]->(c)
+                             previous_kind: item.previous_kind,
+                             previous_valid_from: datetime(item.previous_valid_from)}]->(c)
 }
 RETURN count(r) AS created

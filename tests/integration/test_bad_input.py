@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, HistoricalDraft, NotFound
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import counts as graph_counts
 
 NS = "user:eve"
@@ -266,13 +267,7 @@ def test_a_contract_reason_up_to_a_thousand_characters_is_kept(bg: BeliefGraph) 
 
 def drafts(n: int, ns: str = NS) -> list[ClaimDraft]:
     return [
-        ClaimDraft(
-            namespace=ns,
-            subject=f"person-{i}",
-            predicate="city",
-            object="Lisbon",
-            text=f"Person {i} lives in Lisbon.",
-        )
+        draft(f"person-{i}", "city", "Lisbon", namespace=ns, text=f"Person {i} lives in Lisbon.")
         for i in range(n)
     ]
 
@@ -302,25 +297,18 @@ def test_ingest_leaves_the_processs_garbage_collector_as_it_found_it(bg: BeliefG
     before = gc.get_threshold()
     during: list[tuple[int, int, int]] = []
 
-    def draft(i: int, **extra: Any) -> ClaimDraft:
-        return ClaimDraft(
-            namespace=NS,
-            subject=f"p{i}",
-            predicate="city",
-            object="Lisbon",
-            text="Lisbon",
-            **extra,
-        )
+    def told(i: int, **extra: Any) -> ClaimDraft:
+        return draft(f"p{i}", "city", "Lisbon", namespace=NS, text="Lisbon", **extra)
 
     bg.ingest(
-        [draft(i) for i in range(4)],
+        [told(i) for i in range(4)],
         batch_size=2,
         progress=lambda _: during.append(gc.get_threshold()),
     )
     assert during and all(t[:2] == before[:2] and t[2] > before[2] for t in during)
     assert gc.get_threshold() == before
     with pytest.raises(NotFound, match="depends_on"):
-        bg.ingest([draft(5), draft(6, depends_on=("no-such-claim",))], batch_size=1)
+        bg.ingest([told(5), told(6, depends_on=("no-such-claim",))], batch_size=1)
     assert gc.get_threshold() == before
 
 

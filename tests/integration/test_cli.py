@@ -16,6 +16,7 @@ from belief_graph import BeliefGraph
 from belief_graph.cli.app import app
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing.cli import as_json, failed, ok
 from belief_graph.testing.graph import q, wipe
 
 NS = "project:atlas"
@@ -44,26 +45,6 @@ def cli(
         return runner.invoke(app, list(args), input=input)
 
     return run
-
-
-def ok(result: Any) -> Any:
-    assert result.exit_code == 0, (result.stdout, result.stderr, result.exception)
-    return result
-
-
-def as_json(result: Any) -> Any:
-    return json.loads(ok(result).stdout)
-
-
-def failed(result: Any, *needles: str) -> str:
-    """Exit 1, one line on stderr, no traceback; the line contains every needle."""
-    assert result.exit_code == 1, (result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.output
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return str(lines[0])
 
 
 def remember(cli: Any, obj: str, *extra: str, predicate: str = "uses") -> dict[str, Any]:
@@ -578,8 +559,13 @@ def test_doctor_without_models_shows_the_models_row_as_information(cli: Any) -> 
     report = as_json(cli("doctor", "--no-models", "--json"))
     rows = {c["name"]: c for c in report["checks"]}
     assert report["ok"] and rows["models"]["info"] and rows["models"]["ok"]
-    # information rows: no models loaded, and how this server filters vector reads
-    assert {name for name, c in rows.items() if c["info"]} == {"models", "vector search"}
+    # information rows: no models loaded, how this server filters vector reads, and the
+    # paraphrase probe that needs an embedding model
+    assert {name for name, c in rows.items() if c["info"]} == {
+        "models",
+        "vector search",
+        "paraphrase retrieval",
+    }
     lines = ok(cli("doctor", "--no-models")).stdout.splitlines()
     assert [line.split()[0] for line in lines if "models:" in line] == ["info"]
 
@@ -741,6 +727,8 @@ def test_observe_extracts_verifies_and_remembers(cli: Any) -> None:
     assert as_json(cli("current", "-n", ns, "alice", "diet", "--json"))["object"] == "pescatarian"
 
     table = ok(cli("observe", "-n", ns, "--speaker", "alice", "--extractor", "rules", "I'm 41."))
+    assert "age" in table.stdout and "NEW expand" in table.stdout
+    table = ok(cli("observe", "-n", ns, "--speaker", "alice", "--extractor", "rules", "lol ok"))
     assert "no claims found in what alice said" in table.stdout
     shown = ok(
         cli("observe", "-n", ns, "--speaker", "alice", "--extractor", "rules", "I live in Oslo.")

@@ -22,7 +22,7 @@ from belief_graph.cli.app import app
 from belief_graph.errors import ModelError
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
-from tests.integration.test_cli import as_json, failed, ok
+from belief_graph.testing.cli import as_json, failed, ok
 
 NS = "project:atlas"
 LONG_WORD = "supercalifragilistic-framework-v2"
@@ -468,10 +468,16 @@ def test_unreachable_model_hub_is_one_quick_line(
         started = time.monotonic()
         result = run(*args)
         elapsed = time.monotonic() - started
-        if args[0] == "doctor":  # the failure is its models row, beside the other checks
+        if args[0] == "doctor":  # the failures are its two model rows, beside the others
             assert result.exit_code == 1, result.output
-            [line] = [x for x in result.stdout.splitlines() if x.startswith("FAIL  models:")]
-            assert "BELIEF_GRAPH_" in line and "_MODEL" in line and hub in line
+            fails = [x for x in result.stdout.splitlines() if x.startswith("FAIL")]
+            assert [x.split(":")[0] for x in fails] == [
+                "FAIL  embedding model",
+                "FAIL  contradiction model",
+            ]
+            for line in fails:
+                assert "BELIEF_GRAPH_" in line and "_MODEL" in line and hub in line
+                assert "no-such" in line
         else:
             line = failed(result, "BELIEF_GRAPH_", "_MODEL", hub)
         assert elapsed < 8, f"{args[0]} took {elapsed:.1f} s"

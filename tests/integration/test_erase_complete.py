@@ -20,6 +20,7 @@ from belief_graph.cli.app import app
 from belief_graph.policy import Policy
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import check_graph, namespace_snapshot, q, string_values
 from belief_graph.transfer.snapshot import export_namespace
 
@@ -29,13 +30,11 @@ MARKS = ("zephyrine", "quolb")
 
 
 def about(subject: str, predicate: str, obj: str, **extra: Any) -> ClaimDraft:
-    return ClaimDraft(
-        namespace=extra.pop("namespace", NS),
-        subject=subject,
-        predicate=predicate,
-        object=obj,
-        text=f"{subject} {predicate} {obj}.",
-        **extra,
+    return draft(
+        subject,
+        predicate,
+        obj,
+        **{"namespace": NS, "text": f"{subject} {predicate} {obj}.", **extra},
     )
 
 
@@ -192,12 +191,12 @@ def test_what_a_running_erase_covers_takes_no_writes_and_nothing_outlives_it(
     def write_while_erasing(step: str, done: int) -> None:
         if during:
             return
-        for name, draft in (
+        for name, written in (
             ("covered", about(SUBJECT, "lives_in", "Faro-RACE")),
             ("new fact", about(SUBJECT, "works_at", "Kelp-RACE")),
         ):
             try:
-                bg.remember(draft)
+                bg.remember(written)
             except ConflictError as exc:
                 during[name] = str(exc)
         during["text"] = bg.remember(

@@ -27,11 +27,12 @@ from belief_graph.cli.app import app
 from belief_graph.errors import BeliefGraphError, StoreUnavailable
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing.examples import examples
 from belief_graph.testing.graph import counts, q, wipe
 
 CASES: Counter[str] = Counter()
 NS = "fuzz:ns"
-EXAMPLES = 60
+EXAMPLES = examples(60)
 
 INJECTIONS = [
     "'}) MATCH (n) DETACH DELETE n //",

@@ -27,7 +27,10 @@ from belief_graph.server.launcher import LocalNeo4j
 from belief_graph.server.provide import provide
 from belief_graph.server.status import ServerStatus, port_open
 from belief_graph.settings import ServerSettings
-from tests.conftest import UserSandbox
+from belief_graph.testing.servers import UserSandbox
+
+# Starts servers of its own: the slow tier, on the worker that holds the sandboxed user's server.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("user-sandbox")]
 
 
 @pytest.fixture

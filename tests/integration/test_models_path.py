@@ -28,6 +28,8 @@ from belief_graph.detect import Detector
 from belief_graph.policy import Policy
 from belief_graph.semantic.contradiction import PairScore
 from belief_graph.store import Store
+from belief_graph.testing.examples import examples
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import namespace_snapshot, wipe
 from belief_graph.write import remember as remember_module
 from belief_graph.write import writer as writer_module
@@ -36,6 +38,9 @@ from belief_graph.write.writer import Writer
 
 NS = "models-path"
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+# The stand-in scorer's contradictions (0.9-0.99) record conflicts between any two facts: the
+# look-ups are what these tests are about, and a conflict on record is how they see one.
+PAIRED = Policy(apart_contradiction_threshold=0.9)
 
 
 class Counting:
@@ -112,11 +117,13 @@ def run(
     """The drafts remembered one by one from an empty database: (results, graph, scorer)."""
     clock = fresh_start(store, monkeypatch)
     counting = Counting(scorer)
-    bg = BeliefGraph(store, detector=Detector(embedder, counting, lazy=lazy), clock=clock)
+    bg = BeliefGraph(
+        store, detector=Detector(embedder, counting, lazy=lazy), clock=clock, policy=PAIRED
+    )
     results = []
-    for i, draft in enumerate(drafts):
+    for i, told in enumerate(drafts):
         try:
-            result = bg.remember(draft, revision_id=f"rev{i:03d}")
+            result = bg.remember(told, revision_id=f"rev{i:03d}")
             results.append(result.model_dump())
         except Exception as exc:  # the same refusal both ways counts as the same outcome
             results.append({"error": f"{type(exc).__name__}: {exc}"})
@@ -139,9 +146,8 @@ def same_both_ways(
 
 
 def d(text: str, *spo: str, **fields: Any) -> ClaimDraft:
-    if spo:
-        fields.update(subject=spo[0], predicate=spo[1], object=spo[2])
-    return ClaimDraft(namespace=NS, text=text, **fields)
+    """A draft of ``NS`` said in ``text``: of the triple ``spo`` when given, else text-only."""
+    return draft(*spo, namespace=NS, text=text, **fields)
 
 
 TABLE = [
@@ -224,7 +230,7 @@ def drafts(draw: Callable[..., Any]) -> list[ClaimDraft]:
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -319,8 +325,9 @@ def test_a_single_drafts_models_run_beside_its_reads_and_decide_the_same(
     assert set(guesses_beside) == {"write/values"}
     assert keyed <= len(guesses_beside) <= len(TABLE)
     assert guesses == []
-    # The updates' pairs were scored while the look-ups were on the server.
-    assert on_the_models_thread >= 4, threads
+    # The pairs the decisions read (a denial of the value a fact holds, a draft against its
+    # source) were scored while the look-ups were on the server.
+    assert on_the_models_thread >= 1, threads
 
 
 # -- an ingest reads the batch after next while the next is planned ---------------------------
@@ -367,7 +374,12 @@ def ingest(
     with monkeypatch.context() as patch:
         if not ahead:
             patch.setattr(Writer, "_pipelined", lambda self, requests: False)
-        bg = BeliefGraph(store, detector=Detector(embedder, scorer), clock=clock, policy=policy)
+        bg = BeliefGraph(
+            store,
+            detector=Detector(embedder, scorer),
+            clock=clock,
+            policy=(policy or PAIRED).model_copy(update={"apart_contradiction_threshold": 0.9}),
+        )
         try:
             results: Any = [
                 r.model_dump()
@@ -413,7 +425,7 @@ def facts(draw: Callable[..., Any]) -> list[ClaimDraft]:
 
 
 @settings(
-    max_examples=10,
+    max_examples=examples(10),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -448,11 +460,11 @@ def spy_adopt(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 
 def elsewhere(i: int) -> ClaimDraft:
     """A fact of another namespace: a batch of its own between two of ``NS``."""
-    return ClaimDraft(
+    return draft(
+        f"build server {i}",
+        "runs",
+        "Debian",
         namespace="models-path-elsewhere",
-        subject=f"build server {i}",
-        predicate="runs",
-        object="Debian",
         text=f"Build server {i} runs Debian.",
     )
 
@@ -807,7 +819,7 @@ def moves(draw: Callable[..., Any]) -> list[ClaimDraft]:
 
 
 @settings(
-    max_examples=12,
+    max_examples=examples(12),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -836,17 +848,23 @@ def test_an_ingest_in_batches_leaves_what_one_draft_at_a_time_leaves(
 def test_a_batchs_updates_are_scored_in_one_model_call_and_decided_as_one_by_one(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
-    """Each update of a single-valued fact asks the contradiction model whether to flag it; a
-    batch asks once for all of its drafts (the model runs pairs together for less each), the
-    pair of a fact a draft before it in the batch changed included, and decides what a call
-    per draft decides."""
+    """Each denial of the value a single-valued fact holds asks the contradiction model (its
+    score goes on record with the contradiction); a batch asks once for all of its drafts (the
+    model runs pairs together for less each), the pair of a fact a draft before it in the batch
+    changed included, and decides what a call per draft decides. Another value the structure
+    reads asks nothing: a change of value, whatever the model would say."""
     embedder, scorer = offline_models
     people = ["priya", "ben", "mia", "tom", "ana"]
     before = [d(f"{p.title()} lives in Lisbon.", p, "lives_in", "Lisbon") for p in people]
     after = [
-        *(d(f"{p.title()} lives in Porto now.", p, "lives_in", "Porto") for p in people),
-        d("Priya lives in Porto.", "priya", "lives_in", "Porto"),  # restated: no pair
-        d("Ben lives in Rome now.", "ben", "lives_in", "Rome"),  # after Porto, in this batch
+        *(
+            d(f"{p.title()} no longer lives in Lisbon.", p, "lives_in", "Lisbon", negated=True)
+            for p in people
+        ),
+        # restated: no pair
+        d("Priya doesn't live in Lisbon.", "priya", "lives_in", "Lisbon", negated=True),
+        # affirmed again after its denial, in this batch
+        d("Ben lives in Lisbon again.", "ben", "lives_in", "Lisbon"),
     ]
     outcomes = []
     for batch_size in (len(after), 1):
@@ -888,11 +906,11 @@ def splurges(namespace: str) -> list[ClaimDraft]:
     """Priya splurging at ``CROWD`` shops: sentences nearer to "Priya splurges on everything."
     than anything else of ours."""
     return [
-        ClaimDraft(
+        draft(
+            "priya",
+            "has_habit",
+            f"splurging at shop {i}",
             namespace=namespace,
-            subject="priya",
-            predicate="has_habit",
-            object=f"splurging at shop {i}",
             text=f"Priya splurges on everything at shop {i}.",
         )
         for i in range(CROWD)
@@ -995,13 +1013,7 @@ def test_ingest_commits_100_drafts_a_transaction_with_a_contradiction_model_and_
 
     def notes(namespace: str, n: int) -> list[ClaimDraft]:
         return [
-            ClaimDraft(
-                namespace=namespace,
-                subject=f"s{i}",
-                predicate="note",
-                object=str(i),
-                text=f"S{i} keeps note {i}.",
-            )
+            draft(f"s{i}", "note", str(i), namespace=namespace, text=f"S{i} keeps note {i}.")
             for i in range(n)
         ]
 

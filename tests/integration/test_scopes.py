@@ -17,9 +17,10 @@ from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.detect import Detector
 from belief_graph.models import Kind, SourceType
 from belief_graph.store import Store
+from belief_graph.testing.examples import examples
+from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import q, wipe
 from belief_graph.testing.offline import offline_embedder
-from tests.conftest import Clock
 
 SESSION, ROLE, PROJECT = "session:42", "agent:reviewer", "project:atlas"
 CHAIN = f"{SESSION} > {ROLE} > {PROJECT}"
@@ -237,7 +238,7 @@ CHAINS = st.lists(st.sampled_from(NAMESPACES), min_size=1, max_size=4, unique=Tr
 
 
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

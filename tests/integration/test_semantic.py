@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.detect import Detector
-from belief_graph.models import Check
 from belief_graph.semantic.contradiction import PairScore
 
 NS = "user:mom"
@@ -93,63 +92,3 @@ def test_search_stays_in_its_namespace(semantic_bg: BeliefGraph) -> None:
     assert [h.claim.text for h in semantic_bg.search("Where does mom live?", "user:a")] == [
         "Mom lives in Porto."
     ]
-
-
-def test_doctor_passes_and_retrieves_the_paraphrase(semantic_bg: BeliefGraph) -> None:
-    report = semantic_bg.doctor()
-    assert report.ok, report.checks
-    check = {c.name: c for c in report.checks}["paraphrase retrieval"]
-    assert "Priya is cautious with money" in check.detail
-    again = semantic_bg.doctor()
-    assert again.ok
-    # The self-test reinforces its fixed claims rather than adding new ones.
-    assert len(semantic_bg.history("doctor:self-test", "priya", "risk_tolerance")) == 1
-
-
-def models_row(bg: BeliefGraph) -> tuple[bool, dict[str, Check]]:
-    report = bg.doctor()
-    return report.ok, {c.name: c for c in report.checks}
-
-
-def test_doctor_checks_the_offline_models(semantic_bg: BeliefGraph) -> None:
-    ok, rows = models_row(semantic_bg)
-    models = rows["models"]
-    assert ok and models.ok and not models.info
-    assert "(384-d)" in models.detail and "for a contradiction" in models.detail
-    assert rows["paraphrase retrieval"].ok
-
-
-def test_doctor_without_models_reports_information_not_a_check(bg: BeliefGraph) -> None:
-    ok, rows = models_row(bg)
-    assert ok and rows["models"].info and rows["models"].ok
-    assert rows["models"].detail == "none loaded: structural detection only"
-    assert "paraphrase retrieval" not in rows
-
-
-class FlatEmbedder:
-    """Unit vectors of the wrong length for the index."""
-
-    dim = 3
-
-    def embed(self, texts: Sequence[str], batch_size: int = 64) -> list[list[float]]:
-        return [[1.0, 0.0, 0.0] for _ in texts]
-
-
-def test_doctor_fails_an_embedder_the_vector_index_cannot_hold(
-    make_bg: Callable[..., BeliefGraph],
-) -> None:
-    ok, rows = models_row(make_bg(detector=Detector(FlatEmbedder())))  # type: ignore[arg-type]
-    detail = rows["models"].detail
-    assert not ok and not rows["models"].ok
-    assert "(3-d)" in detail and "the vector index holds 384-d" in detail
-    assert "paraphrase retrieval" not in rows
-
-
-def test_doctor_fails_a_scorer_that_cannot_tell_a_contradiction_from_a_paraphrase(
-    make_bg: Callable[..., BeliefGraph], offline_models: tuple[object, object]
-) -> None:
-    embedder, _ = offline_models
-    blind = FixedScorer(set())  # scores every pair 0.0
-    ok, rows = models_row(make_bg(detector=Detector(embedder, blind)))  # type: ignore[arg-type]
-    assert not ok and not rows["models"].ok
-    assert "scores a paraphrase higher" in rows["models"].detail

@@ -1,7 +1,7 @@
 """A short soak: threads and processes writing at once, then every §7 invariant over the graph.
 
-The soak is the benchmark ``bench/soak.py``, run as the command it is (tests never import the
-benchmarks), pointed at the session's database through ``NEO4J_URI``.
+The soak is the benchmark ``python -m bench soak``, run as the command it is (tests never import
+the benchmarks), pointed at the session's database through ``NEO4J_URI``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def test_short_soak_keeps_every_invariant(neo4j_info: ConnectionInfo, store: Sto
     }
     args = ["--threads", "4", "--processes", "2", "--ops", "50", "--seconds", "150"]
     run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "soak.py"), *args, "--seed", "11", "--json"],
+        [sys.executable, "-m", "bench", "soak", *args, "--seed", "11", "--json"],
         capture_output=True,
         text=True,
         env=env,

@@ -16,11 +16,16 @@ from pathlib import Path
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph.server.launcher import ram_dir
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.settings import ServerSettings
 from belief_graph.store import Store
 from belief_graph.testing.graph import WIPE_ALLOWED, WipeRefused, claim_database, node_count
-from tests.conftest import UserSandbox
+from belief_graph.testing.servers import UserSandbox
+
+# Runs the suite again in a subprocess: the slow tier, on the worker that holds the sandboxed
+# user's server.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("user-sandbox")]
 
 ROOT = Path(__file__).resolve().parents[2]
 NS = "user:me"
@@ -54,15 +59,31 @@ def still_there(claim_id: str) -> bool:
 
 
 def run_suite(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
+    """The suite run as a user runs it; the result's ``args`` ends with the run's pid."""
+    with subprocess.Popen(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
         env=env,
         cwd=ROOT,
-        timeout=600,
-        check=False,
-    )
+    ) as run:
+        stdout, stderr = run.communicate(timeout=600)
+    return subprocess.CompletedProcess([*run.args, run.pid], run.returncode, stdout, stderr)
+
+
+def private_servers_of(pid: int, cache: Path) -> list[Path]:
+    """The homes of throwaway servers process ``pid`` started and left behind, wherever they
+    were made (under the cache, or in RAM)."""
+    ram = ram_dir()
+    parents = [cache / "throwaway", *([ram / "belief-graph-throwaway"] if ram else [])]
+    return [
+        owner.parent
+        for parent in parents
+        if parent.is_dir()
+        for owner in parent.glob("*/owner.pid")
+        if owner.read_text().strip() == str(pid)
+    ]
 
 
 @pytest.mark.slow
@@ -83,8 +104,7 @@ def test_the_suite_leaves_the_users_database_and_server_alone(
     status = user_sandbox.server.status()
     assert status.running and status.pid == pid, "the suite stopped or restarted the server"
     # The suite's private server is gone, data and all.
-    throwaway = Path(env["BELIEF_GRAPH_CACHE_DIR"]) / "throwaway"
-    assert not list(throwaway.iterdir())
+    assert private_servers_of(run.args[-1], Path(env["BELIEF_GRAPH_CACHE_DIR"])) == []
 
 
 @pytest.mark.slow

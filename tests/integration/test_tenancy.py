@@ -22,6 +22,7 @@ from belief_graph.errors import ConfigError
 from belief_graph.extraction import Episode as Said
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing import factories
 from belief_graph.testing.factories import as_history
 from belief_graph.testing.graph import counts, one_active_per_single_slot, string_values
 from belief_graph.transfer.snapshot import export_namespace
@@ -32,12 +33,8 @@ GHOST = "ghost:priya"
 
 
 def draft(namespace: str, obj: str) -> ClaimDraft:
-    return ClaimDraft(
-        namespace=namespace,
-        subject="priya",
-        predicate="lives_in",
-        object=obj,
-        text=f"Priya lives in {obj}.",
+    return factories.draft(
+        "priya", "lives_in", obj, namespace=namespace, text=f"Priya lives in {obj}."
     )
 
 
@@ -256,6 +253,7 @@ def _calls(bg: BeliefGraph) -> dict[str, Callable[[], object]]:
         "demote": lambda: bg.demote(GHOST, "c1"),
         "dismiss": lambda: bg.dismiss(GHOST, "c1", "c2"),
         "disputes": lambda: bg.disputes(GHOST),
+        "embed": lambda: bg.embed(GHOST),
         "erase": lambda: bg.erase(GHOST),
         "get": lambda: bg.get(GHOST, "c1"),
         "history": lambda: bg.history(GHOST, "priya", "lives_in"),

@@ -11,8 +11,8 @@ import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, Policy
 from belief_graph.detect import Detector
+from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import claims_read, string_values
-from tests.conftest import Clock
 
 NS = "project:atlas"
 

@@ -259,7 +259,7 @@ def test_a_structured_claim_then_its_text_update(semantic_bg: BeliefGraph) -> No
 FACTS = Path(
     os.environ.get(
         "BELIEF_GRAPH_FACTCONSOLIDATION",
-        Path(__file__).resolve().parents[3] / "shared" / "eval" / "factconsolidation",
+        Path(__file__).resolve().parents[2] / "data" / "factconsolidation",
     )
 )
 BASE = datetime(2026, 1, 1, tzinfo=UTC)

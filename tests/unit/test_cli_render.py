@@ -66,3 +66,18 @@ def test_fitted_table_never_cuts_a_word(width: int) -> None:
     assert all(cell_len(line) <= width for line in text.splitlines()), text
     for word in [*words, "01M8P71T4378NGZVCZAGW7PQN5"]:
         assert any(word in line for line in text.splitlines()), (word, text)
+
+
+def test_an_observation_shows_a_turn_kept_as_text() -> None:
+    from belief_graph.cli.render import Times, observation_table
+    from belief_graph.extraction import Observation, Proposal
+
+    kept = Proposal(sentence="The quarterly report is eating my week.", source="The quarterly...")
+    table = observation_table(
+        Observation(episode_id="c1:0", extractor="rules", proposals=[kept], results=[], refused=[]),
+        Times(),
+    )
+    out = Console(width=120, record=True)
+    out.print(table.render(120))
+    shown = out.export_text()
+    assert "(kept as text)" in shown and "quarterly report is eating my week" in shown

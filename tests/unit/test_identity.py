@@ -18,6 +18,7 @@ from belief_graph.identity import (
     same_value,
     value_in_text,
 )
+from belief_graph.testing.examples import examples
 
 
 @pytest.mark.parametrize(
@@ -143,7 +144,7 @@ def test_parse(text: str, subject: str, relation: str, value: str, negated: bool
         "Where does Priya live?",
         "She lives in Porto.",
         "Lisbon",
-        "We moved the backend to Go",
+        "They moved the backend to Go",
         "The city that Ana loves.",
     ],
 )
@@ -196,7 +197,7 @@ _WORDS = [
 _GAPS = st.sampled_from([" ", "  ", "\t", " \n "])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(
     st.lists(st.sampled_from(_WORDS), min_size=1, max_size=9),
     st.lists(_GAPS, min_size=8, max_size=8),
@@ -213,7 +214,7 @@ def test_polarity_reads_a_sentence_with_no_negating_word_as_the_parse_does(
 
 
 def test_polarity_of_every_sentence_in_the_projects_data_is_the_parses() -> None:
-    bench = Path(__file__).resolve().parents[2] / "bench"
+    bench = Path(__file__).resolve().parents[2] / "data"
     texts: list[str] = []
     for line in (bench / "verdicts" / "streams.jsonl").read_text().splitlines():
         texts += [c["text"] for c in json.loads(line)["claims"]]

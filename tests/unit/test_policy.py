@@ -9,7 +9,7 @@ import pytest
 
 from belief_graph.errors import ConfigError
 from belief_graph.models import Claim, SourceType
-from belief_graph.policy import PairScores, Plan, Policy, PredicateRule, decide
+from belief_graph.policy import PairScores, Plan, Policy, PredicateRule, decide, reverses
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -114,19 +114,36 @@ def test_correction_without_any_score_entry_is_still_a_conflict() -> None:
     [(0.95, "CONFLICT"), (0.9, "CONFLICT"), (0.89, "UPDATE"), (0.1, "UPDATE")],
 )
 def test_contradiction_score_against_the_default_threshold(score: float, verdict: str) -> None:
-    plan = run([claim()], {"old": PairScores(contradiction=score)})
+    plan = run([claim()], {"old": PairScores(denial=True, contradiction=score)})
     assert plan.verdict == verdict
     assert plan.action == "supersede"
     assert plan.contradiction is (verdict == "CONFLICT")
 
 
+@pytest.mark.parametrize(
+    "score",
+    [
+        PairScores(values=True, contradiction=0.99),  # 150 commits, then 165
+        PairScores(values=True, denial=True, contradiction=0.99),  # read values: a change
+        PairScores(contradiction=0.99),  # "We use Express" / "We switched to Koa"
+        PairScores(denial=True, contradiction=0.5),  # a denial the model does not confirm
+    ],
+)
+def test_a_change_of_value_is_an_update_whatever_the_model_says(score: PairScores) -> None:
+    plan = run([claim()], {"old": score})
+    assert (plan.verdict, plan.action, plan.contradiction) == ("UPDATE", "supersede", False)
+
+
 def test_contradiction_threshold_is_configurable() -> None:
     strict = Policy(contradiction_threshold=0.5)
-    assert run([claim()], {"old": PairScores(contradiction=0.6)}, policy=strict).verdict == (
-        "CONFLICT"
-    )
+    assert run(
+        [claim()], {"old": PairScores(denial=True, contradiction=0.6)}, policy=strict
+    ).verdict == ("CONFLICT")
     lax = Policy(contradiction_threshold=0.99)
-    assert run([claim()], {"old": PairScores(contradiction=0.95)}, policy=lax).verdict == "UPDATE"
+    assert (
+        run([claim()], {"old": PairScores(denial=True, contradiction=0.95)}, policy=lax).verdict
+        == "UPDATE"
+    )
 
 
 def test_multi_valued_slot_appends_a_new_value() -> None:
@@ -160,7 +177,7 @@ def test_lower_trust_source_is_rejected(old_source: SourceType, new_source: Sour
 
 
 def test_rejection_keeps_the_verdict() -> None:
-    plan = run([claim()], {"old": PairScores(contradiction=0.99)}, source="inferred")
+    plan = run([claim()], {"old": PairScores(denial=True, contradiction=0.99)}, source="inferred")
     assert (plan.verdict, plan.action) == ("CONFLICT", "reject")
 
 
@@ -180,7 +197,9 @@ def test_human_verified_always_supersedes(preset: str) -> None:
 
 def test_human_verified_supersedes_a_reinforced_lower_trust_belief() -> None:
     plan = run(
-        [claim(frequency=7)], {"old": PairScores(contradiction=0.99)}, source="human_verified"
+        [claim(frequency=7)],
+        {"old": PairScores(denial=True, contradiction=0.99)},
+        source="human_verified",
     )
     assert (plan.verdict, plan.action, plan.contradiction) == ("CONFLICT", "supersede", True)
 
@@ -211,7 +230,9 @@ def test_conservative_higher_trust_still_waits() -> None:
 @pytest.mark.parametrize("frequency", [3, 4, 20])
 def test_recency_reinforced_belief_vs_single_mention_waits(frequency: int) -> None:
     plan = run(
-        [claim(frequency=frequency)], {"old": PairScores(contradiction=0.95)}, confidence=1.0
+        [claim(frequency=frequency)],
+        {"old": PairScores(denial=True, contradiction=0.95)},
+        confidence=1.0,
     )
     assert (plan.verdict, plan.action, plan.target, plan.contradiction) == (
         "CONFLICT",
@@ -246,7 +267,7 @@ def test_pending_after_reinforcements_is_configurable() -> None:
 def test_freshness_ignores_the_reinforcement_rule() -> None:
     plan = run(
         [claim(frequency=9)],
-        {"old": PairScores(contradiction=0.99)},
+        {"old": PairScores(denial=True, contradiction=0.99)},
         policy=Policy(preset="freshness"),
     )
     assert (plan.verdict, plan.action) == ("CONFLICT", "supersede")
@@ -296,7 +317,7 @@ def test_paraphrase_below_same_similarity_is_not_same() -> None:
 
 
 def test_paraphrase_that_contradicts_is_a_conflict() -> None:
-    plan = run([claim()], {"old": PairScores(similarity=0.97, contradiction=0.95)})
+    plan = run([claim()], {"old": PairScores(similarity=0.97, denial=True, contradiction=0.95)})
     assert (plan.verdict, plan.action) == ("CONFLICT", "supersede")
 
 
@@ -421,3 +442,35 @@ def test_a_paraphrase_counts_only_when_no_values_are_stated() -> None:
     assert run([claim()], text_only).verdict == "SAME"
     with_values = {"old": PairScores(values=True, similarity=0.95, contradiction=0.1)}
     assert run([claim()], with_values).verdict == "UPDATE"
+
+
+@pytest.mark.parametrize(
+    ("score", "stance", "flagged"),
+    [
+        # two values read, contradicting: a reversal only in a stance
+        (PairScores(values=True, contradiction=0.99), True, True),
+        (PairScores(values=True, contradiction=0.99), False, False),
+        # a stance moved, not reversed
+        (PairScores(values=True, contradiction=0.5), True, False),
+        # the same value is never a reversal
+        (PairScores(values=True, same_object=True, contradiction=0.99), True, False),
+        # values not read: a denial the model reads as contradicting, in any fact
+        (PairScores(denial=True, contradiction=0.99), False, True),
+        (PairScores(denial=False, contradiction=0.99), True, False),
+        (None, True, False),
+    ],
+)
+def test_a_reversal_is_a_contradicted_stance_or_a_denial(
+    score: PairScores | None, stance: bool, flagged: bool
+) -> None:
+    assert reverses(score, Policy(), stance=stance) is flagged
+
+
+def test_a_changed_stance_is_a_flagged_conflict_a_changed_place_an_update() -> None:
+    old = claim()
+    scores = {old.id: PairScores(values=True, contradiction=0.99)}
+    args = ("user_stated", 0.8, False, "risk_tolerance", "single", [old], scores, Policy())
+    flipped = decide(*args, stance=True)  # type: ignore[arg-type]
+    assert flipped.verdict == "CONFLICT" and flipped.contradiction
+    moved = decide(*args, stance=False)  # type: ignore[arg-type]
+    assert moved.verdict == "UPDATE" and not moved.contradiction

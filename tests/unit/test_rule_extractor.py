@@ -15,7 +15,9 @@ KNOWN = ["Bob", "atlas"]
 
 def extract(text: str, *context: str) -> list[Proposal]:
     episode = Episode(speaker="alice", at=AT, text=text, context=context)
-    return RuleExtractor().extract(episode, vocabulary=Vocabulary.default(), known_subjects=KNOWN)
+    return RuleExtractor(keep_unread=False).extract(
+        episode, vocabulary=Vocabulary.default(), known_subjects=KNOWN
+    )
 
 
 def triples(text: str, *context: str) -> list[tuple[str, str, str]]:
@@ -286,3 +288,188 @@ def test_a_known_project_switched_to_a_new_stack(text: str, context: tuple[str, 
 )
 def test_a_switch_it_cannot_place_is_left_alone(text: str) -> None:
     assert extract(text) == []
+
+
+def rules(text: str, *context: str) -> list[tuple[str, str, str]]:
+    """What the offline extractor a user keeps on reads (turns it cannot read are kept as
+    text)."""
+    episode = Episode(speaker="sam", at=AT, text=text, context=context)
+    found = RuleExtractor().extract(episode, vocabulary=Vocabulary.default(), known_subjects=[])
+    return [
+        (p.subject or "", p.predicate or "", ("not " if p.negated else "") + (p.object or ""))
+        for p in found
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Clauses: "and I", "and" with the subject carried over, ";", "but now".
+        (
+            "I live in Mechelen and work at Lumen, and I speak Dutch and French.",
+            [
+                ("sam", "lives_in", "Mechelen"),
+                ("sam", "works_at", "Lumen"),
+                ("sam", "language_spoken", "Dutch"),
+                ("sam", "language_spoken", "French"),
+            ],
+        ),
+        (
+            "I weigh 80 kg; I'm 41.",
+            [("sam", "weight", "80 kg"), ("sam", "age", "41")],
+        ),
+        (
+            "I used to live in Lisbon but now I live in Porto.",
+            [("sam", "lives_in", "not Lisbon"), ("sam", "lives_in", "Porto")],
+        ),
+        # People other than the speaker, and "he"/"she" after them.
+        (
+            "My sister Ana lives in Porto and she works at Sonae as a chemist.",
+            [
+                ("sam", "has_sibling", "Ana"),
+                ("Ana", "lives_in", "Porto"),
+                ("Ana", "works_at", "Sonae"),
+                ("Ana", "job_title", "chemist"),
+            ],
+        ),
+        (
+            "Nadia is my cousin. She is 29.",
+            [("sam", "has_cousin", "Nadia"), ("Nadia", "age", "29")],
+        ),
+        # Numbers with units and money.
+        ("I run about 25 km a week.", [("sam", "weekly_distance", "25 km a week")]),
+        ("We're at 120 commits now.", [("sam", "commit_count", "120 commits")]),
+        ("Our rent went up from £900 to £1,100 a month.", [("sam", "rent", "£1,100 a month")]),
+        ("They raised my salary to 60k.", [("sam", "salary", "60k")]),
+        ("The deadline moved to June 3.", [("sam", "deadline", "June 3")]),
+        # Lists, and pets named after their kind.
+        (
+            "I have three kids: Sami, Lina and Omar.",
+            [
+                ("sam", "has_child", "Sami"),
+                ("sam", "has_child", "Lina"),
+                ("sam", "has_child", "Omar"),
+            ],
+        ),
+        (
+            "I live in Leeds with my two dogs, Rex and Bella.",
+            [("sam", "lives_in", "Leeds"), ("sam", "has_pet", "Rex"), ("sam", "has_pet", "Bella")],
+        ),
+        # The shapes issue #59 found cut or dropped.
+        ("I'm not allergic to peanuts anymore.", [("sam", "has_allergy", "not peanuts")]),
+        (
+            "I don't live in Lisbon anymore, I live in Porto now.",
+            [("sam", "lives_in", "not Lisbon"), ("sam", "lives_in", "Porto")],
+        ),
+        (
+            "I want to buy a house and save for a baby.",
+            [("sam", "has_goal", "buy a house"), ("sam", "has_goal", "save for a baby")],
+        ),
+        (
+            "I live in Lisbon and I work at Acme.",
+            [("sam", "lives_in", "Lisbon"), ("sam", "works_at", "Acme")],
+        ),
+        ("I'm on a keto diet.", [("sam", "dietary_preference", "keto")]),
+        ("My husband's name is Idris.", [("sam", "spouse", "Idris")]),
+        # Jobs, homes and likes said in other words.
+        (
+            "I got a job as a nurse at Guy's Hospital.",
+            [("sam", "job_title", "nurse"), ("sam", "works_at", "Guy's Hospital")],
+        ),
+        (
+            "I've joined Stripe as a backend engineer.",
+            [("sam", "works_at", "Stripe"), ("sam", "job_title", "backend engineer")],
+        ),
+        ("My new job is at Canva.", [("sam", "works_at", "Canva")]),
+        ("I've settled in Tallinn.", [("sam", "lives_in", "Tallinn")]),
+        ("I'm not a fan of horror films.", [("sam", "dislikes", "horror films")]),
+        ("I'm hooked on podcasts these days.", [("sam", "likes", "podcasts")]),
+        (
+            "My dentist appointment is on Tuesday at 3.",
+            [("sam", "dentist_appointment", "Tuesday at 3")],
+        ),
+        # What people ask an assistant for.
+        ("You can reach me on Slack.", [("sam", "contact_preference", "Slack")]),
+        ("Switch to Spanish please.", [("sam", "response_language", "Spanish")]),
+        ("Be more concise.", [("sam", "communication_style", "concise")]),
+        ("Can you answer in German from now on?", [("sam", "response_language", "German")]),
+        ("Just text me instead.", [("sam", "contact_preference", "text")]),
+        ("Sushi is my favourite food.", [("sam", "favorite_food", "Sushi")]),
+        ("I stopped drinking coffee.", [("sam", "favorite_drink", "not coffee")]),
+        ("I don't like olives.", [("sam", "dislikes", "olives")]),
+        ("I got promoted to team lead.", [("sam", "job_title", "team lead")]),
+    ],
+)
+def test_shapes_of_what_people_say(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert rules(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("context", "text", "expected"),
+    [
+        # One value of a multi-valued fact removed, the others kept.
+        (
+            "I have two cats, Tofu and Miso.",
+            "Sadly Miso passed away, so it's just Tofu now.",
+            [("sam", "has_pet", "not Miso")],
+        ),
+        (
+            "My hobbies are chess and pottery.",
+            "I gave up pottery.",
+            [("sam", "has_hobby", "not pottery")],
+        ),
+        # "X instead of Y" and "not Y anymore": the new value is of Y's fact.
+        (
+            "I use Neovim as my editor.",
+            "I moved to Helix, not Neovim anymore.",
+            [("sam", "editor", "Helix"), ("sam", "editor", "not Neovim")],
+        ),
+        (
+            "My manager is Britt.",
+            "My manager is Olle now instead of Britt.",
+            [("sam", "reports_to", "Olle")],
+        ),
+        # A number that changes is the same fact with its new value.
+        ("I'm at 150 commits.", "Now at 165 commits!", [("sam", "commit_count", "165 commits")]),
+        ("My budget is $35.", "The budget went up to $50.", [("sam", "budget", "$50")]),
+    ],
+)
+def test_changes_read_against_the_earlier_turns(
+    context: str, text: str, expected: list[tuple[str, str, str]]
+) -> None:
+    assert rules(text, context) == expected
+
+
+def test_a_long_turn_with_code_gives_each_claim_its_own_span() -> None:
+    text = (
+        "Quick context: I work at Klarna as a data engineer.\n"
+        "```python\n"
+        "team = load('payments')  # I live in Code\n"
+        "```\n"
+        "My manager is Britt, and I've made 150 commits so far. I live in Malmö."
+    )
+    episode = Episode(speaker="sam", at=AT, text=text)
+    found = RuleExtractor().extract(episode, vocabulary=Vocabulary.default(), known_subjects=[])
+    assert [(p.predicate, p.object, p.source) for p in found] == [
+        ("works_at", "Klarna", "I work at Klarna as a data engineer."),
+        ("job_title", "data engineer", "I work at Klarna as a data engineer."),
+        ("reports_to", "Britt", "My manager is Britt"),
+        ("commit_count", "150 commits", "I've made 150 commits so far."),
+        ("lives_in", "Malmö", "I live in Malmö."),
+    ]
+    assert all(p.source in text for p in found)
+
+
+def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
+    episode = Episode(
+        speaker="sam",
+        at=AT,
+        text="Ugh, the quarterly report is eating my week. Any tips for focus?",
+    )
+    (kept,) = RuleExtractor().extract(episode, vocabulary=Vocabulary.default(), known_subjects=[])
+    assert kept.text_only and kept.subject is None
+    assert kept.sentence == kept.source == "Ugh, the quarterly report is eating my week."
+    chatter = Episode(speaker="sam", at=AT, text="lol ok")
+    assert (
+        RuleExtractor().extract(chatter, vocabulary=Vocabulary.default(), known_subjects=[]) == []
+    )

@@ -9,6 +9,7 @@ from typing import Any
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from belief_graph.testing.examples import examples
 from belief_graph.write.changes import past_from
 from belief_graph.write.timeline import correction, held_at, place
 
@@ -91,7 +92,7 @@ versions = st.lists(
 )
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(
     history=versions,
     start=st.integers(0, 45),

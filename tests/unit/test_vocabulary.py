@@ -381,6 +381,25 @@ def test_bad_cardinality_names_file_and_key(tmp_path: Path) -> None:
     assert "'many'" in message
 
 
+def test_a_stance_is_declared_per_predicate_and_a_user_file_may_set_it(tmp_path: Path) -> None:
+    shipped = Vocabulary.default()
+    assert shipped.stance("risk_tolerance") and shipped.stance("diet")  # a synonym resolves
+    assert not shipped.stance("lives_in") and not shipped.stance("no_such_predicate")
+    path = _write(
+        tmp_path,
+        "mine.toml",
+        "[predicates.political_view]\nstance = true\n[predicates.risk_tolerance]\nstance = false\n",
+    )
+    mine = Vocabulary.load(path)
+    assert mine.stance("political_view") and not mine.stance("risk_tolerance")
+
+
+def test_a_stance_that_is_not_a_boolean_is_refused_by_name(tmp_path: Path) -> None:
+    path = _write(tmp_path, "bad.toml", '[predicates.likes]\nstance = "yes"\n')
+    with pytest.raises(ConfigError, match=r"bad\.toml.*predicates\.likes\.stance"):
+        Vocabulary.load(path)
+
+
 def test_bad_default_cardinality_names_key(tmp_path: Path) -> None:
     path = _write(tmp_path, "bad.toml", 'default_cardinality = "several"\n')
     with pytest.raises(ConfigError, match=r"bad\.toml.*default_cardinality"):

@@ -1,0 +1,1 @@
+"""Reads that are more than one statement: one module per kind (``doctor``)."""
