@@ -604,7 +604,8 @@ class Remember:
 
     def _framed(self, draft: ClaimDraft) -> tuple[SlotKey, Cardinality, Statement] | None:
         """The slot of a text-only draft whose sentence ``identity.parse`` reads: (namespace,
-        subject, canonical relation), the same key a structured draft of that fact has; the
+        subject, canonical relation; a first-person subject is the draft's author), the same
+        key a structured draft of that fact has; the
         vocabulary gives the cardinality, except that a copula's bare attribute of a named
         subject and possession ("has") are multi-valued, unless the vocabulary reads the
         attribute as a predicate of its own ("is a nurse": a job title)."""
@@ -613,10 +614,15 @@ class Remember:
         statement = parse(draft.text)
         if statement is None:
             return None
+        subject = statement.subject
+        if draft.author and normalize_key(subject) in _FIRST_PERSON:
+            # "I work at Kelp" is about whoever said it: the fact a structured draft of it has,
+            # which erase(subject=...) finds with the rest of the speaker's facts.
+            subject = draft.author
         key, cardinality = slot_key(
             self.vocabulary,
             draft.namespace,
-            statement.subject,
+            subject,
             statement.relation,
             statement.value,
             draft.text,
@@ -1199,6 +1205,9 @@ class Remember:
         return self.vocabulary.resolve(
             statement.relation, statement.subject, statement.value, text
         )[0]
+
+
+_FIRST_PERSON = frozenset({"i", "me"})
 
 
 def _subject_of(slot: SlotState, row: dict[str, Any]) -> str | None:
