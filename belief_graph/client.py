@@ -44,6 +44,7 @@ from .models import (
     DoctorReport,
     EmbedResult,
     EpisodeRecord,
+    HistoricalDraft,
     Identifier,
     Lineage,
     Moment,
@@ -304,6 +305,7 @@ class BeliefGraph:
 
         A replayed ``revision_id`` changes nothing and returns the original result.
         """
+        _no_stamp_dropped(draft, None, "draft")
         if revision_id is None:
             return self._remember([Request(draft, self._writer.new_id(), actor, fresh=True)])[0]
         return self._remember([Request(draft, revision_id, actor)])[0]
@@ -334,6 +336,34 @@ class BeliefGraph:
                 drafts, batch_size or self.default_batch_size, revision_ids, actor, progress
             )
 
+    @checked
+    def import_history(
+        self,
+        drafts: Iterable[HistoricalDraft],
+        *,
+        actor: Term,
+        batch_size: Annotated[int, Field(ge=1, le=100_000)] | None = None,
+        revision_ids: Iterable[Identifier] | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[RevisionResult]:
+        """Import history learned elsewhere, each draft keeping the transaction time it was
+        learned at (``recorded_at``): the one way a caller's stamp reaches the engine's record of
+        what it knew when. Audited: each draft's revision is of op ``import`` and names ``actor``
+        (required), so the claims whose transaction time came from outside are found by their
+        revision. Otherwise as ``ingest``: the same decisions, batches, replays by
+        ``revision_ids``. A stamp ahead of the engine's clock (beyond ``clock_skew_seconds``) or
+        earlier than its fact's last recorded change is refused naming ``recorded_at``."""
+
+        stamped: Iterable[tuple[ClaimDraft, datetime | None]] = (
+            (draft, draft.recorded_at) for draft in drafts
+        )
+        if isinstance(drafts, Sized):  # a list is checked whole before anything is written
+            stamped = list(stamped)
+        with fewer_full_collections():
+            return self._ingest(
+                stamped, batch_size or self.default_batch_size, revision_ids, actor, progress
+            )
+
     @property
     def default_batch_size(self) -> int:
         """Drafts per transaction when ``ingest`` (and the CLI's ``import``) is given none:
@@ -344,13 +374,14 @@ class BeliefGraph:
 
     def _ingest(
         self,
-        drafts: Iterable[ClaimDraft],
+        drafts: Iterable[ClaimDraft] | Iterable[tuple[ClaimDraft, datetime | None]],
         batch_size: int,
         revision_ids: Iterable[Identifier] | None,
         actor: Term | None,
         progress: Callable[[int], None] | None,
     ) -> list[RevisionResult]:
-        """``ingest``'s work, its arguments checked."""
+        """``ingest``'s work, its arguments checked; ``drafts`` may come with the transaction
+        time each keeps (``import_history``)."""
         requests = self._requests(drafts, revision_ids, actor, self._writer.new_id)
         if isinstance(drafts, Sized):
             requests = iter(list(requests))
@@ -505,19 +536,22 @@ class BeliefGraph:
 
     @staticmethod
     def _requests(
-        drafts: Iterable[ClaimDraft],
+        drafts: Iterable[ClaimDraft] | Iterable[tuple[ClaimDraft, datetime | None]],
         revision_ids: Iterable[str] | None,
         actor: str | None,
         new_id: Callable[[], str],
     ) -> Iterator[Request]:
         """One request per draft, refusing repeated ids and a missing revision id by name (the
         database would refuse them too, but mid-batch and in its own words); without
-        ``revision_ids``, each draft's drawn by ``new_id``."""
+        ``revision_ids``, each draft's drawn by ``new_id``. A draft may come with the
+        transaction time it keeps (an import of history)."""
         ids = iter(revision_ids) if revision_ids is not None else None
         claims: dict[str, int] = {}
         revisions: dict[str, int] = {}
         count = 0
-        for index, draft in enumerate(drafts):
+        for index, item in enumerate(drafts):
+            draft, recorded_at = item if isinstance(item, tuple) else (item, None)
+            _no_stamp_dropped(draft, recorded_at, f"drafts[{index}]")
             count += 1
             if draft.id is not None and claims.setdefault(draft.id, index) != index:
                 raise ValueError(
@@ -525,7 +559,7 @@ class BeliefGraph:
                     f"{draft.id!r}; a claim id names one claim"
                 )
             if ids is None:
-                yield Request(draft, new_id(), actor, fresh=True)
+                yield Request(draft, new_id(), actor, fresh=True, recorded_at=recorded_at)
                 continue
             rid = next(ids, None)
             if rid is None:
@@ -535,7 +569,7 @@ class BeliefGraph:
                     f"revision_ids: {rid!r} is given to drafts {revisions[rid]} and {index}; give "
                     "each draft its own (a repeated id would replay the first draft's result)"
                 )
-            yield Request(draft, rid, actor)
+            yield Request(draft, rid, actor, recorded_at=recorded_at)
         if ids is not None and next(ids, None) is not None:
             raise ValueError(f"revision_ids: more ids than the {count} drafts; give one per draft")
 
@@ -712,7 +746,7 @@ class BeliefGraph:
         nothing written; a clean namespace writes nothing either. ``progress`` is called with
         (claims read, claims in all) while the namespace is read.
         """
-        return self._writer.consolidate(
+        return self._writer_on(namespace).consolidate(
             namespace, dry_run=dry_run, revision_id=revision_id, actor=actor, progress=progress
         )
 
@@ -725,13 +759,27 @@ class BeliefGraph:
         claim_ids: Sequence[Identifier] | None = None,
         revision_id: Identifier | None = None,
         actor: Term | None = None,
+        progress: Callable[[str, int], None] | None = None,
     ) -> RevisionResult:
-        """GDPR Art. 17: remove the content (text, triple, embedding, episodes) of a whole
-        namespace, one subject, or listed claims. Content-free tombstones keep the history
-        consistent; afterwards no erased string or vector remains in the database.
+        """GDPR Art. 17: remove the content (text, triple, embedding, episodes, the caller's
+        words about them in revisions) of a whole namespace, one subject, or listed claims, at
+        any size. Content-free tombstones keep the history consistent; afterwards no erased
+        string or vector remains in the database.
+
+        It runs in batches, each its own transaction: from the first on, nothing it covers is
+        read, and a write to it is refused (``ConflictError``). An erase that stopped halfway (a
+        crash, a failure) keeps all that closed; calling ``erase`` again with the same arguments
+        finishes it (``erasure.resumed`` in its report). The result's ``retired`` lists the
+        claims erased and ``erasure`` reports what was erased. ``progress`` is told each step:
+        ``("claims" | "facts" | "revisions", how many so far)``.
         """
         return self._writer_on(namespace).erase(
-            namespace, subject=subject, claim_ids=claim_ids, revision_id=revision_id, actor=actor
+            namespace,
+            subject=subject,
+            claim_ids=claim_ids,
+            revision_id=revision_id,
+            actor=actor,
+            progress=progress,
         )
 
     # -- evidence and policy (docs/policy.md) --------------------------------------------------
@@ -754,7 +802,7 @@ class BeliefGraph:
         independent episodes). A pending claim disputing a policy becomes the belief and
         supersedes it; an active evidence claim continues as a policy from now; a demoted
         policy is reinstated."""
-        return self._writer.promote(
+        return self._writer_on(namespace).promote(
             namespace,
             claim_id,
             by=by,
@@ -777,7 +825,7 @@ class BeliefGraph:
         """A policy is demoted to disputed and flagged for a human (``needs_review``, and listed
         by ``disputes``): it stays the belief, never deleted, until a human promotes the
         evidence against it or reinstates it (``promote`` it)."""
-        return self._writer.demote(
+        return self._writer_on(namespace).demote(
             namespace, claim_id, reason=reason, revision_id=revision_id, actor=actor
         )
 
@@ -786,7 +834,7 @@ class BeliefGraph:
         """Policies that evidence disputes, or that were demoted, each with the evidence held
         against it and how independent that evidence is (episodes, sources)."""
         found = []
-        for row in self.store.read("read/disputes_list", namespace=namespace):
+        for row in self.store.on(namespace).read("read/disputes_list", namespace=namespace):
             evidence = [Claim.model_validate(c) for c in row["evidence"]]
             together = union(c.model_dump() for c in evidence)
             found.append(
@@ -1351,6 +1399,16 @@ def _revision_of(episode_id: str, proposal: Proposal) -> str:
         json.dumps([episode_id, proposal.model_dump(mode="json")], sort_keys=True).encode()
     ).hexdigest()
     return f"obs-{digest[:32]}"
+
+
+def _no_stamp_dropped(draft: ClaimDraft, recorded_at: datetime | None, where: str) -> None:
+    """Refuse a ``HistoricalDraft`` outside ``import_history``: its stamp would be dropped in
+    silence (the engine's clock stamps every other write)."""
+    if recorded_at is None and isinstance(draft, HistoricalDraft):
+        raise ValueError(
+            f"{where}: a HistoricalDraft keeps its recorded_at only through import_history; "
+            "give remember and ingest a ClaimDraft (the engine's clock stamps it)"
+        )
 
 
 def _first(exc: ValidationError) -> str:

@@ -149,6 +149,11 @@ class ClaimDraft(BaseModel):
     works_at, object Acme, negated); ``None`` (the default) reads it from the text ("no
     longer", "not", "never", "doesn't", "used to", ...). A negated claim ends or contradicts the
     positive claim of the same value, never reinforces it (docs/semantic.md).
+
+    When the engine learned the claim (its ``recorded_at``, transaction time) is the engine's
+    clock, never the caller's: a draft says when the fact became true (``valid_from``). Only an
+    explicit, audited import of history keeps stamps of its own (``HistoricalDraft``,
+    ``BeliefGraph.import_history``).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -165,7 +170,6 @@ class ClaimDraft(BaseModel):
     kind: Kind = "evidence"
     valid_from: Moment | None = None
     valid_to: Moment | None = None
-    recorded_at: Moment | None = None
     episode_id: Identifier | None = None
     episode_content: Text | None = None
     depends_on: tuple[Identifier, ...] = Field(default=(), max_length=100)
@@ -173,6 +177,25 @@ class ClaimDraft(BaseModel):
     correction: bool = False
     negated: bool | None = None
     id: Identifier | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_transaction_time(cls, data: Any) -> Any:
+        if cls is ClaimDraft and isinstance(data, dict) and "recorded_at" in data:
+            raise ValidationError.from_exception_data(
+                cls.__name__,
+                [
+                    _error(
+                        "recorded_at",
+                        "the time the engine learned a claim is its own clock, never the "
+                        "caller's: say when it became true with valid_from (a conversation "
+                        "replayed: observe() with the episode's time), or import history with "
+                        "its own stamps through BeliefGraph.import_history",
+                        data["recorded_at"],
+                    )
+                ],
+            )
+        return data
 
     @model_validator(mode="after")
     def _consistent(self) -> ClaimDraft:
@@ -199,6 +222,16 @@ class ClaimDraft(BaseModel):
     def text_only(self) -> bool:
         """True when the draft carries only a sentence, no triple."""
         return self.subject is None
+
+
+class HistoricalDraft(ClaimDraft):
+    """A draft of history with the transaction time it was learned at elsewhere
+    (``recorded_at``), for ``BeliefGraph.import_history`` only: the explicit, audited way to keep
+    a caller's stamp (each such write is a revision of op ``import``, naming its actor). A
+    ``recorded_at`` ahead of the engine's clock (beyond ``clock_skew_seconds``) is refused, and so
+    is one earlier than its fact's last recorded change."""
+
+    recorded_at: Moment
 
 
 class Contradicted(BaseModel):
@@ -286,6 +319,25 @@ class Claim(BaseModel):
         return self.status == "active"
 
 
+class ErasureReport(BaseModel):
+    """What an erase erased, over every transaction it took (``RevisionResult.erasure``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    scope: Literal["namespace", "subject", "claims"]
+    claims: int
+    """Claims whose content is gone (their ids: the result's ``retired``)."""
+    facts: int
+    """Facts left as tombstones: no subject, a key of their own (``erased:<slot id>``)."""
+    episodes: int
+    """Episodes whose content and source went with those claims."""
+    revisions: int
+    """Revisions of the namespace that held the caller's words about what was erased (a reason,
+    a stored result, an undo record) and hold them no more."""
+    resumed: bool = False
+    """The erase had begun before this call (which found it unfinished and finished it)."""
+
+
 class RevisionResult(BaseModel):
     """What one write operation did. Replaying its revision id returns the same result."""
 
@@ -307,6 +359,8 @@ class RevisionResult(BaseModel):
     # correction): ``get`` names what they said.
     contradicted: list[str] = Field(default_factory=list)
     replayed: bool = False
+    erasure: ErasureReport | None = None
+    """An erase's report of what it erased (None for every other operation)."""
 
     @property
     def claim_id(self) -> str | None:

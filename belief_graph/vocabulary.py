@@ -97,6 +97,20 @@ def normalize_key(text: str) -> str:
     return stripped if stripped else collapsed
 
 
+def fold(text: str) -> str:
+    """The one form in which names are looked for in text (``erase(subject=...)`` finding the
+    text-only claims that name a subject), the same for the name and for the text: compatibility
+    forms unified (NFKC: a full-width "Ｗ" is "W", "ﬁ" is "fi"), full case folding ("ß" and
+    "ss", final "ς" and "σ" are one), the dotted and dotless i taken as one letter (Turkish
+    "İ", "ı", "I", "i": folding cannot tell a Turkish capital from an English one), and composed
+    again (NFC: "e" + combining acute is "é"). Not a slot key (``normalize_key`` is): only a
+    match that may find more than an exact spelling."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    folded = unicodedata.normalize("NFD", folded)
+    folded = folded.replace("i\u0307", "i").replace("\u0131", "i")
+    return unicodedata.normalize("NFC", folded)
+
+
 # -- kinds: what a subject or an object is, read from its words ---------------------------------
 #
 # Only positive evidence counts: a kind is read where the words say it ("the team meeting", "on

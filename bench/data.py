@@ -3,9 +3,9 @@
 Generated drafts are built on ``belief_graph.testing.factories.draft`` (a triple in a
 namespace, its sentence made from it unless given):
 
-- the engine's people (``person_fact``, ``drafts``, ``fact``, ``random_fact``): ``person-N``
-  with five predicates, single- and multi-valued, four values each, so a sample often restates
-  or updates a stored fact;
+- the engine's people (``person_fact``, ``drafts``, ``history``, ``fact``, ``random_fact``):
+  ``person-N`` with five predicates, single- and multi-valued, four values each, so a sample
+  often restates or updates a stored fact;
 - memory-style sentences over a few names, verbs and things (``template``, ``sentence``), with
   their vectors made cheaply (``embeddings``) and handed to the engine by a lookup
   (``Lookup``), for the vector index's benchmarks.
@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from belief_graph import BeliefGraph, ClaimDraft
-from belief_graph.testing.factories import draft
+from belief_graph import BeliefGraph, ClaimDraft, HistoricalDraft
+from belief_graph.testing.factories import as_history, draft
 from belief_graph.testing.offline import offline_embedder
 
 # The repository's data folder: the evaluation sets (data/README.md).
@@ -51,18 +51,26 @@ def person_fact(ns: str, subjects: int, rng: random.Random, **fields: Any) -> Cl
 
 
 def drafts(ns: str, n: int, subjects: int, rng: random.Random) -> Iterator[ClaimDraft]:
-    """``n`` of ``person_fact``'s drafts, one second apart from ``BASE``, valid and recorded
-    then."""
+    """``n`` of ``person_fact``'s drafts, valid one second apart from ``BASE`` (the engine stamps
+    when it learned each)."""
     for i in range(n):
         at = BASE + timedelta(seconds=i)
-        yield person_fact(ns, subjects, rng, valid_from=at, recorded_at=at)
+        yield person_fact(ns, subjects, rng, valid_from=at)
+
+
+def history(ns: str, n: int, subjects: int, rng: random.Random) -> Iterator[HistoricalDraft]:
+    """``drafts`` as history, each learned when it became valid (for ``import_history``: the
+    as_of reads ask what was known then)."""
+    for made in drafts(ns, n, subjects, rng):
+        assert made.valid_from is not None
+        yield as_history(made, made.valid_from)
 
 
 def fact(ns: str, subject: str, predicate: str, value: str, at: datetime, label: int) -> ClaimDraft:
-    """A draft of ``subject``'s ``predicate`` being ``value``, valid and recorded at ``at``;
-    ``label`` makes its sentence its own."""
+    """A draft of ``subject``'s ``predicate`` being ``value``, valid from ``at`` (the engine
+    stamps when it learned it); ``label`` makes its sentence its own."""
     text = f"{subject} {predicate} {value} ({label})."
-    return draft(subject, predicate, value, namespace=ns, text=text, valid_from=at, recorded_at=at)
+    return draft(subject, predicate, value, namespace=ns, text=text, valid_from=at)
 
 
 def random_fact(ns: str, subjects: int, rng: random.Random, at: datetime, label: int) -> ClaimDraft:

@@ -40,7 +40,7 @@ from bench.common import (
     summary,
     timed,
 )
-from bench.data import BASE, PREDICATES, drafts, fact, person_fact, random_fact
+from bench.data import BASE, PREDICATES, drafts, fact, history, person_fact, random_fact
 
 
 def main() -> int:
@@ -67,8 +67,12 @@ def main() -> int:
             print(f"  ingested {count}/{args.claims}", file=sys.stderr)
 
     with stopwatch() as elapsed, cpu_used(bg) as cpu:
-        results = bg.ingest(
-            drafts(ns, args.claims, subjects, rng), batch_size=args.batch, progress=progress
+        # ingest's pipeline, each draft keeping its moment (the as_of reads below ask about it)
+        results = bg.import_history(
+            history(ns, args.claims, subjects, rng),
+            actor="bench",
+            batch_size=args.batch,
+            progress=progress,
         )
     verdicts: dict[str, int] = {}
     for r in results:
@@ -171,7 +175,7 @@ def with_models(args: argparse.Namespace) -> int:
     clock = BASE + timedelta(seconds=args.claims + 10)
     batch = min(args.batch, 250)
     more = [
-        d.model_copy(update={"valid_from": clock + timedelta(seconds=i), "recorded_at": None})
+        d.model_copy(update={"valid_from": clock + timedelta(seconds=i)})
         for i, d in enumerate(drafts(ns, args.ingest, subjects, rng))
     ]
     seconds = dict.fromkeys(paths, 0.0)
@@ -206,7 +210,7 @@ def with_models(args: argparse.Namespace) -> int:
     user = connect(detector=Detector(embedder, scorer))
     later = clock + timedelta(seconds=len(more))
     stream = [
-        d.model_copy(update={"valid_from": later + timedelta(seconds=i), "recorded_at": None})
+        d.model_copy(update={"valid_from": later + timedelta(seconds=i)})
         for i, d in enumerate(drafts(ns, args.ingest, subjects, rng))
     ]
     with stopwatch() as elapsed, cpu_used(user) as cpu:

@@ -141,8 +141,7 @@ def run_text(bg: BeliefGraph, ns: str, conv: dict[str, Any], _: Any) -> list[Any
             ClaimDraft(
                 namespace=ns,
                 text=turn["text"],
-                valid_from=at,
-                recorded_at=at,
+                valid_from=at,  # said then; learned now, as observe's turns are
                 episode_id=f"{conv['id']}-{i}",
             )
         )

@@ -28,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from belief_graph import Claim, ClaimDraft
+from belief_graph import Claim, HistoricalDraft
 from belief_graph.vocabulary import Vocabulary, normalize_key
 from bench.common import connect, report
 
@@ -196,9 +196,10 @@ def main() -> int:
     ns = f"bench:factconsolidation-{args.mode}:{datetime.now(UTC):%Y%m%d%H%M%S}"
     serial_of: dict[str, int] = {}
     started = time.perf_counter()
-    results = bg.ingest(
+    # The dataset's facts as history, each learned at its serial (as_of probes ask then).
+    results = bg.import_history(
         (
-            ClaimDraft(
+            HistoricalDraft(
                 namespace=ns,
                 text=f["text"],
                 source_type="observed",
@@ -216,6 +217,7 @@ def main() -> int:
             )
             for f in sorted(facts, key=lambda f: f["serial"])
         ),
+        actor="factconsolidation",
         batch_size=50,
     )
     ingest_seconds = time.perf_counter() - started

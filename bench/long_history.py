@@ -24,7 +24,7 @@ from datetime import timedelta
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.detect import Detector
-from belief_graph.testing.factories import draft
+from belief_graph.testing.factories import Clock, as_history, draft
 from bench.common import connect, offline_models, percentile, report
 from bench.data import BASE
 
@@ -54,8 +54,10 @@ def main() -> int:
     bg = connect(detector=detector)
     run = f"bench:history:{time.time_ns()}"
     clients: dict[str, BeliefGraph] = {}
+    # The clients' clock: each draft is learned at its own hour (draft sets it).
+    clock = Clock(BASE)
     for way, (whole_past, carry) in WAYS.items():
-        client = BeliefGraph(bg.store, detector=detector)
+        client = BeliefGraph(bg.store, detector=detector, clock=clock)
         client._writer.whole_past, client._writer.carry = whole_past, carry
         clients[way] = client
     namespaces = {way: f"{run}:{i}" for i, way in enumerate(WAYS)}
@@ -68,15 +70,18 @@ def main() -> int:
         at, value = BASE + timedelta(hours=n), f"place-{n % 7}"
         text = f"The user lives in {value}."
         ns = namespaces[way]
-        return draft(
-            "the user", "lives_in", value, namespace=ns, text=text, valid_from=at, recorded_at=at
-        )
+        clock.set(at)
+        return draft("the user", "lives_in", value, namespace=ns, text=text, valid_from=at)
 
     for mark in marks:
         for way in WAYS:
             filled = [version(way) for _ in range(max(0, mark - written[way]))]
-            if filled:
-                bg.ingest(filled, batch_size=500)
+            if filled:  # history, each draft learned at its hour
+                bg.import_history(
+                    [as_history(d, d.valid_from or BASE) for d in filled],
+                    actor="bench",
+                    batch_size=500,
+                )
         times: dict[str, list[float]] = {way: [] for way in WAYS}
         for i in range(args.samples + 2):
             for way in WAYS:

@@ -34,7 +34,7 @@ from typing import Any
 
 from belief_graph import Claim, ClaimDraft
 from belief_graph.settings import ServerSettings
-from belief_graph.testing.factories import draft
+from belief_graph.testing.factories import Clock, draft
 from belief_graph.vocabulary import normalize_key
 from bench.common import connect, percentile
 
@@ -250,8 +250,8 @@ def run_peer(
 
 
 def fact_draft(f: dict[str, Any], namespace: str, **fields: Any) -> ClaimDraft:
-    """A draft of FactConsolidation's fact ``f`` (a line of facts_structured.jsonl), valid and
-    recorded at its serial."""
+    """A draft of FactConsolidation's fact ``f`` (a line of facts_structured.jsonl), valid from
+    its serial (the engine learns it when its clock says: set it to the serial first)."""
     moment = at(f["serial"])
     return draft(
         f["subject"],
@@ -260,7 +260,6 @@ def fact_draft(f: dict[str, Any], namespace: str, **fields: Any) -> ClaimDraft:
         namespace=namespace,
         text=f["text"],
         valid_from=moment,
-        recorded_at=moment,
         **fields,
     )
 
@@ -268,19 +267,23 @@ def fact_draft(f: dict[str, Any], namespace: str, **fields: Any) -> ClaimDraft:
 def run_belief_graph(data: dict[str, list[dict[str, Any]]], warmup: int) -> Figures:
     from importlib.metadata import version
 
-    bg = connect()
+    clock = Clock()  # each fact is learned at its serial's moment (set before it is told)
+    bg = connect(clock=clock)
     figures = Figures(
         "belief-graph", "client-server: Neo4j over Bolt, durable commits", version("belief-graph")
     )
     ns = f"{NAMESPACE}:{datetime.now(UTC):%Y%m%d%H%M%S}"
     try:
         for f in data["facts"][:warmup]:
+            clock.set(at(f["serial"]))
             bg.remember(fact_draft(f, f"{WARMUP}:{ns}"))
         for f in data["facts"]:
             written = fact_draft(f, ns, source_type="observed")
+            clock.set(at(f["serial"]))
             start = time.perf_counter()
             bg.remember(written)
             figures.writes.append((time.perf_counter() - start) * 1000)
+        clock.set(datetime.now(UTC))  # the questions are asked now
         for q in data["questions"]:
             start = time.perf_counter()
             belief = bg.current(ns, q["subject"], q["relation"])

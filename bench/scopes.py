@@ -18,8 +18,8 @@ from datetime import UTC, datetime, timedelta
 from itertools import cycle
 from typing import Any
 
-from belief_graph import ClaimDraft
-from belief_graph.testing.factories import draft
+from belief_graph import HistoricalDraft
+from belief_graph.testing.factories import historical
 from bench.common import connect, report, timed
 
 PREDICATES = ["uses_framework", "package_manager", "deploys_to", "review_style", "likes"]
@@ -28,14 +28,15 @@ BASE = datetime(2025, 1, 1, tzinfo=UTC)
 
 def drafts(
     ns: str, n: int, subjects: int, rng: random.Random, policy_share: float
-) -> Iterator[ClaimDraft]:
-    """``n`` drafts of the services' facts, one second apart, ``policy_share`` of them policies."""
+) -> Iterator[HistoricalDraft]:
+    """``n`` drafts of the services' facts, one second apart, ``policy_share`` of them policies,
+    as history each learned at its second."""
     for i in range(n):
         subject = f"service-{rng.randrange(subjects)}"
         predicate, value = rng.choice(PREDICATES), f"value-{rng.randrange(4)}"
         kind = "policy" if rng.random() < policy_share else "evidence"
         at = BASE + timedelta(seconds=i)
-        yield draft(
+        yield historical(
             subject, predicate, value, namespace=ns, kind=kind, valid_from=at, recorded_at=at
         )
 
@@ -53,7 +54,8 @@ def main() -> int:
     subjects = max(1, args.claims // 20)
     sizes = [max(1, args.claims // 100), max(1, args.claims // 10), args.claims]
     for ns, n, share in zip(chain, sizes, (0.0, 0.0, 0.1), strict=True):
-        bg.ingest(drafts(ns, n, subjects, rng, share), batch_size=1000)
+        # History (scoped_as_of asks what was known a day ago).
+        bg.import_history(drafts(ns, n, subjects, rng, share), actor="bench", batch_size=1000)
     facts = [(f"service-{rng.randrange(subjects)}", rng.choice(PREDICATES)) for _ in range(64)]
     picks = cycle(facts)  # the three timings (and their warm-ups) draw from one stream
     known = datetime.now(UTC) - timedelta(days=1)

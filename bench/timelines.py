@@ -35,7 +35,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from belief_graph import ClaimDraft
+from belief_graph import HistoricalDraft
 from belief_graph.detect import Detector, cosine
 from belief_graph.vocabulary import normalize_key
 from bench.common import connect, report
@@ -112,8 +112,9 @@ def main() -> int:
     for group, members in groups.items():
         ns = f"bench:timelines-{stamp}:{group}"
         order = told(members)
+        # History, each step learned a minute after the one before (the order it was told).
         drafts = [
-            ClaimDraft(
+            HistoricalDraft(
                 namespace=ns,
                 text=t["steps"][i]["text"],
                 valid_from=BASE + timedelta(minutes=n),
@@ -121,7 +122,7 @@ def main() -> int:
             )
             for n, (t, i) in enumerate(order)
         ]
-        bg.ingest(drafts, batch_size=50)
+        bg.import_history(drafts, actor="bench", batch_size=50)
         said = [t["steps"][i]["text"] for t, i in order]
         vectors = embedder.embed(said)
         for t in members:

@@ -174,7 +174,6 @@ def main() -> int:
         "a value never seen",
         namespace=ns,
         valid_from=moment,
-        recorded_at=moment,
     )
     # Carried, so the profiled write applies (read first, the profile would hold the read).
     bg.remember(supersede.model_copy(update={"object": "value-x", "text": "x"}))

@@ -546,7 +546,6 @@ def remember_cmd(
     confidence: Annotated[float | None, typer.Option(help="0..1.")] = None,
     valid_from: Annotated[str | None, typer.Option(help="World time it became true.")] = None,
     valid_to: Annotated[str | None, typer.Option(help="World time it stopped being true.")] = None,
-    recorded_at: Annotated[str | None, typer.Option(help="Transaction time (default now).")] = None,
     episode: Annotated[str | None, typer.Option(help="Provenance episode id.")] = None,
     episode_content: Annotated[str | None, typer.Option(help="The episode's raw text.")] = None,
     author: Annotated[str | None, typer.Option(help="Who produced it.")] = None,
@@ -612,7 +611,6 @@ def remember_cmd(
         "confidence": confidence,
         "valid_from": parse_when("--valid-from", valid_from),
         "valid_to": parse_when("--valid-to", valid_to),
-        "recorded_at": parse_when("--recorded-at", recorded_at),
         "episode_id": episode,
         "episode_content": episode_content,
         "author": author,
@@ -746,11 +744,23 @@ def import_cmd(
         bool,
         typer.Option("--one-by-one", help="One transaction per claim (remember), not batches."),
     ] = False,
+    history: Annotated[
+        bool,
+        typer.Option(
+            "--history",
+            help="The lines are history learned elsewhere: each keeps its recorded_at "
+            "(required), audited as an import revision naming --actor (required).",
+        ),
+    ] = False,
+    actor: ActorOption = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar on stderr.")] = True,
     models: ModelsOption = False,
     as_json: JsonOption = False,
 ) -> None:
     """Remember a JSONL file of claims in order; or with --snapshot, restore an export.
+
+    The engine stamps when it learned each claim (recorded_at) with its own clock; a line that
+    gives one is refused, unless --history imports it as history, keeping the line's stamp.
 
     Example: belief-graph import claims.jsonl -n project:atlas
     """
@@ -770,6 +780,12 @@ def import_cmd(
 
     if str(file) != "-" and not file.is_file():
         fail(f"FILE: no such file {str(file)!r}")
+    if history and (snapshot or not actor):
+        fail(
+            "--history: a snapshot keeps its own history"
+            if snapshot
+            else "--actor: an import of history names who imports it"
+        )
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -830,6 +846,7 @@ def import_cmd(
                 progress=lambda n: bar.advance(task, n),
                 use_ingest=not one_by_one,
                 source=None if stream is sys.stdin else str(file.resolve()),
+                history_by=actor if history else None,
             )
     except claim_import.ImportLineError as exc:
         again = (

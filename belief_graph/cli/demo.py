@@ -18,7 +18,7 @@ from rich.panel import Panel
 
 from ..detect import Detector
 from ..errors import ModelError
-from ..models import Claim, ClaimDraft
+from ..models import Claim, ClaimDraft, HistoricalDraft
 
 if TYPE_CHECKING:
     from ..client import BeliefGraph
@@ -214,27 +214,30 @@ def run(
     )
 
     say("\n[bold]2. The project moves from Express.js to Go[/]")
-    bg.remember(
-        ClaimDraft(
-            namespace=ns,
-            subject="atlas",
-            predicate="uses",
-            object="Express.js",
-            text="The Atlas backend uses Express.js.",
-            valid_from=_day(3, 1),
-            recorded_at=_day(3, 3),
-        )
-    )
-    bg.remember(
-        ClaimDraft(
-            namespace=ns,
-            subject="atlas",
-            predicate="is built with",
-            object="Go",
-            text="We switched the Atlas backend to Go.",
-            valid_from=_day(5, 15),
-            recorded_at=_day(5, 16),
-        )
+    # What the team's notes knew in spring, imported with the days it was learned on (the one
+    # way a caller's transaction time is kept: an audited import, each revision an `import`).
+    bg.import_history(
+        [
+            HistoricalDraft(
+                namespace=ns,
+                subject="atlas",
+                predicate="uses",
+                object="Express.js",
+                text="The Atlas backend uses Express.js.",
+                valid_from=_day(3, 1),
+                recorded_at=_day(3, 3),
+            ),
+            HistoricalDraft(
+                namespace=ns,
+                subject="atlas",
+                predicate="is built with",
+                object="Go",
+                text="We switched the Atlas backend to Go.",
+                valid_from=_day(5, 15),
+                recorded_at=_day(5, 16),
+            ),
+        ],
+        actor="demo: the team's spring notes",
     )
     say(f"  what does Atlas use now?            {_one(bg.current(ns, 'atlas', 'uses_framework'))}")
     march = bg.as_of(ns, "atlas", "uses_framework", valid_at=_day(3, 20))

@@ -16,7 +16,11 @@ The mapping, so that what a LangGraph agent stores is a belief like any other:
   Nothing is ever physically deleted;
 - ``search`` reads current items only; with ``query`` it ranks by meaning (the engine needs its
   embedding model), else by key; ``filter`` matches values exactly or with ``$eq``, ``$ne``,
-  ``$gt``, ``$gte``, ``$lt``, ``$lte``.
+  ``$gt``, ``$gte``, ``$lt``, ``$lte``;
+- a claim with the store's predicate whose object is not a JSON object (written through the API
+  or MCP: ``"happy"``, ``"[1, 2]"``) is not one of the store's items: ``get`` answers ``None``
+  for its key and ``search`` leaves it out, each logging a warning that names the claim; one
+  such claim never fails a read of the others.
 """
 
 from __future__ import annotations
@@ -24,9 +28,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import operator
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -53,6 +58,7 @@ PREDICATE = "langgraph_value"
 SEPARATOR = "."
 MAX_VALUE = 1000  # a claim's object is a Term
 MAX_KEY = 980  # room for the digest within a Term
+_LOG = logging.getLogger(__name__)
 _DIGEST = re.compile(r"^(?P<key>.*) #[0-9a-f]{16}$", re.DOTALL)
 _NAMESPACE = TypeAdapter(Identifier)
 _TERM = TypeAdapter(Term)
@@ -113,10 +119,11 @@ def key_of(subject: str) -> str:
     return subject
 
 
-def encode(value: dict[str, Any]) -> str:
+def encode(value: Mapping[str, Any]) -> str:
     """A value as canonical JSON (sorted keys, no spaces): equal values, equal objects."""
-    if not isinstance(value, dict):
+    if not isinstance(value, Mapping):
         raise ValueError(f"value: must be a dict, not {type(value).__name__}")
+    value = dict(value)
     try:
         text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     except (TypeError, ValueError) as exc:
@@ -124,6 +131,24 @@ def encode(value: dict[str, Any]) -> str:
     if len(text) > MAX_VALUE:
         raise ValueError(f"value: its JSON is {len(text)} characters; at most {MAX_VALUE}")
     return text
+
+
+def decode(claim: Claim) -> dict[str, Any] | None:
+    """The store value a claim holds: its object as a JSON object; ``None`` (logged, naming the
+    claim) when the object is anything else, i.e. the claim is not one of the store's items."""
+    try:
+        value = json.loads(claim.object or "")
+    except ValueError:
+        value = None
+    if isinstance(value, dict):
+        return value
+    _LOG.warning(
+        "claim %r in namespace %r has the store's predicate but its object is not a JSON "
+        "object: not a store item, left out",
+        claim.id,
+        claim.namespace,
+    )
+    return None
 
 
 def _matches(value: dict[str, Any], conditions: dict[str, Any] | None) -> bool:
@@ -196,9 +221,13 @@ class BeliefGraphStore(BaseStore):
             return found[0] if found else None
         return found
 
-    def _item(self, claim: Claim, created_at: datetime | None = None) -> Item:
+    def _item(self, claim: Claim, created_at: datetime | None = None) -> Item | None:
+        """The store item ``claim`` holds; ``None`` when it holds none (``decode``)."""
+        value = decode(claim)
+        if value is None:
+            return None
         return Item(
-            value=json.loads(claim.object or "{}"),
+            value=value,
             key=key_of(claim.subject or ""),
             namespace=labels_of(claim.namespace),
             created_at=created_at or self._created(claim),
@@ -224,8 +253,7 @@ class BeliefGraphStore(BaseStore):
                     namespace, claim.id, retract=True, reason="store delete", actor=self.actor
                 )
             return
-        value = dict(op.value)
-        text = encode(value)
+        text = encode(op.value)
         result = self.bg.remember(
             ClaimDraft(
                 namespace=namespace,
@@ -255,7 +283,7 @@ class BeliefGraphStore(BaseStore):
                     if claim.predicate != self.predicate:
                         continue
                     item = self._item(claim)
-                    if _matches(item.value, op.filter):
+                    if item is not None and _matches(item.value, op.filter):
                         found.append(self._scored(item, hit.score))
             found.sort(key=lambda i: -(i.score or 0.0))
         else:
@@ -267,7 +295,7 @@ class BeliefGraphStore(BaseStore):
                     now=self.bg.clock(),
                 ):
                     item = self._item(Claim.model_validate(row["claim"]), row["created_at"])
-                    if _matches(item.value, op.filter):
+                    if item is not None and _matches(item.value, op.filter):
                         found.append(self._scored(item, None))
         return found[op.offset : op.offset + op.limit]
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from belief_graph.extraction.episode import Episode
-from belief_graph.models import ClaimDraft
+from belief_graph.models import ClaimDraft, HistoricalDraft
 
 NAMESPACE = "test:default"
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -45,6 +45,26 @@ def draft(
         text=text,
         **fields,
     )
+
+
+def historical(
+    subject: str | None = None,
+    predicate: str | None = None,
+    obj: str | None = None,
+    *,
+    recorded_at: datetime,
+    namespace: str = NAMESPACE,
+    text: str | None = None,
+    **fields: Any,
+) -> HistoricalDraft:
+    """``draft``'s draft as history learned at ``recorded_at``, for ``import_history``."""
+    made = draft(subject, predicate, obj, namespace=namespace, text=text, **fields)
+    return HistoricalDraft(**made.model_dump(), recorded_at=recorded_at)
+
+
+def as_history(made: ClaimDraft, recorded_at: datetime) -> HistoricalDraft:
+    """``made`` as history learned at ``recorded_at``, for ``import_history``."""
+    return HistoricalDraft(**made.model_dump(), recorded_at=recorded_at)
 
 
 def episode(

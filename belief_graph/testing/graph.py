@@ -208,10 +208,13 @@ def check_graph(store: Store, results: list[dict[str, Any]] | None = None) -> li
     # matches its edges (nothing half-applied); revision ids unique.
     for row in q(
         store,
-        # A confirm (or a promote) also lists the pending claim it accepts as ADDED; creation
-        # is the other one.
-        "MATCH (c:Claim) WITH c, count { (r:Revision)-[:ADDED]->(c) "
-        "WHERE NOT r.op IN ['confirm', 'promote'] } "
+        # An operation that makes a waiting claim the belief (a confirm, a resolve, a promote,
+        # a rollback of a rollback of those) also lists it as ADDED, its edge saying what it was
+        # while it waited (previous_status); creation is the other one (a promote creates the
+        # policy copy it names as such; edges written before previous_status, by op).
+        "MATCH (c:Claim) WITH c, count { (r:Revision)-[a:ADDED]->(c) "
+        "WHERE a.previous_status IS NULL AND (NOT r.op IN ['confirm', 'resolve', 'promote'] "
+        "OR (r.op = 'promote' AND c.promoted_from IS NOT NULL)) } "
         "AS n WHERE n <> 1 RETURN c.id AS id, n LIMIT 20",
     ):
         violations.append(f"invariant 4: claim {row['id']} was created by {row['n']} revisions")

@@ -86,11 +86,14 @@ class ImportStats:
         }
 
 
-def parse_draft(line: str, number: int, namespace: str | None, done: int) -> ClaimDraft:
-    """One JSONL line as a ``ClaimDraft`` (``namespace`` fills in a missing one)."""
+def parse_draft(
+    line: str, number: int, namespace: str | None, done: int, *, history: bool = False
+) -> ClaimDraft:
+    """One JSONL line as a ``ClaimDraft`` (``namespace`` fills in a missing one); with
+    ``history``, a ``HistoricalDraft`` (its ``recorded_at`` kept: ``import_history``)."""
     from pydantic import ValidationError
 
-    from ..models import ClaimDraft
+    from ..models import ClaimDraft, HistoricalDraft
 
     try:
         data = json.loads(line)
@@ -101,7 +104,7 @@ def parse_draft(line: str, number: int, namespace: str | None, done: int) -> Cla
     if namespace is not None:
         data.setdefault("namespace", namespace)
     try:
-        return ClaimDraft.model_validate(data)
+        return (HistoricalDraft if history else ClaimDraft).model_validate(data)
     except ValidationError as exc:
         raise ImportLineError(number, describe_validation(exc), done) from exc
 
@@ -121,8 +124,12 @@ def import_claims(
     progress: Callable[[int], None] | None = None,
     use_ingest: bool = True,
     source: str | None = None,
+    history_by: str | None = None,
 ) -> ImportStats:
     """Remember every JSONL line in order; stop at the first bad line with its number.
+
+    ``history_by``: the lines are history, each keeping its ``recorded_at``, imported through
+    ``bg.import_history`` by that actor (each revision an audited ``import``).
 
     Lines before a bad one stay stored; nothing of the bad line is. With ``source`` (the file's
     path) each line's revision id is derived from the source, the line's number and its text, so
@@ -135,20 +142,44 @@ def import_claims(
     """
     stats = ImportStats()
     started = time.perf_counter()
-    ingest = getattr(bg, "ingest", None) if use_ingest else None
+    ingest, remember = _writers(bg, history_by)
+    if not use_ingest:
+        ingest = None
+    history = history_by is not None
     batch_size = batch_size or bg.default_batch_size
     try:
         if ingest is not None:
             stats.batched = True
-            _import_batched(bg, ingest, lines, namespace, batch_size, progress, stats, source)
+            _import_batched(
+                remember, ingest, lines, namespace, batch_size, progress, stats, source, history
+            )
         else:
             for number, line in _numbered(lines):
-                draft = parse_draft(line, number, namespace, stats.lines)
+                draft = parse_draft(line, number, namespace, stats.lines, history=history)
                 rid = line_revision_id(source, number, line)
-                _remember_each(bg, [(number, draft, rid)], progress, stats)
+                _remember_each(remember, [(number, draft, rid)], progress, stats)
     finally:
         stats.seconds = time.perf_counter() - started
     return stats
+
+
+def _writers(
+    bg: BeliefGraph, history_by: str | None
+) -> tuple[Callable[..., list[RevisionResult]] | None, Callable[[Any, str | None], RevisionResult]]:
+    """How lines are written in batches (None: the engine has no batch write) and one by one:
+    ``ingest`` and ``remember``, or, for history, ``import_history`` by ``history_by``."""
+    if history_by is None:
+        return getattr(bg, "ingest", None), lambda draft, rid: bg.remember(draft, revision_id=rid)
+    actor = history_by
+
+    def batch(drafts: list[Any], **options: Any) -> list[RevisionResult]:
+        return bg.import_history(drafts, actor=actor, **options)
+
+    def one(draft: Any, rid: str | None) -> RevisionResult:
+        ids = [rid] if rid is not None else None
+        return bg.import_history([draft], actor=actor, revision_ids=ids)[0]
+
+    return batch, one
 
 
 def line_revision_id(source: str | None, number: int, line: str) -> str | None:
@@ -161,7 +192,7 @@ def line_revision_id(source: str | None, number: int, line: str) -> str | None:
 
 
 def _import_batched(
-    bg: BeliefGraph,
+    remember: Callable[[Any, str | None], RevisionResult],
     ingest: Callable[..., Any],
     lines: Iterable[str],
     namespace: str | None,
@@ -169,6 +200,7 @@ def _import_batched(
     progress: Callable[[int], None] | None,
     stats: ImportStats,
     source: str | None,
+    history: bool,
 ) -> None:
     numbered = _numbered(lines)
     while True:
@@ -176,7 +208,7 @@ def _import_batched(
         bad: ImportLineError | None = None
         for number, line in numbered:
             try:
-                draft = parse_draft(line, number, namespace, stats.lines)
+                draft = parse_draft(line, number, namespace, stats.lines, history=history)
                 chunk.append((number, draft, line_revision_id(source, number, line)))
             except ImportLineError as exc:
                 bad = exc
@@ -203,7 +235,7 @@ def _import_batched(
                 )
             except (BeliefGraphError, ValueError, NotImplementedError):
                 # Replay the chunk a claim at a time to keep its good prefix and name the line.
-                _remember_each(bg, chunk, progress, stats)
+                _remember_each(remember, chunk, progress, stats)
             else:
                 for (number, _, _), result in zip(chunk, results, strict=True):
                     stats.count(result, number)
@@ -216,14 +248,14 @@ def _import_batched(
 
 
 def _remember_each(
-    bg: BeliefGraph,
+    remember: Callable[[Any, str | None], RevisionResult],
     chunk: Iterable[tuple[int, ClaimDraft, str | None]],
     progress: Callable[[int], None] | None,
     stats: ImportStats,
 ) -> None:
     for number, draft, rid in chunk:
         try:
-            result = bg.remember(draft, revision_id=rid)
+            result = remember(draft, rid)
         except (BeliefGraphError, ValueError, NotImplementedError) as exc:
             raise ImportLineError(number, str(exc), stats.lines) from exc
         stats.count(result, number)

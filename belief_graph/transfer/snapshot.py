@@ -16,7 +16,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, get_args
 
@@ -109,9 +109,21 @@ def export_namespace(
 ) -> dict[str, int]:
     """Write the namespace's whole graph to ``out`` as a snapshot; the counts written.
 
-    Reads page by page; a consistent snapshot needs a namespace nobody writes meanwhile.
+    Reads page by page; a consistent snapshot needs a namespace nobody writes meanwhile. Refused
+    while an erase of the namespace is unfinished: a snapshot would hold what it has not erased
+    yet, and nothing would say it is being erased.
     """
     store = store.on(namespace)
+    running = [
+        r["id"]
+        for r in store.read_leader("write/erase_running", namespace=namespace, id=None)
+        if r["running"]
+    ]
+    if running:
+        raise ConflictError(
+            f"namespace {namespace!r}: the erase {', '.join(map(repr, running))} has not finished; "
+            "finish it (erase again with the same arguments) before exporting"
+        )
     counts: Counter[str] = Counter()
     header = {
         "kind": "header",
@@ -204,6 +216,44 @@ _MOMENTS = {
     "Episode": ("occurred_at", "erased_at"),
     "Revision": ("at",),
 }
+# The moments that are transaction time: when the engine learned or did something. None can lie
+# ahead of the restoring engine's clock (by more than the skew remember allows a draft): a fact
+# whose last change is in the year 9999 refuses every later write, and a belief recorded then is
+# no answer to any read until that year.
+_TRANSACTION_TIMES = {
+    "Claim": (
+        "recorded_at",
+        "accepted_at",
+        "reinforced_at",
+        "superseded_at",
+        "retracted_at",
+        "erased_at",
+        "demoted_at",
+    ),
+    "Slot": ("last_recorded_at",),
+    "Episode": ("erased_at",),
+    "Revision": ("at",),
+}
+CLOCK_SKEW = timedelta(seconds=300)
+"""How far ahead of the restoring clock a transaction time may be (the policy's default
+``clock_skew_seconds``: clocks drift)."""
+# Fields the API validates as identifiers (namespaces and ids) and as terms and sentences, per
+# label: a restored value the API would refuse (a trailing newline, ESC or BEL in a namespace, a
+# control character in a subject) is refused here too, naming it.
+_IDENTIFIERS = {
+    "Claim": ("id", "namespace", "slot_id", "review_revision", "promoted_from", "restored_from"),
+    "Slot": ("id", "namespace", "head", "last_revision"),
+    "Episode": ("id", "namespace"),
+    "Revision": ("id", "namespace", "undoes", "slot_ids"),
+}
+_TERMS = {
+    "Claim": ("subject", "predicate", "object", "author", "origin", "predicate_text"),
+    "Slot": ("subject", "predicate"),
+    "Episode": ("source",),
+    "Revision": ("actor",),
+}
+_TEXTS = {"Claim": ("text",), "Slot": (), "Episode": ("content",), "Revision": ()}
+
 _REQUIRED = {
     "Claim": ("status", "source_type", "confidence", "valid_from", "recorded_at"),
     "Slot": ("subject_key", "predicate", "cardinality", "seq", "versions"),
@@ -212,12 +262,34 @@ _REQUIRED = {
 }
 
 
+@dataclass(frozen=True)
+class _ClaimFacts:
+    """What the checks of the graph need of one claim (not its content, nor its embedding)."""
+
+    line: int
+    status: str
+    version: int | None
+    slot_id: str | None
+    subject_key: str | None
+    predicate: str | None
+
+
+@dataclass(frozen=True)
+class _SlotFacts:
+    line: int
+    cardinality: str
+    versions: int
+    head: str | None
+    subject_key: str
+    predicate: str
+
+
 @dataclass
 class _Graph:
     """What the §7 checks need of the restored graph, with the line each item came from."""
 
-    claims: dict[str, tuple[int, str, int | None]] = field(default_factory=dict)  # status, version
-    slots: dict[str, tuple[int, str]] = field(default_factory=dict)  # cardinality
+    claims: dict[str, _ClaimFacts] = field(default_factory=dict)
+    slots: dict[str, _SlotFacts] = field(default_factory=dict)
     in_slot: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
     supersedes: list[tuple[int, str, str]] = field(default_factory=list)
 
@@ -241,11 +313,24 @@ def _value(where: str, name: str, value: Any) -> Any:
     return value
 
 
-def _node(where: str, label: str, props: dict[str, Any]) -> dict[str, Any]:
-    """A node's properties decoded and checked field by field, as the engine reads them."""
+def _as_api(where: str, name: str, value: Any, kind: Any) -> None:
+    """``value`` (or each item of a list) validated as the API validates ``kind``."""
+    from pydantic import TypeAdapter, ValidationError
+
+    adapter: TypeAdapter[str] = TypeAdapter(kind)
+    for item in value if isinstance(value, list) else [value]:
+        try:
+            adapter.validate_python(item, strict=True)
+        except ValidationError as exc:
+            raise SnapshotError(f"{where}: {name}: {item!r} {exc.errors()[0]['msg']}") from exc
+
+
+def _node(where: str, label: str, props: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """A node's properties decoded and checked field by field, as the engine reads them and as
+    the API would have taken them."""
     from pydantic import ValidationError
 
-    from ..models import Cardinality, Claim, Operation, RevisionResult
+    from ..models import Cardinality, Claim, Identifier, Operation, RevisionResult, Term, Text
 
     decoded = {k: _value(where, f"{label}.{k}", v) for k, v in props.items()}
     for name in _REQUIRED[label]:
@@ -256,6 +341,18 @@ def _node(where: str, label: str, props: dict[str, Any]) -> dict[str, Any]:
             raise SnapshotError(
                 f"{where}: {label}.{name}: expected a tagged datetime, got {props[name]!r}"
             )
+    for names, kind in ((_IDENTIFIERS, Identifier), (_TERMS, Term), (_TEXTS, Text)):
+        for name in names[label]:
+            if decoded.get(name) is not None:
+                _as_api(where, f"{label}.{name}", decoded[name], kind)
+    for name in _TRANSACTION_TIMES[label]:
+        moment = decoded.get(name)
+        if isinstance(moment, datetime) and moment > now + CLOCK_SKEW:
+            raise SnapshotError(
+                f"{where}: {label}.{name}: {moment.isoformat()} is in the future (the restoring "
+                f"clock reads {now.isoformat()}); a transaction time is when the engine learned "
+                "something, never ahead of it"
+            )
     if label == "Claim":
         try:
             Claim.model_validate(decoded)
@@ -263,6 +360,7 @@ def _node(where: str, label: str, props: dict[str, Any]) -> dict[str, Any]:
             error = exc.errors()[0]
             field_name = ".".join(str(p) for p in error["loc"])
             raise SnapshotError(f"{where}: Claim.{field_name}: {error['msg']}") from exc
+        _claim_window(where, decoded)
     elif label == "Slot":
         for name in ("subject_key", "predicate"):
             if not isinstance(decoded[name], str):
@@ -282,26 +380,75 @@ def _node(where: str, label: str, props: dict[str, Any]) -> dict[str, Any]:
     return decoded
 
 
+def _claim_window(where: str, claim: dict[str, Any]) -> None:
+    """A claim's times as the reads rely on them: a window that ends after it starts (a live
+    claim's) or at its start at the earliest (a retired one's), the end a superseded claim
+    always has, and the moment a belief was accepted or retracted, without which ``as_of``
+    cannot place it."""
+    status, start, end = claim["status"], claim["valid_from"], claim.get("valid_to")
+    if end is not None and (end < start or (end == start and status in _LIVE)):
+        raise SnapshotError(
+            f"{where}: Claim.valid_to: {end.isoformat()} is not later than valid_from "
+            f"({start.isoformat()}) in a {status} claim"
+        )
+    if status == "superseded" and end is None:
+        raise SnapshotError(f"{where}: Claim.valid_to: missing in a superseded claim")
+    if status in ("active", "superseded") and claim.get("accepted_at") is None:
+        raise SnapshotError(f"{where}: Claim.accepted_at: missing in a {status} claim")
+    if status == "retracted" and claim.get("retracted_at") is None:
+        raise SnapshotError(f"{where}: Claim.retracted_at: missing in a retracted claim")
+
+
+_LIVE = ("active", "pending", "rejected")
+
+
 def _check_graph(graph: _Graph) -> None:
-    """The DESIGN §7 invariants over the graph to restore: every claim in exactly one slot, at
-    most one active claim per single-valued slot, SUPERSEDES chains linear and acyclic (each edge
-    from a version to its predecessor in the same single-valued slot)."""
-    for claim_id, (line, _, _) in graph.claims.items():
+    """The DESIGN §7 invariants over the graph to restore, and what the write path relies on
+    beyond them: every claim in exactly one slot (its ``slot_id``, and the slot's key while it
+    has content), at most one active claim per single-valued slot, a slot key once, each
+    single-valued slot's versions numbered 1..n with every version but the first superseding
+    exactly its predecessor (no reversed edge, no cycle, no fork) and the slot's ``versions``
+    and ``head`` naming the last of them (the next write numbers its version from them)."""
+    keys: dict[tuple[str, str], tuple[int, str]] = {}
+    for slot_id, facts in sorted(graph.slots.items(), key=lambda s: s[1].line):
+        key = (facts.subject_key, facts.predicate)
+        if key in keys:
+            raise SnapshotError(
+                f"line {facts.line}: Slot.subject_key: the fact {key!r} twice (the first: slot "
+                f"{keys[key][1]!r}, line {keys[key][0]})"
+            )
+        keys[key] = (facts.line, slot_id)
+    for claim_id, claim in graph.claims.items():
         homes = graph.in_slot.get(claim_id, [])
         if len(homes) != 1:
             raise SnapshotError(
-                f"line {line}: Claim {claim_id!r}: in {len(homes)} slots (IN_SLOT), not one"
+                f"line {claim.line}: Claim {claim_id!r}: in {len(homes)} slots (IN_SLOT), not one"
+            )
+        home = graph.slots[homes[0][1]]
+        if claim.slot_id != homes[0][1]:
+            raise SnapshotError(
+                f"line {claim.line}: Claim.slot_id: {claim.slot_id!r}, but its IN_SLOT edge "
+                f"(line {homes[0][0]}) is to slot {homes[0][1]!r}"
+            )
+        if claim.status != "erased" and (claim.subject_key, claim.predicate) != (
+            home.subject_key,
+            home.predicate,
+        ):
+            raise SnapshotError(
+                f"line {claim.line}: Claim.subject_key: ({claim.subject_key!r}, "
+                f"{claim.predicate!r}) is not its slot's ({home.subject_key!r}, "
+                f"{home.predicate!r}, line {home.line})"
             )
     active: dict[str, tuple[int, str]] = {}
-    for claim_id, (line, status, _) in sorted(graph.claims.items(), key=lambda c: c[1][0]):
+    for claim_id, claim in sorted(graph.claims.items(), key=lambda c: c[1].line):
         slot = graph.in_slot[claim_id][0][1]
-        if status == "active" and graph.slots[slot][1] == "single":
+        if claim.status == "active" and graph.slots[slot].cardinality == "single":
             if slot in active:
                 raise SnapshotError(
-                    f"line {line}: Claim.status: a second active claim in single-valued slot "
-                    f"{slot!r} (the first: {active[slot][1]!r}, line {active[slot][0]})"
+                    f"line {claim.line}: Claim.status: a second active claim in single-valued "
+                    f"slot {slot!r} (the first: {active[slot][1]!r}, line {active[slot][0]})"
                 )
-            active[slot] = (line, claim_id)
+            active[slot] = (claim.line, claim_id)
     outgoing: set[str] = set()
     incoming: set[str] = set()
     for line, new, old in graph.supersedes:
@@ -309,9 +456,9 @@ def _check_graph(graph: _Graph) -> None:
         slot = graph.in_slot[new][0][1]
         if graph.in_slot[old][0][1] != slot:
             raise SnapshotError(f"{where}: across slots")
-        if graph.slots[slot][1] != "single":
+        if graph.slots[slot].cardinality != "single":
             raise SnapshotError(f"{where}: in multi-valued slot {slot!r}")
-        new_version, old_version = graph.claims[new][2], graph.claims[old][2]
+        new_version, old_version = graph.claims[new].version, graph.claims[old].version
         if new_version is None or old_version is None or new_version != old_version + 1:
             raise SnapshotError(
                 f"{where}: version {new_version} does not follow version {old_version} "
@@ -323,11 +470,61 @@ def _check_graph(graph: _Graph) -> None:
             )
         outgoing.add(new)
         incoming.add(old)
+    _check_chains(graph, outgoing)
 
 
-def _validate(path: Path) -> _Contents:
+def _check_chains(graph: _Graph, superseding: set[str]) -> None:
+    """Each single-valued slot's versions are 1..n, every one but the first supersedes (the
+    edges themselves are checked already), and the slot counts n with the last as its head."""
+    versioned: dict[str, list[tuple[int, str]]] = {}
+    for claim_id, claim in graph.claims.items():
+        if claim.version is not None:
+            versioned.setdefault(graph.in_slot[claim_id][0][1], []).append(
+                (claim.version, claim_id)
+            )
+    for slot_id, slot in sorted(graph.slots.items(), key=lambda s: s[1].line):
+        if slot.cardinality != "single":
+            continue
+        chain = sorted(versioned.get(slot_id, []))
+        numbers = [v for v, _ in chain]
+        if numbers != list(range(1, len(chain) + 1)):
+            claim = graph.claims[chain[0][1] if numbers[:1] != [1] else _gap(chain)]
+            raise SnapshotError(
+                f"line {claim.line}: Claim.version: slot {slot_id!r} numbers its versions "
+                f"{numbers}, not 1..{len(chain)}"
+            )
+        for version, claim_id in chain[1:]:
+            if claim_id not in superseding:
+                raise SnapshotError(
+                    f"line {graph.claims[claim_id].line}: Claim.version: version {version} of "
+                    f"slot {slot_id!r} supersedes nothing (no SUPERSEDES edge to version "
+                    f"{version - 1})"
+                )
+        head = chain[-1][1] if chain else None
+        if slot.versions != len(chain):
+            raise SnapshotError(
+                f"line {slot.line}: Slot.versions: {slot.versions}, but the slot holds "
+                f"{len(chain)} versions (the next write would number its version from it)"
+            )
+        if slot.head != head:
+            raise SnapshotError(
+                f"line {slot.line}: Slot.head: {slot.head!r}, but the last version is {head!r}"
+            )
+
+
+def _gap(chain: list[tuple[int, str]]) -> str:
+    """The first claim of ``chain`` (sorted, starting at 1) out of step."""
+    return next(
+        (claim_id for i, (v, claim_id) in enumerate(chain, start=1) if v != i), chain[-1][1]
+    )
+
+
+def _validate(path: Path, now: datetime) -> _Contents:
     """Validate the whole file before anything is written: its shape, every field of every
-    line, and the §7 invariants over the graph it holds; the first error names its line."""
+    line (``now``: the restoring clock, which no transaction time may be ahead of), and the §7
+    invariants over the graph it holds; the first error names its line."""
+    from ..models import Identifier
+
     plan = _Contents()
     graph = _Graph()
     keys: set[tuple[str, str]] = set()
@@ -344,6 +541,7 @@ def _validate(path: Path) -> _Contents:
                 raise SnapshotError(f"{where}: unsupported version {record.get('version')!r}")
             if not isinstance(record.get("namespace"), str) or not record["namespace"]:
                 raise SnapshotError(f"{where}: the header names no namespace")
+            _as_api(where, "namespace", record["namespace"], Identifier)
             plan.namespace = record["namespace"]
             continue
         if kind == "node":
@@ -358,14 +556,28 @@ def _validate(path: Path) -> _Contents:
             if key in keys:
                 raise SnapshotError(f"{where}: duplicate {label} {props['id']!r}")
             keys.add(key)
-            decoded = _node(where, str(label), props)
+            decoded = _node(where, str(label), props, now)
             plan.nodes[str(label)] += 1
             if label == "Claim":
                 plan.claim_ids.append(props["id"])
-                graph.claims[props["id"]] = (number, decoded["status"], decoded.get("version"))
+                graph.claims[props["id"]] = _ClaimFacts(
+                    number,
+                    decoded["status"],
+                    decoded.get("version"),
+                    decoded.get("slot_id"),
+                    decoded.get("subject_key"),
+                    decoded.get("predicate"),
+                )
             elif label == "Slot":
                 plan.slot_ids.append(props["id"])
-                graph.slots[props["id"]] = (number, decoded["cardinality"])
+                graph.slots[props["id"]] = _SlotFacts(
+                    number,
+                    decoded["cardinality"],
+                    decoded["versions"],
+                    decoded.get("head"),
+                    decoded["subject_key"],
+                    decoded["predicate"],
+                )
         elif kind == "edge":
             start: list[str] = record.get("start") or []
             end: list[str] = record.get("end") or []
@@ -411,20 +623,23 @@ def restore_snapshot(
     batch_size: int = 1_000,
     progress: Callable[[int], None] | None = None,
     at_once: bool = True,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
     """Restore a snapshot into a database that does not hold its namespace yet.
 
-    The file is checked whole first (format, whitelist, every field of every line, every edge's
-    end points, the §7 invariants over its graph, counts), then the database (the namespace is
-    empty and no claim or slot id collides), and only then written: in one transaction, in
-    statements of ``batch_size`` rows. ``progress`` is called with each statement's size.
+    The file is checked whole first (format, whitelist, every field of every line as the API
+    would take it, no transaction time ahead of ``now`` (default: the clock), every edge's end
+    points, the §7 invariants over its graph and what the write path relies on beyond them,
+    counts), then the database (the namespace is empty and no claim or slot id collides), and
+    only then written: in one transaction, in statements of ``batch_size`` rows. ``progress``
+    is called with each statement's size.
 
     ``at_once=False`` commits each statement on its own, so a namespace larger than the server
     lets one transaction hold (its transaction memory) is restored too; a failure then leaves
     part of it written. Only for a caller that puts the whole store back itself when anything
     fails (a compaction).
     """
-    plan = _validate(path)
+    plan = _validate(path, now or datetime.now(UTC))
     store = store.on(plan.namespace)
     step = 20_000
     for i in range(0, max(len(plan.claim_ids), len(plan.slot_ids), 1), step):

@@ -6,9 +6,13 @@ changed since the read (else read and decide again), write the changes, flag the
 dependents of retired claims, write one Revision per ``ChangeSet``, commit. A revision id that
 ran meanwhile makes the next attempt return its stored result (exactly-once replays).
 
-All of it is one statement (``write/apply``, one round trip) except for an erase, which locks
-its slots first and then reads and decides in the same transaction (``run_locked``), statement
-by statement (``_apply``).
+All of it is one statement (``write/apply``, one round trip), or statement by statement
+(``_apply``: the tests compare the two). An erase is the exception: one Revision over many
+transactions (``erase_begin``, ``erase_batch``, ``erase_tombstones``, ``erase_scrub``,
+``erase_close``; write/erasure.py says why), which the writer runs in turn.
+
+A write to what a running erase covers is refused (``ConflictError``): write/apply and
+write/lock find the erase's label and change nothing.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from typing import Any
 from ..errors import ConflictError
 from ..models import RevisionResult
 from ..store import Row, StaleSlot, Store, Tx
-from .changes import ChangeSet, Erasure, SlotState
+from .changes import ChangeSet, SlotState
+from .erasure import batch
 from .state import WALK_UP_TO, State
 
 MAX_ATTEMPTS = 100
@@ -33,6 +38,10 @@ Planned = list[ChangeSet | RevisionResult]  # a ChangeSet to apply, or a replay'
 
 class _Replayed(Exception):
     """A revision id of the batch ran meanwhile: plan again (it becomes a replay)."""
+
+
+class _Left(Exception):
+    """An erase about to finish found something it covers left: it is not finished yet."""
 
 
 def run(
@@ -78,28 +87,121 @@ def run(
     raise ConflictError(f"the facts kept changing under {MAX_ATTEMPTS} attempts; try again")
 
 
-def run_locked(
+def _erasing(namespace: str, erases: list[str]) -> ConflictError:
+    """The refusal of a write to what a running erase covers."""
+    return ConflictError(
+        f"namespace {namespace!r}: the erase {', '.join(repr(e) for e in erases)} is running "
+        "over what this write touches: nothing of it was written. What an erase covers takes "
+        "no writes until it has finished (erase again with the same arguments to finish one "
+        "that stopped)"
+    )
+
+
+def erase_begin(store: Store, params: dict[str, Any]) -> bool:
+    """An erase's Revision, labelled as running (``write/erase_begin``); whether this call made
+    it (False: it existed, the caller resumes or replays it)."""
+    row = store.write("write/erase_begin", **params)
+    return bool(row and row[0]["created"])
+
+
+def erase_batch(
+    store: Store, job_params: dict[str, Any], rid: str, at: datetime, limit: int
+) -> list[str]:
+    """One batch of an erase, one transaction: up to ``limit`` of its claims (their facts
+    locked) lose their content as ``erasure.batch`` says, the dismissals' text goes from their
+    conflicts, and the erase's Revision is linked to them and to the dependents flagged. The
+    ids erased (none: no claim is left)."""
+    namespace = job_params["namespace"]
+
+    def work(tx: Tx) -> list[str]:
+        found = tx.one("write/erase_targets", **job_params, id=rid, limit=limit)
+        assert found is not None
+        ids = [c["id"] for c in found["claims"]]
+        if not ids:
+            return []
+        change = batch(namespace, rid, at, ids)
+        tx.run("write/changes", batch=_statement_params([change]))
+        flagged = [
+            i
+            for row in tx.run("write/flags", batch={"retired": _retired([change])})
+            for i in row["flagged"]
+        ]
+        tx.run("write/erase_scrub", namespace=namespace, revisions=[], claim_ids=ids)
+        tx.run(
+            "write/erase_record",
+            namespace=namespace,
+            id=rid,
+            claims=ids,
+            flagged=sorted(set(flagged)),
+            slot_ids=found["slot_ids"],
+        )
+        return ids
+
+    return store.transaction(work)
+
+
+def erase_tombstones(store: Store, job_params: dict[str, Any], rid: str, limit: int) -> int:
+    """Up to ``limit`` of the facts an erase covers left as tombstones, one transaction; how
+    many (none: no fact is left named)."""
+    namespace = job_params["namespace"]
+    params = {k: v for k, v in job_params.items() if k not in ("mention", "legacy")}
+
+    def work(tx: Tx) -> int:
+        found = tx.one("write/erase_slots", **params, id=rid, limit=limit)
+        assert found is not None
+        slot_ids: list[str] = found["slot_ids"]
+        if slot_ids:
+            tx.run(
+                "write/erase_record",
+                namespace=namespace,
+                id=rid,
+                claims=[],
+                flagged=[],
+                slot_ids=slot_ids,
+            )
+        return len(slot_ids)
+
+    return store.transaction(work)
+
+
+def erase_scrub(store: Store, namespace: str, revisions: list[dict[str, Any]]) -> None:
+    """Rewrite revisions as an erase decided (``erasure.scrub``), one transaction."""
+    store.transaction(
+        lambda tx: tx.run(
+            "write/erase_scrub", namespace=namespace, revisions=revisions, claim_ids=[]
+        )
+    )
+
+
+def erase_close(
     store: Store,
-    read: Callable[[Tx], State],
-    decide: Callable[[State], Planned],
-) -> list[RevisionResult]:
-    """``run`` for an erase: read, decide and apply in one transaction, ``read`` locking every
-    slot it covers before it reads them. An erase covers every fact of a subject (or of a
-    namespace): planned on a read outside the locks, it would plan again after every write to
-    any of them and could starve under steady writes. Under the locks those writes wait for it."""
+    job_params: dict[str, Any],
+    rid: str,
+    result: Callable[[Row], RevisionResult],
+) -> RevisionResult | None:
+    """An erase's last transaction: its claims and facts looked for once more (a write that
+    committed as it began), and, none left, its result written (``result`` of what
+    ``write/erase_outcome`` read) and its label taken off. None when some were left: they are
+    erased (committed) and the caller goes on."""
+    namespace = job_params["namespace"]
+    slot_params = {k: v for k, v in job_params.items() if k not in ("mention", "legacy")}
 
-    def work(tx: Tx) -> list[RevisionResult]:
-        state = read(tx)
-        planned = decide(state)
-        changes = [p for p in planned if isinstance(p, ChangeSet)]
-        return in_order(planned, _apply(tx, state, changes) if changes else [])
+    def work(tx: Tx) -> RevisionResult:
+        left = tx.one("write/erase_targets", **job_params, id=rid, limit=1)
+        named = tx.one("write/erase_slots", **slot_params, id=rid, limit=1)
+        assert left is not None and named is not None
+        if left["claims"] or named["slot_ids"]:
+            raise _Left()  # nothing of this transaction is kept: the caller erases them first
+        outcome = tx.one("write/erase_outcome", namespace=namespace, id=rid)
+        assert outcome is not None
+        done = result(outcome)
+        tx.run("write/erase_close", namespace=namespace, id=rid, result=done.model_dump_json())
+        return done
 
-    for _ in range(MAX_ATTEMPTS):
-        try:
-            return store.transaction(work)
-        except StaleSlot:  # a new fact of the subject was created meanwhile
-            continue
-    raise ConflictError(f"the facts kept changing under {MAX_ATTEMPTS} attempts; try again")
+    try:
+        return store.transaction(work)
+    except _Left:
+        return None
 
 
 def in_order(planned: Planned, applied: list[RevisionResult]) -> list[RevisionResult]:
@@ -183,6 +285,8 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
         revisions=[{"namespace": c.namespace, "id": c.revision_id} for c in changes],
     )
     assert lock is not None
+    if lock["erasing"]:
+        raise _erasing(changes[0].namespace, lock["erasing"])
     if lock["replayed"]:
         raise _Replayed()
     if len(lock["slots"]) != len(touched):
@@ -195,13 +299,7 @@ def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResul
             or row["key_now"] != row["subject_key"]
         ):
             raise StaleSlot()
-    for c in changes:
-        if c.erasure is not None and c.erasure.targets is not None:
-            _recheck_erasure(tx, c.erasure)
     tx.run("write/changes", batch=_statement_params(changes))
-    for c in changes:
-        if c.erasure is not None:
-            _scrub_reasons(tx, c)
     retired = _retired(changes)
     flagged_by: dict[str, list[str]] = {}
     if retired:
@@ -289,6 +387,9 @@ def send(store: Store, statement: AtOnce) -> list[RevisionResult]:
     """Run ``statement``: the results with the dependents it flagged; ``StaleSlot`` with the
     slots as it found them when it was refused."""
     row = store.write_once("write/apply", batch=statement.params)[0]
+    if row["erasing"]:
+        revisions = statement.params["revisions"]
+        raise _erasing(revisions[0]["props"]["namespace"], row["erasing"])
     if not row["ok"]:
         raise StaleSlot(row["found"])
     flagged_by = {d["revision_id"]: d["flagged"] for d in row["dependents"] if d["flagged"]}
@@ -327,48 +428,6 @@ def _retired(changes: list[ChangeSet]) -> list[dict[str, Any]]:
         if c.erasure is not None
         for i in c.erasure.claim_ids
     ]
-
-
-def _recheck_erasure(tx: Tx, erasure: Erasure) -> None:
-    """Read an erase's targets again, now that their slots are locked: a write committed since
-    the read step (a new claim about the subject, a new fact) makes the erase plan again, so no
-    write that committed before the erase survives it."""
-    row = tx.one("write/erase_targets", **(erasure.targets or {}))
-    assert row is not None
-    if {t["id"] for t in row["claims"]} != set(erasure.claim_ids) or set(row["slots"]) != set(
-        erasure.slot_ids
-    ):
-        raise StaleSlot()
-
-
-def _scrub_reasons(tx: Tx, change: ChangeSet) -> None:
-    """Free text an erase must take along: the reason (and the stored result's reason) of every
-    revision that touched an erased claim or fact, and a dismissal's reason on its conflicts."""
-    assert change.erasure is not None
-    reason = f"erased by revision {change.revision_id}"
-    rows = tx.run(
-        "write/erase_reasons",
-        namespace=change.namespace,
-        claim_ids=change.erasure.claim_ids,
-        slot_ids=change.slot_ids,
-    )
-    tx.run(
-        "write/erase_scrub",
-        namespace=change.namespace,
-        claim_ids=change.erasure.claim_ids,
-        revisions=[
-            {
-                "id": row["id"],
-                "reason": reason,
-                "result": RevisionResult.model_validate_json(row["result"])
-                .model_copy(update={"reason": reason})
-                .model_dump_json()
-                if row["result"]
-                else None,
-            }
-            for row in rows
-        ],
-    )
 
 
 def _slot_identity(s: SlotState) -> dict[str, Any]:
@@ -410,6 +469,7 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
             "unlinks",
             "assigns",
             "demotions",
+            "deactivations",
         )
     }
     for c in changes:
@@ -457,6 +517,19 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
             for r in c.retires
         ]
         p["reopens"] += [{"namespace": ns, "id": r.id, "status": r.status} for r in c.reopens]
+        p["deactivations"] += [
+            {
+                "namespace": ns,
+                "id": d.id,
+                "record_id": d.record_id,
+                "valid_from": _iso(d.previous["valid_from"]),
+                "contradiction": bool(d.previous.get("contradiction")),
+                "kind": d.previous.get("kind") or "evidence",
+                "disputes_policy": d.previous.get("disputes_policy"),
+                "at": at,
+            }
+            for d in c.deactivations
+        ]
         p["activations"] += [
             {
                 "namespace": ns,
@@ -605,14 +678,29 @@ def _revision(
             {"id": i, "previous_valid_to": None, "previous_status": None}
             for i in change.erasure.claim_ids
         ]
+    # What an activation changed, on its ADDED edge: a rollback makes the claim wait as it did.
+    activated = {
+        a.id: {
+            "previous_status": a.previous.get("status"),
+            "previous_valid_from": _iso(a.previous.get("valid_from")),
+            "previous_contradiction": a.previous.get("contradiction"),
+            "previous_kind": a.previous.get("kind"),
+            "previous_disputes_policy": a.previous.get("disputes_policy"),
+        }
+        for a in change.activations
+        if a.previous is not None
+    }
     return {
         "props": {k: v for k, v in props.items() if v is not None},
         "at": _iso(change.at),  # written once, as a DateTime
-        "added": change.added,
+        "added": [{"id": i, **activated.get(i, {})} for i in change.added],
         "retired": retired,
         "reinforced": [
-            {
+            {"id": r.id, "delta": r.delta, **r.record}
+            if r.record is not None
+            else {
                 "id": r.id,
+                "delta": r.delta,
                 "previous_confidence": r.previous_confidence,
                 "previous_at": _iso(r.previous_at),
                 **_previous_evidence(r.previous_evidence),
@@ -624,10 +712,21 @@ def _revision(
             *({"id": i, "flag": f} for i, f in change.flags),
             *({"id": i, "flag": "needs_review"} for i, _ in change.raises),
             *({"id": i, "flag": "needs_review"} for i in dependents),
+            *change.records,
         ],
         "restored": [
             *({"id": r.new_id, "from": r.id} for r in change.restores),
-            *({"id": r.id, "from": r.id} for r in change.reopens),
+            *({"id": r.id, "from": r.id, "previous_status": r.previous} for r in change.reopens),
+            *(
+                {
+                    "id": d.id,
+                    "from": d.id,
+                    "previous_status": "active",
+                    "previous_kind": d.kind,
+                    "previous_valid_from": _iso(d.valid_from),
+                }
+                for d in change.deactivations
+            ),
             *({"id": a.id, "from": a.id} for a in change.assigns if a.restored),
         ],
     }

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from ..identity import normalize_value, polarity
 from ..models import Cardinality, Claim, ClaimDraft, Operation, RevisionResult, Verdict
+from ..vocabulary import fold
 
 SlotKey = tuple[str, str, str]  # (namespace, subject_key, predicate)
 TEXT_PREDICATE = "statement"  # the predicate of a slot opened by a text-only claim
@@ -162,22 +163,41 @@ class Retire:
 
 @dataclass
 class Reopen:
-    """A claim that was never the belief returns to ``pending`` or ``rejected`` (rollback)."""
+    """A claim that was never the belief returns to ``pending`` or ``rejected`` (rollback);
+    ``previous``: its status before (recorded, so that a rollback of this one sets it back)."""
 
     id: str
     status: Literal["pending", "rejected"]
+    previous: str | None = None
 
 
 @dataclass
 class Activate:
     """A pending claim becomes the belief (confirmed); a confirmed correction may start where
-    the value it corrects started (``valid_from``)."""
+    the value it corrects started (``valid_from``). ``previous``: what it was while it waited
+    (status, valid_from, contradiction, kind, disputes_policy), recorded on the ADDED edge so
+    that a rollback makes it wait again as it did (``Deactivate``)."""
 
     id: str
     contradiction: bool
     version: int | None
     valid_from: datetime | None = None
     kind: str | None = None  # promoted: becomes a policy
+    previous: dict[str, Any] | None = None
+
+
+@dataclass
+class Deactivate:
+    """The rollback of an activation: the claim waits again, as it was before (``previous``:
+    an ``Activate``'s), and a copy of it, ``record_id``, keeps what it was meanwhile: retracted
+    now, believed from its acceptance until now (``as_of`` asked about that time answers as it
+    did), holding its place in the version chain (its SUPERSEDES edge moves to the copy)."""
+
+    id: str
+    record_id: str
+    kind: str  # what it is as the belief (a promote's: policy), for the rollback of this one
+    previous: dict[str, Any]
+    valid_from: datetime | None = None  # where it holds from as the belief, likewise
 
 
 @dataclass
@@ -202,6 +222,9 @@ class Reinforce:
     source_type: str | None = None
     previous_evidence: dict[str, Any] | None = None
     previous_source_type: str | None = None
+    # A rollback's: what its REINFORCED edge records (the claim as the rollback found it, for
+    # the rollback of the rollback), where the fields above say what it sets the claim back to.
+    record: dict[str, Any] | None = None
 
 
 @dataclass
@@ -263,13 +286,11 @@ class Repoint:
 
 @dataclass
 class Erasure:
-    """Erase the content of claims (and the subject of slots), leaving tombstones."""
+    """Erase the content of claims (and the subject of slots), leaving tombstones: one batch
+    of an erase (write/erasure.py)."""
 
     claim_ids: list[str]
     slot_ids: list[str]
-    # The parameters of ``write/erase_targets`` that found them: the apply step reads the targets
-    # again under the slot locks and plans again when a write committed in between.
-    targets: dict[str, Any] | None = None
 
 
 @dataclass
@@ -343,6 +364,11 @@ class ChangeSet:
     undo: dict[str, Any] | None = None  # stored on the Revision: how to reverse it exactly
     undoes: str | None = None  # a rollback: the revision it reverses (stored on the Revision)
     demotions: list[Demotion] = field(default_factory=list)
+    deactivations: list[Deactivate] = field(default_factory=list)
+    # What this operation undid that its own rollback must do again, each a FLAGGED edge of its
+    # Revision: {id, flag ('review_cleared', 'demotion_undone', 'dismissed', 'undismissed'),
+    # and previous_reason, previous_revision or rival}.
+    records: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def added(self) -> list[str]:
@@ -350,6 +376,7 @@ class ChangeSet:
             *(c.props["id"] for c in self.creates),
             *(a.id for a in self.activations),
             *(r.new_id for r in self.restores),
+            *(d.record_id for d in self.deactivations),
         ]
 
     def join_chain(self, slot: SlotState, claim_id: str, verdict: str) -> int | None:
@@ -382,6 +409,7 @@ class ChangeSet:
             flagged=[*(i for i, _ in self.flags), *(i for i, _ in self.raises), *flagged],
             restored=[r.new_id for r in self.restores]
             + [r.id for r in self.reopens]
+            + [d.id for d in self.deactivations]
             + [a.id for a in self.assigns if a.restored],
             contradicted=[
                 x.rival for x in self.contradictions if x.resolution in (NEWEST_WINS, CORRECTED)
@@ -444,5 +472,8 @@ def claim_properties(
         )
         else None,
         "embedding": embedding,
+        # A text-only claim of its own is about every subject it names: its text as names are
+        # looked for in it (``fold``), so an erase of a subject finds it (write/erase_targets).
+        "text_key": fold(draft.text) if key[1].startswith("text:") else None,
     }
     return {k: v for k, v in props.items() if v is not None}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -90,12 +90,15 @@ UNSUPPORTED_BY_SOURCE = "its source (episode_content) does not support it: waits
 @dataclass
 class Request:
     """One draft to remember, with its revision id (the idempotency key) and actor. ``fresh``:
-    the engine drew the revision id for this call, so it cannot name a revision that ran."""
+    the engine drew the revision id for this call, so it cannot name a revision that ran.
+    ``recorded_at``: the transaction time an import of history keeps (``import_history``: its
+    revision is an ``import``); None, as for every other write, is the engine's clock."""
 
     draft: ClaimDraft
     revision_id: str
     actor: str | None = None
     fresh: bool = False
+    recorded_at: datetime | None = None
 
 
 def _seqs(state: State) -> dict[SlotKey, tuple[str, int]]:
@@ -601,7 +604,8 @@ class Remember:
 
     def _framed(self, draft: ClaimDraft) -> tuple[SlotKey, Cardinality, Statement] | None:
         """The slot of a text-only draft whose sentence ``identity.parse`` reads: (namespace,
-        subject, canonical relation), the same key a structured draft of that fact has; the
+        subject, canonical relation; a first-person subject is the draft's author), the same
+        key a structured draft of that fact has; the
         vocabulary gives the cardinality, except that a copula's bare attribute of a named
         subject and possession ("has") are multi-valued, unless the vocabulary reads the
         attribute as a predicate of its own ("is a nurse": a job title)."""
@@ -610,10 +614,15 @@ class Remember:
         statement = parse(draft.text)
         if statement is None:
             return None
+        subject = statement.subject
+        if draft.author and normalize_key(subject) in _FIRST_PERSON:
+            # "I work at Kelp" is about whoever said it: the fact a structured draft of it has,
+            # which erase(subject=...) finds with the rest of the speaker's facts.
+            subject = draft.author
         key, cardinality = slot_key(
             self.vocabulary,
             draft.namespace,
-            statement.subject,
+            subject,
             statement.relation,
             statement.value,
             draft.text,
@@ -673,7 +682,7 @@ class Remember:
             self.detector.forget()
             slot, candidates, subject = self._locate(index, claim_id, embedding, state)
             now = self.clock()
-            recorded_at = draft.recorded_at or now
+            recorded_at = request.recorded_at or now
             if recorded_at > now + timedelta(seconds=self.policy.clock_skew_seconds):
                 raise ValueError(
                     f"recorded_at: {recorded_at.isoformat()} is in the future (the engine's "
@@ -740,17 +749,14 @@ class Remember:
                 and "confidence" not in draft.model_fields_set
             ):
                 # The verified score becomes the confidence of a draft that gave none.
-                request = Request(
-                    draft.model_copy(update={"confidence": round(verified_score, 4)}),
-                    request.revision_id,
-                    request.actor,
+                request = replace(
+                    request,
+                    draft=draft.model_copy(update={"confidence": round(verified_score, 4)}),
                 )
             if verified == "unsupported" and self.policy.unsupported == "low_confidence":
                 confidence = min(draft.confidence, self.policy.unsupported_confidence)
-                request = Request(
-                    draft.model_copy(update={"confidence": confidence}),
-                    request.revision_id,
-                    request.actor,
+                request = replace(
+                    request, draft=draft.model_copy(update={"confidence": confidence})
                 )
             change = self._decide(
                 request,
@@ -778,7 +784,7 @@ class Remember:
             return False
         key, _ = draft_slot(self.vocabulary, draft)
         slot = state.slots.get(key)
-        start = draft.valid_from or draft.recorded_at
+        start = draft.valid_from or request.recorded_at
         return slot is not None and _needs_older(slot, start, correction=draft.correction)
 
     def _read_whole_past(self) -> PastNeeded:
@@ -1201,6 +1207,9 @@ class Remember:
         )[0]
 
 
+_FIRST_PERSON = frozenset({"i", "me"})
+
+
 def _subject_of(slot: SlotState, row: dict[str, Any]) -> str | None:
     """Who a claim is about: its slot's subject, or for a slot a text-only claim opened
     without a frame, the subject of its sentence if the frame reader reads it."""
@@ -1273,7 +1282,7 @@ def _changes(
     change = ChangeSet(
         revision_id=rid,
         namespace=ns,
-        op="remember",
+        op="remember" if request.recorded_at is None else "import",
         decision=plan.action,
         reason=plan.reason,
         at=now,

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -17,14 +18,14 @@ from typing import Any
 
 from .. import cypher
 from ..detect import Detector, Vectors
-from ..errors import NotFound
+from ..errors import ConflictError, NotFound
 from ..models import ConsolidationReport, RevisionResult
 from ..policy import PairScores, Policy
 from ..store import StaleSlot, Store, Tx
-from ..vocabulary import Vocabulary, normalize_key
+from ..vocabulary import Vocabulary, fold, normalize_key
 from ..widening import Widening
-from . import consolidation, operations
-from .apply import AtOnce, Planned, at_once, in_order, lock_slots, run, run_locked, send
+from . import apply, consolidation, erasure, operations
+from .apply import AtOnce, Planned, at_once, in_order, run, send
 from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
 from .remember import LOOKUP_WINDOW, PastNeeded, Remember, Request, after_apply, replayed
 from .state import WALK_UP_TO, State, read_namespace, read_state
@@ -89,9 +90,19 @@ def _land(flight: _Flight) -> list[RevisionResult] | None:
 
 
 def mention(subject: str) -> str:
-    """A pattern (Neo4j's Java regex) matching lower-cased text that names ``subject`` as whole
-    words: how a text-only claim is tied to the subjects it is about."""
-    words = normalize_key(subject).split()
+    """A pattern (Neo4j's Java regex) matching a claim's ``text_key`` (its text as ``fold``
+    makes it) that names ``subject`` as whole words, the subject folded the same way: how a
+    text-only claim is tied to the subjects it is about."""
+    return _words_pattern(fold(normalize_key(subject)).split())
+
+
+def legacy_mention(subject: str) -> str:
+    """``mention`` for a claim stored before ``text_key`` was (matched on its lower-cased text,
+    Cypher's ``toLower``): the subject lower-cased the same way (not folded)."""
+    return _words_pattern(unicodedata.normalize("NFC", subject).lower().split())
+
+
+def _words_pattern(words: list[str]) -> str:
     edge = "[\\p{L}\\p{N}_]"
     return f"(?s).*(?<!{edge})" + "\\s+".join(re.escape(w) for w in words) + f"(?!{edge}).*"
 
@@ -612,10 +623,12 @@ class Writer:
             )
             target.clear()
             target.update(rows[0] if rows else {})
+            changed = target.get("changes", [])
+            claims = {c["id"] for c in changed} | {c["rival"] for c in changed if c.get("rival")}
             return self._read(
                 self.store,
                 slot_refs=[(namespace, i) for i in (target.get("slot_ids") or [])],
-                claim_refs=[(namespace, c["id"]) for c in target.get("changes", [])],
+                claim_refs=[(namespace, i) for i in sorted(claims)],
                 revisions=[(namespace, rid)],
             )
 
@@ -655,65 +668,152 @@ class Writer:
         claim_ids: Sequence[str] | None,
         revision_id: str | None,
         actor: str | None,
+        progress: Callable[[str, int], None] | None = None,
     ) -> RevisionResult:
-        ids = list(claim_ids) if claim_ids is not None else None
-        scope: operations.ErasureScope = (
-            "namespace"
-            if subject is None and ids is None
-            else ("subject" if ids is None else "claims")
+        """Erase what ``subject``, ``claim_ids`` or (neither) the whole namespace covers, at any
+        size (write/erasure.py): its Revision first (from then on what it covers is neither
+        read nor written), batches of claims, the facts' tombstones, the caller's text in the
+        revisions, its result last. An erase of the same scope left unfinished (a crash, a
+        failure) is found and finished, not begun again; a finished revision id replays.
+        ``progress`` is told each step: ("claims" | "facts" | "revisions", how many so far)."""
+        ids = tuple(sorted(set(claim_ids))) if claim_ids is not None else None
+        job = erasure.Job(
+            namespace,
+            "namespace" if subject is None and ids is None else "claims" if ids else "subject",
+            key=normalize_key(subject) if subject is not None else None,
+            mention=mention(subject) if subject is not None else None,
+            legacy=legacy_mention(subject) if subject is not None else None,
+            ids=ids,
         )
-        params: dict[str, Any] = {
-            "namespace": namespace,
-            "subject_key": normalize_key(subject) if subject is not None else None,
-            "mention": mention(subject) if subject is not None else None,
-            "ids": ids,
-        }
-        targets: dict[str, Any] = {}
-        rid = revision_id or self.new_id()
-
-        def read(tx: Tx) -> State:
-            # Lock what the targets cover, then read them again: a write that committed before
-            # its slot was locked is among them; until the set stops growing.
-            locked: set[str] = set()
-            while True:
-                found = tx.one("write/erase_targets", **params)
-                assert found is not None
-                covered = {t["slot_id"] for t in found["claims"] if t["slot_id"]}
-                covered |= set(found["slots"])
-                if covered <= locked:
-                    break
-                lock_slots(tx, namespace, covered - locked)
-                locked |= covered
-            targets.update(found)
-            return self._read(
-                tx,
-                slot_refs=[(namespace, i) for i in sorted(locked)],
-                revisions=[(namespace, rid)],
-            )
-
         self._forget()  # what it held of the erased facts goes with them, now and after
         try:
-            return run_locked(
-                self.store,
-                read,
-                _planner(
-                    namespace,
-                    rid,
-                    lambda state, rid: operations.erase(
-                        state,
-                        namespace,
-                        targets["claims"],
-                        scope=scope,
-                        rid=rid,
-                        actor=actor,
-                        now=self.clock(),
-                        tombstones=targets["slots"],
-                        check=params,
-                    ),
-                ),
-            )[0]
+            return self._erase(job, revision_id, actor, progress or (lambda step, n: None))
         finally:
             self._forget()
+
+    def _erase(
+        self,
+        job: erasure.Job,
+        revision_id: str | None,
+        actor: str | None,
+        progress: Callable[[str, int], None],
+    ) -> RevisionResult:
+        begun = self._erase_begun(job, revision_id, actor)
+        if isinstance(begun, RevisionResult):
+            return begun
+        rid, resumed = begun
+        params = job.params()
+        erased = facts = 0
+        while True:
+            while ids := apply.erase_batch(
+                self.store, params, rid, self.clock(), erasure.ERASE_BATCH
+            ):
+                erased += len(ids)
+                progress("claims", erased)
+            while count := apply.erase_tombstones(self.store, params, rid, erasure.ERASE_BATCH):
+                facts += count
+                progress("facts", facts)
+            scrubbed = self._erase_scrub(job, rid, progress)
+            done = apply.erase_close(
+                self.store,
+                params,
+                rid,
+                partial(erasure.finished, job, rid, scrubbed=scrubbed, resumed=resumed),
+            )
+            if done is not None:
+                if job.scope == "namespace":
+                    self._erase_covered(job.namespace, rid)
+                return done
+
+    def _erase_covered(self, namespace: str, rid: str) -> None:
+        """Finish the unfinished erases of a subject or of claims of ``namespace`` that its whole
+        erase ``rid`` covered: nothing of theirs is left, so each only writes its result."""
+        rows = self.store.read_leader("write/erase_running", namespace=namespace, id=None)
+        for row in rows:
+            if not row["running"] or row["id"] == rid:
+                continue
+            job = erasure.Job(
+                namespace,
+                row["scope"],
+                key=row["key"],
+                mention=row["mention"],
+                legacy=row["legacy"],
+                ids=tuple(row["ids"]) if row["ids"] is not None else None,
+            )
+            other = str(row["id"])
+            apply.erase_close(
+                self.store,
+                job.params(),
+                other,
+                partial(erasure.finished, job, other, scrubbed=0, resumed=True),
+            )
+
+    def _erase_begun(
+        self, job: erasure.Job, revision_id: str | None, actor: str | None
+    ) -> RevisionResult | tuple[str, bool]:
+        """The erase to run: (its revision id, whether it had begun before) of an unfinished
+        erase of this scope, or of a new one written now; or the stored result of a finished
+        ``revision_id`` (a replay)."""
+        for _ in range(2):  # a concurrent erase may write the same id between the two steps
+            rows = self.store.read_leader(
+                "write/erase_running", namespace=job.namespace, id=revision_id
+            )
+            named = next((r for r in rows if r["id"] == revision_id), None)
+            if named is not None:
+                if named["op"] != "erase":
+                    raise ConflictError(
+                        f"revision_id: {revision_id!r} is a revision of another operation "
+                        f"({named['op']})"
+                    )
+                if not named["running"]:
+                    return replayed(named["result"])
+                if not job.same(named):
+                    raise ConflictError(
+                        f"revision_id: erase {revision_id!r} covers another {named['scope']}; "
+                        "finish it with its own arguments"
+                    )
+                return str(named["id"]), True
+            running = next((r for r in rows if r["running"] and job.same(r)), None)
+            if running is not None and revision_id is None:
+                return str(running["id"]), True
+            rid = revision_id or self.new_id()
+            made = apply.erase_begin(
+                self.store,
+                {
+                    **job.params(),
+                    "id": rid,
+                    "at": self.clock().isoformat(),
+                    "actor": actor,
+                    "reason": job.reason,
+                    "result": erasure.started(job, rid).model_dump_json(),
+                },
+            )
+            if made:
+                return rid, False
+        raise ConflictError(f"revision_id: {revision_id!r} is being written by another client")
+
+    def _erase_scrub(self, job: erasure.Job, rid: str, progress: Callable[[str, int], None]) -> int:
+        """The caller's free text about what erase ``rid`` erased, gone from every revision of
+        the namespace that held some (``erasure.scrub``), page by page; how many hold none now."""
+        outcome = self.store.read_leader("write/erase_outcome", namespace=job.namespace, id=rid)[0]
+        erased, slots = set(outcome["retired"]), set(outcome["slot_ids"])
+        after, scrubbed = "", 0
+        while True:
+            rows = self.store.read_leader(
+                "write/erase_revisions",
+                namespace=job.namespace,
+                id=rid,
+                after=after,
+                limit=erasure.ERASE_BATCH,
+            )
+            if not rows:
+                return scrubbed
+            rewrite, done = erasure.scrub(rows, rid, erased, slots, job.scope == "namespace")
+            if rewrite:
+                apply.erase_scrub(self.store, job.namespace, rewrite)
+            scrubbed += done
+            progress("revisions", scrubbed)
+            after = rows[-1]["id"]
 
     def consolidate(
         self,

@@ -9,10 +9,15 @@
 // Planned once: the slot is found by its unique key, its claims by the slot's id with the index
 // each branch names, so the plan does not depend on the statistics (docs/engine.md#plans).
 CYPHER replan=skip
-WITH datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
+//@include read/hidden
+WITH hidden, datetime($valid_at) AS valid_at, datetime($known_at) AS known_at
 MATCH (s:Slot {namespace: $namespace, subject_key: $subject_key, predicate: $predicate})
 USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
 //@include read/held_claims
+WITH * WHERE NOT (c.namespace IN hidden.whole
+     OR [c.namespace, coalesce(c.subject_key, '')] IN hidden.keys
+     OR (c.namespace IN hidden.text AND coalesce(c.subject_key, 'text:') STARTS WITH 'text:')
+     OR c.id IN hidden.ids)
 //@include read/claim_overruled
 RETURN c {.*, embedding: null, contradicts: overruled,
           valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),

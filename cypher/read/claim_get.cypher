@@ -6,8 +6,13 @@
 // does not depend on the statistics; the hint keeps the planner from ever starting with a
 // scan (docs/engine.md#plans).
 CYPHER replan=skip
+//@include read/hidden
 MATCH (c:Claim {id: $id, namespace: $namespace})
 USING INDEX SEEK c:Claim(id)
+WHERE NOT (c.namespace IN hidden.whole
+     OR [c.namespace, coalesce(c.subject_key, '')] IN hidden.keys
+     OR (c.namespace IN hidden.text AND coalesce(c.subject_key, 'text:') STARTS WITH 'text:')
+     OR c.id IN hidden.ids)
 //@include read/claim_overruled
 RETURN c {.*, embedding: null, contradicts: overruled,
           valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),

@@ -2,17 +2,23 @@
 // "earlier you said X": what each said, when, and its source. Only a claim with the
 // contradiction flag has any: the CONTRADICTS edges it won, closed as it was written (newest
 // wins, a correction; write/changes.py NEWEST_WINS, CORRECTED) or when a human confirmed it.
+// What an erase running now covers is left out (read/hidden).
 // Params, alone: $namespace, $id
-// Carried (//@include), from its //@shared line on: c (a claim); every variable bound before is
-// kept.
+// Carried (//@include), from its //@shared line on: c (a claim), hidden (read/hidden); every
+// variable bound before is kept.
 // Returns: c, overruled (list of claim maps, moments as ISO-8601 text, with the resolution)
+//@include read/hidden
 MATCH (c:Claim {id: $id, namespace: $namespace})
 //@shared
-CALL (c) {
+CALL (c, hidden) {
   WITH c WHERE c.contradiction
   MATCH (c)-[x:CONTRADICTS]->(r:Claim)
   WHERE x.resolution IN ['superseded: newest wins', 'retracted: corrected', 'confirmed']
     AND r.status <> 'erased'
+    AND NOT (r.namespace IN hidden.whole
+         OR [r.namespace, coalesce(r.subject_key, '')] IN hidden.keys
+         OR (r.namespace IN hidden.text AND coalesce(r.subject_key, 'text:') STARTS WITH 'text:')
+         OR r.id IN hidden.ids)
   WITH r, x ORDER BY r.recorded_at DESC
   RETURN collect(r {.id, .text, .object, .source_type, .author, .origin, .status,
                     negated: coalesce(r.negated, false), valid_from: toString(r.valid_from),

@@ -5,11 +5,15 @@
 // Carried, from its //@shared line on: c (a claim)
 // Returns: waiting (list of claim maps, embeddings left out); every variable bound before kept
 MATCH (c:Claim {id: $id})
+//@include read/hidden
 //@shared
-CALL (c) {
+CALL (c, hidden) {
   OPTIONAL MATCH (p:Claim {slot_id: c.slot_id, status: 'pending'})
   USING INDEX SEEK p:Claim(slot_id, status)
-  WHERE p <> c AND p.namespace = c.namespace
+  WHERE p <> c AND p.namespace = c.namespace AND NOT (p.namespace IN hidden.whole
+       OR [p.namespace, coalesce(p.subject_key, '')] IN hidden.keys
+       OR (p.namespace IN hidden.text AND coalesce(p.subject_key, 'text:') STARTS WITH 'text:')
+       OR p.id IN hidden.ids)
   RETURN collect(p {.*, embedding: null}) AS waiting
 }
 RETURN waiting

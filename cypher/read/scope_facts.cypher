@@ -12,20 +12,28 @@
 //          without $embedding), rivals (open contradictions and pending claims of its slot, in
 //          its namespace)}, by layer, then as accepted)
 WITH $facts AS facts
+//@include read/hidden
 //@shared
-CALL (facts) {
+CALL (facts, hidden) {
   WITH $valid_at AS valid_at, $known_at AS known_at
   UNWIND range(0, size($namespaces) - 1) AS layer
   UNWIND facts AS fact
   MATCH (s:Slot {namespace: $namespaces[layer], subject_key: fact.subject_key,
                  predicate: fact.predicate})
 //@include read/held_claims
-  WITH layer, s, c ORDER BY c.accepted_at DESC, c.version DESC
-  WITH layer, s, collect(c) AS held
+  WITH * WHERE NOT (c.namespace IN hidden.whole
+       OR [c.namespace, coalesce(c.subject_key, '')] IN hidden.keys
+       OR (c.namespace IN hidden.text AND coalesce(c.subject_key, 'text:') STARTS WITH 'text:')
+       OR c.id IN hidden.ids)
+  WITH layer, s, c, hidden ORDER BY c.accepted_at DESC, c.version DESC
+  WITH layer, s, hidden, collect(c) AS held
   UNWIND CASE s.cardinality WHEN 'single' THEN held[..1] ELSE held END AS c
-  CALL (c) {
+  CALL (c, hidden) {
     OPTIONAL MATCH (c)-[x:CONTRADICTS]-(r:Claim {namespace: c.namespace})
-    WHERE x.resolution IS NULL AND r.status IN ['active', 'pending']
+    WHERE x.resolution IS NULL AND r.status IN ['active', 'pending'] AND NOT (r.namespace IN hidden.whole
+         OR [r.namespace, coalesce(r.subject_key, '')] IN hidden.keys
+         OR (r.namespace IN hidden.text AND coalesce(r.subject_key, 'text:') STARTS WITH 'text:')
+         OR r.id IN hidden.ids)
     RETURN collect(r {.*, embedding: null}) AS contradicting
   }
 //@include read/pending_rivals

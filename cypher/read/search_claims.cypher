@@ -7,5 +7,6 @@
 //          hits and reach (read/search_hits')
 CALL db.index.vector.queryNodes('claim_embedding', $fetch, $embedding) YIELD node, score
 WITH collect({c: node, score: score}) AS near
+//@include read/hidden
 //@include read/search_hits
 RETURN size(near) AS fetched, hits, reach

@@ -14,19 +14,26 @@
 // the hits)
 MATCH (node:Claim {id: $id})
 WITH [{c: node, score: 1.0}] AS near
+//@include read/hidden
 //@shared
-CALL (near) {
+CALL (near, hidden) {
   UNWIND near AS found
   // In score order first: the tests below (one subquery a claim) then run only until $k
   // claims pass, the planner keeping the order and the LIMIT stopping the pulls.
   WITH found.c AS c, found.score AS score ORDER BY score DESC
-  WHERE c.namespace = $namespace
+  WHERE c.namespace = $namespace AND NOT (c.namespace IN hidden.whole
+       OR [c.namespace, coalesce(c.subject_key, '')] IN hidden.keys
+       OR (c.namespace IN hidden.text AND coalesce(c.subject_key, 'text:') STARTS WITH 'text:')
+       OR c.id IN hidden.ids)
 //@include read/search_holds
-  WITH c, score ORDER BY score DESC LIMIT $k
+  WITH c, score, hidden ORDER BY score DESC LIMIT $k
 //@include read/claim_overruled
-  CALL (c) {
+  CALL (c, hidden) {
     OPTIONAL MATCH (c)-[x:CONTRADICTS]-(r:Claim)
-    WHERE x.resolution IS NULL AND r.status IN ['active', 'pending']
+    WHERE x.resolution IS NULL AND r.status IN ['active', 'pending'] AND NOT (r.namespace IN hidden.whole
+         OR [r.namespace, coalesce(r.subject_key, '')] IN hidden.keys
+         OR (r.namespace IN hidden.text AND coalesce(r.subject_key, 'text:') STARTS WITH 'text:')
+         OR r.id IN hidden.ids)
     RETURN collect(r {.*, embedding: null}) AS contradicting
   }
 //@include read/pending_rivals

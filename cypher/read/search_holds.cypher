@@ -5,12 +5,14 @@
 // found as as_of finds them (read/held_claims: a long fact's by index, not walked).
 // Params, alone: $id (a claim, taken as a hit), $mode ('current' | 'history' | 'as_of'), $now,
 //         $valid_at, $known_at (datetimes), $walk_up_to
-// Carried, from its //@shared line on: c (a hit), score, and the same parameters but $id
+// Carried, from its //@shared line on: c (a hit), score, hidden (read/hidden, kept), and the
+// same parameters but $id
 // Returns: c, score: the hits that pass
 MATCH (c:Claim {id: $id})
 WITH c, 1.0 AS score
+//@include read/hidden
 //@shared
-WITH c, score, CASE $mode WHEN 'current' THEN $now ELSE $valid_at END AS t,
+WITH c, score, hidden, CASE $mode WHEN 'current' THEN $now ELSE $valid_at END AS t,
      CASE $mode WHEN 'current' THEN $now ELSE $known_at END AS known
 WHERE CASE $mode
   WHEN 'history' THEN c.status <> 'erased'
@@ -22,7 +24,7 @@ WHERE CASE $mode
             OR t < c.valid_to)
 END
 // (The hit is named apart: its fact's claims are c in read/held_claims.)
-WITH c AS hit, score, t, known
+WITH c AS hit, score, hidden, t, known
 CALL (hit, t, known) {
   MATCH (hit)-[:IN_SLOT]->(s:Slot {cardinality: 'single'})
   WITH hit, s, t AS valid_at, known AS known_at WHERE $mode <> 'history'
@@ -32,5 +34,5 @@ CALL (hit, t, known) {
                       OR (c.accepted_at = hit.accepted_at AND c.version > hit.version))
   RETURN count(c) AS later
 }
-WITH hit AS c, score WHERE later = 0
+WITH hit AS c, score, hidden WHERE later = 0
 RETURN c, score

@@ -5,9 +5,14 @@
 // does not depend on the statistics; the hint keeps the planner from ever starting with a
 // scan (docs/engine.md#plans).
 CYPHER replan=skip
+//@include read/hidden
 MATCH (s:Slot {namespace: $namespace, subject_key: $subject_key, predicate: $predicate})
       <-[:IN_SLOT]-(c:Claim)
 USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
+WHERE NOT (c.namespace IN hidden.whole
+     OR [c.namespace, coalesce(c.subject_key, '')] IN hidden.keys
+     OR (c.namespace IN hidden.text AND coalesce(c.subject_key, 'text:') STARTS WITH 'text:')
+     OR c.id IN hidden.ids)
 RETURN c {.*, embedding: null,
           valid_from: toString(c.valid_from), valid_to: toString(c.valid_to),
           recorded_at: toString(c.recorded_at), accepted_at: toString(c.accepted_at),

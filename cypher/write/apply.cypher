@@ -16,7 +16,8 @@
 //         retired (as write/flags), and every list of write/changes
 // Returns: ok (whether it applied), dependents (list of {revision_id, flagged}; null when not
 //          applied), found (null when applied; else write/slot_states' slots: each slot of the
-//          batch by key, as it stood under the locks)
+//          batch by key, as it stood under the locks), erasing (ids of the erases running over a
+//          slot of the batch, which refuse it: a whole namespace's, or a subject's)
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
 // does not depend on the statistics; and the lists come in one map, so no list's length
 // makes Neo4j plan it again (docs/engine.md#plans).
@@ -51,8 +52,19 @@ CALL () {
   USING INDEX SEEK r:Revision(namespace, id)
   RETURN count(r) AS replayed
 }
-WITH locked,
-     size(locked) = size($batch.slots) AND all(x IN locked WHERE x.ok) AND replayed = 0 AS ok
+// An erase running over a slot of the batch (docs/engine.md, "Erase") refuses it: what it covers
+// takes no writes until it has finished.
+CALL (locked) {
+  UNWIND locked AS x
+  WITH x.slot AS s
+  MATCH (e:Erasing)
+  WHERE e.namespace = s.namespace
+    AND (e.erasing_scope = 'namespace' OR (e.erasing_scope = 'subject' AND e.erasing_key = s.subject_key))
+  RETURN collect(DISTINCT e.id) AS erasing
+}
+WITH locked, erasing,
+     size(locked) = size($batch.slots) AND all(x IN locked WHERE x.ok) AND replayed = 0
+     AND size(erasing) = 0 AS ok
 CALL (locked, ok) {
   UNWIND locked AS x
   WITH x.slot AS s, x.ours AS ours
@@ -115,10 +127,12 @@ OPTIONAL CALL (locked, ok) {
                    + rv.result_tail
     WITH r, rv, flagged
     CALL (r, rv) {
-      UNWIND rv.added AS id
-      MATCH (c:Claim {id: id, namespace: r.namespace})
+      UNWIND rv.added AS item
+      MATCH (c:Claim {id: item.id, namespace: r.namespace})
       USING INDEX SEEK c:Claim(id)
-      CREATE (r)-[:ADDED]->(c)
+      CREATE (r)-[a:ADDED]->(c)
+      SET a = item {.previous_status, .previous_valid_from, .previous_contradiction, .previous_kind,
+                    .previous_disputes_policy}
     }
     CALL (r, rv) {
       UNWIND rv.retired AS item
@@ -131,7 +145,7 @@ OPTIONAL CALL (locked, ok) {
       UNWIND rv.reinforced AS item
       MATCH (c:Claim {id: item.id, namespace: r.namespace})
       USING INDEX SEEK c:Claim(id)
-      CREATE (r)-[:REINFORCED {previous_confidence: item.previous_confidence,
+      CREATE (r)-[:REINFORCED {delta: item.delta, previous_confidence: item.previous_confidence,
                                previous_at: datetime(item.previous_at),
                                previous_evidence_episodes: item.previous_evidence_episodes,
                                previous_evidence_types: item.previous_evidence_types,
@@ -142,15 +156,18 @@ OPTIONAL CALL (locked, ok) {
       UNWIND rv.flagged + [i IN flagged | {id: i, flag: 'needs_review'}] AS item
       MATCH (c:Claim {id: item.id, namespace: r.namespace})
       USING INDEX SEEK c:Claim(id)
-      CREATE (r)-[:FLAGGED {flag: item.flag}]->(c)
+      CREATE (r)-[f:FLAGGED]->(c)
+      SET f = item {.flag, .previous_reason, .previous_revision, .rival}
     }
     CALL (r, rv) {
       UNWIND rv.restored AS item
       MATCH (c:Claim {id: item.id, namespace: r.namespace})
       USING INDEX SEEK c:Claim(id)
-      CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
+      CREATE (r)-[:RESTORED {restored_from: item.from, previous_status: item.previous_status,
+                                 previous_kind: item.previous_kind,
+                                 previous_valid_from: datetime(item.previous_valid_from)}]->(c)
     }
   }
   RETURN dependents
 }
-RETURN ok, dependents, found
+RETURN ok, dependents, found, erasing

@@ -23,7 +23,8 @@
 //         raises (list of {namespace, id, reason, revision_id}), unsettles (list of
 //         {namespace, from, to, revision, previous}), unlinks (list of {namespace, id,
 //         revision_id}), assigns (list of {namespace, id, props, moments}), demotions (list of
-//         {namespace, id, reason, undo, revision_id, at})
+//         {namespace, id, reason, undo, revision_id, at}), deactivations (list of {namespace, id,
+//         record_id, valid_from, contradiction, kind, disputes_policy, at})
 // Returns: applied (always true)
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
 // does not depend on the statistics; and the lists come in one map, so no list's length
@@ -46,17 +47,44 @@ CALL () {
     CREATE (c)-[:DERIVED_FROM]->(e)
   }
 }
+// rollback of an activation: the claim waits again as it did (pending, its window, flags and
+// kind as before; no version), and a copy of it, retracted now, keeps what it was meanwhile:
+// believed from its acceptance until now (as_of about that time answers as it did), holding
+// its place in the version chain (its SUPERSEDES edge moves to the copy) and its provenance.
+// Before the restores: a claim restored here is in conflict with the one that waits again.
+CALL () {
+  UNWIND $batch.deactivations AS x
+  MATCH (c:Claim {id: x.id, namespace: x.namespace})-[:IN_SLOT]->(s:Slot)
+  USING INDEX SEEK c:Claim(id)
+  CREATE (k:Claim)-[:IN_SLOT]->(s)
+  SET k = c {.*, id: x.record_id, status: 'retracted', disputed: false, needs_review: false,
+             review_reason: null, review_revision: null, restored_from: c.id}
+  SET k.retracted_at = datetime(x.at)
+  WITH c, k, x
+  CALL (c, k) {
+    MATCH (c)-[e:SUPERSEDES]->(p:Claim)
+    CREATE (k)-[:SUPERSEDES {revision_id: e.revision_id, verdict: e.verdict}]->(p)
+    DELETE e
+  }
+  CALL (c, k) {
+    MATCH (c)-[:DERIVED_FROM]->(e:Episode)
+    CREATE (k)-[:DERIVED_FROM]->(e)
+  }
+  SET c.status = 'pending', c.accepted_at = null, c.version = null,
+      c.valid_from = datetime(x.valid_from), c.contradiction = x.contradiction, c.kind = x.kind,
+      c.disputes_policy = x.disputes_policy
+}
 // rollback of a retirement: the retired claim comes back as a new claim with the same content,
-// provenance and place in the web (history is never rewritten): its premises, its dependents,
-// SUPPORTS both ways, and the conflicts the rolled-back revision had settled, open again
+// provenance, review flag and place in the web (history is never rewritten): its premises, its
+// dependents, SUPPORTS both ways, and the conflicts the rolled-back revision had settled, open
+// again
 CALL () {
   UNWIND $batch.restores AS x
   MATCH (o:Claim {id: x.id, namespace: x.namespace})-[:IN_SLOT]->(s:Slot)
   USING INDEX SEEK o:Claim(id)
   CREATE (c:Claim)-[:IN_SLOT]->(s)
   SET c = o {.*, id: x.new_id, status: x.status, valid_to: null, superseded_at: null,
-             retracted_at: null, disputed: false, needs_review: false, review_reason: null,
-             review_revision: null, restored_from: o.id, version: x.version}
+             retracted_at: null, disputed: false, restored_from: o.id, version: x.version}
   SET c.valid_to = datetime(x.valid_to), c.recorded_at = datetime(x.at),
       c.accepted_at = CASE x.status WHEN 'pending' THEN null ELSE datetime(x.at) END
   WITH c, o, x
@@ -224,9 +252,10 @@ CALL () {
   }
   MERGE (d)-[:DEPENDS_ON]->(p)
 }
-// erasure (GDPR Art. 17): claims keep id, slot, status 'erased', times and edges; their text,
-// triple, embedding, author, origin and review notes go, and so does the content of every
-// episode they were derived from; an erased subject leaves its slots under a tombstone key
+// erasure (GDPR Art. 17): claims keep id, slot, status 'erased', times and edges; their text
+// (and its folded form), triple (and the predicate as the caller wrote it), embedding, author,
+// origin and review notes go, and so does the content of every episode they were derived from;
+// an erased subject leaves its slots under a tombstone key
 CALL () {
   UNWIND $batch.erase_claims AS x
   MATCH (c:Claim {id: x.id, namespace: x.namespace})
@@ -236,12 +265,17 @@ CALL () {
     SET e.content = null, e.source = null, e.erased_at = datetime(x.at)
   }
   SET c.status = 'erased', c.erased_at = datetime(x.at)
-  REMOVE c.text, c.subject, c.object, c.subject_key, c.object_key, c.embedding, c.author,
-         c.origin, c.review_reason, c.evidence_sources, c.refused_reason
+  REMOVE c.text, c.text_key, c.subject, c.object, c.subject_key, c.object_key,
+         c.predicate_text, c.embedding, c.author, c.origin, c.review_reason, c.evidence_sources,
+         c.refused_reason
   WITH c
   CALL (c) {
     OPTIONAL MATCH (:Revision)-[r:REINFORCED]->(c)
     REMOVE r.previous_evidence_sources
+  }
+  CALL (c) {
+    OPTIONAL MATCH (:Revision)-[f:FLAGGED]->(c)
+    REMOVE f.previous_reason
   }
 }
 CALL () {

@@ -1,7 +1,7 @@
-// Erase, inside its transaction: replace the reasons found by erase_reasons (on the Revision and
-// in its stored result), and drop the free text of a dismissal from the CONTRADICTS edges of
-// the erased claims.
-// Params: $namespace, $revisions (list of {id, reason, result}), $claim_ids
+// Erase: the caller's free text it takes along. The text of a dismissal leaves the CONTRADICTS
+// edges of the erased claims $claim_ids; each revision of $revisions gets the reason, stored
+// result and undo record the caller made of it (null: none).
+// Params: $namespace, $revisions (list of {id, reason, result, undo}), $claim_ids
 // Returns: scrubbed (count of revisions)
 CALL () {
   UNWIND $claim_ids AS id
@@ -11,5 +11,5 @@ CALL () {
 }
 UNWIND $revisions AS x
 MATCH (r:Revision {namespace: $namespace, id: x.id})
-SET r.reason = x.reason, r.result = x.result
+SET r.reason = x.reason, r.result = x.result, r.undo = x.undo
 RETURN count(r) AS scrubbed

@@ -1,34 +1,52 @@
-// The claims an erase covers and the slots it leaves as tombstones: a whole namespace, one subject,
-// or listed ids. A subject covers the claims in its facts and the text-only claims of their own
-// that mention it by name ($mention: a case-insensitive whole-word pattern of the subject, matched
-// on lower-cased text). A slot loses its subject when the erase covers it: every slot of the
-// namespace, every slot of the subject (also one whose claims an earlier erase took already), and
-// a slot all of whose claims are erased once the listed ones are. Read once to plan, and again
-// inside the erase's own transaction under the slot locks (a write committed in between makes
-// the two differ: the erase plans again).
-// Params: $namespace, $subject_key (or null), $mention (or null), $ids (or null)
-// Returns: claims (list of {id, slot_id}), slots (list of slot ids)
+// Erase, one batch: up to $limit claims the erase $id still has to erase (not erased yet), and the
+// write locks of their facts, taken in key order as every writer takes them (seq moved, the
+// erase their last revision: a write decided before goes again, a rollback of an earlier
+// revision of theirs is refused). What the erase covers: a whole namespace; a subject's facts
+// and the text-only claims of their own that name it ($mention, a whole-word pattern of the
+// subject as vocabulary.fold makes it, matched on the text as fold made it, text_key; a claim
+// stored before text_key is matched on its lower-cased text by $legacy); or listed ids.
+// Params: $namespace, $id (the erase's revision id), $scope ('namespace' | 'subject' |
+//         'claims'), $key, $mention, $legacy, $ids, $limit
+// Returns: claims (list of {id, slot_id}), slot_ids (their facts, locked)
 CALL () {
+  WITH $scope AS scope WHERE scope = 'namespace'
   MATCH (c:Claim {namespace: $namespace})
   USING INDEX SEEK c:Claim(namespace, status)
-  WHERE c.status IS NOT NULL
-    AND ($subject_key IS NULL OR c.subject_key = $subject_key
-         OR (c.subject_key STARTS WITH 'text:' AND toLower(c.text) =~ $mention))
-    AND ($ids IS NULL OR c.id IN $ids)
-    AND c.status <> 'erased'
-  RETURN collect({id: c.id, slot_id: c.slot_id}) AS claims
-}
-CALL (claims) {
-  MATCH (s:Slot {namespace: $namespace})
+  WHERE c.status IN ['active', 'superseded', 'retracted', 'pending', 'rejected']
+  RETURN c
+  UNION
+  WITH $scope AS scope WHERE scope = 'subject'
+  MATCH (s:Slot {namespace: $namespace, subject_key: $key})<-[:IN_SLOT]-(c:Claim)
   USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
-  WHERE s.subject_key IS NOT NULL AND s.predicate IS NOT NULL
-    AND (s.subject IS NOT NULL
-         OR NOT (s.subject_key STARTS WITH 'erased:' OR s.subject_key STARTS WITH 'text:'))
-    AND ($subject_key IS NULL OR s.subject_key = $subject_key)
-    AND ($ids IS NULL OR s.id IN [c IN claims | c.slot_id])
-    AND ($ids IS NULL OR NOT EXISTS {
-      MATCH (s)<-[:IN_SLOT]-(o:Claim) WHERE o.status <> 'erased' AND NOT o.id IN $ids
-    })
-  RETURN collect(s.id) AS slots
+  WHERE s.predicate IS NOT NULL AND c.status <> 'erased'
+  RETURN c
+  UNION
+  WITH $scope AS scope WHERE scope = 'subject'
+  MATCH (s:Slot {namespace: $namespace})<-[:IN_SLOT]-(c:Claim)
+  USING INDEX SEEK s:Slot(namespace, subject_key, predicate)
+  WHERE s.subject_key STARTS WITH 'text:' AND s.predicate IS NOT NULL AND c.status <> 'erased'
+    AND CASE WHEN c.text_key IS NULL THEN toLower(c.text) =~ $legacy
+             ELSE c.text_key =~ $mention END
+  RETURN c
+  UNION
+  WITH $scope AS scope WHERE scope = 'claims'
+  UNWIND $ids AS id
+  MATCH (c:Claim {id: id, namespace: $namespace})
+  USING INDEX SEEK c:Claim(id)
+  WHERE c.status <> 'erased'
+  RETURN c
 }
-RETURN claims, slots
+WITH c LIMIT $limit
+WITH collect(c {.id, .slot_id}) AS claims
+CALL (claims) {
+  UNWIND claims AS c
+  MATCH (s:Slot {id: c.slot_id, namespace: $namespace})
+  USING INDEX SEEK s:Slot(id)
+  WITH DISTINCT s ORDER BY s.namespace, s.subject_key, s.predicate
+  SET s.locked = true
+  WITH s
+  SET s.seq = s.seq + 1, s.last_revision = $id
+  REMOVE s.locked
+  RETURN collect(s.id) AS slot_ids
+}
+RETURN claims, slot_ids

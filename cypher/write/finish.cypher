@@ -2,9 +2,13 @@
 // revision; then one Revision per operation, linked to every claim it touched.
 // Params: $batch, one map (docs/engine.md#plans) of: slots (list of {namespace, id, versions,
 //         head, last_recorded_at, last_revision}),
-//         revisions (list of {props, at, added, retired: [{id, previous_valid_to, previous_status}],
-//         reinforced: [{id, previous_confidence, previous_at}], flagged: [{id, flag}],
-//         restored: [{id, from}]})
+//         revisions (list of {props, at, added: [{id, and for a claim that waited before
+//         (an activation) previous_status, previous_valid_from, previous_contradiction,
+//         previous_kind, previous_disputes_policy}], retired: [{id, previous_valid_to,
+//         previous_status}], reinforced: [{id, delta, previous_confidence, previous_at, ...}],
+//         flagged: [{id, flag, previous_reason, previous_revision, rival}],
+//         restored: [{id, from, previous_status, previous_kind, previous_valid_from}]}): each item is what a
+//         rollback of the revision reads back from its edge to do the reverse
 // Moments are ISO-8601 text, made DateTime here (see changes.cypher).
 // Returns: created (count of revisions)
 // Planned once: every node is found by a unique key or from a node in hand, so the plan
@@ -23,10 +27,12 @@ CREATE (r:Revision)
 SET r = rv.props, r.at = datetime(rv.at)
 WITH r, rv
 CALL (r, rv) {
-  UNWIND rv.added AS id
-  MATCH (c:Claim {id: id, namespace: r.namespace})
+  UNWIND rv.added AS item
+  MATCH (c:Claim {id: item.id, namespace: r.namespace})
   USING INDEX SEEK c:Claim(id)
-  CREATE (r)-[:ADDED]->(c)
+  CREATE (r)-[a:ADDED]->(c)
+  SET a = item {.previous_status, .previous_valid_from, .previous_contradiction, .previous_kind,
+                .previous_disputes_policy}
 }
 CALL (r, rv) {
   UNWIND rv.retired AS item
@@ -39,7 +45,7 @@ CALL (r, rv) {
   UNWIND rv.reinforced AS item
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
   USING INDEX SEEK c:Claim(id)
-  CREATE (r)-[:REINFORCED {previous_confidence: item.previous_confidence,
+  CREATE (r)-[:REINFORCED {delta: item.delta, previous_confidence: item.previous_confidence,
                            previous_at: datetime(item.previous_at),
                            previous_evidence_episodes: item.previous_evidence_episodes,
                            previous_evidence_types: item.previous_evidence_types,
@@ -50,12 +56,15 @@ CALL (r, rv) {
   UNWIND rv.flagged AS item
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
   USING INDEX SEEK c:Claim(id)
-  CREATE (r)-[:FLAGGED {flag: item.flag}]->(c)
+  CREATE (r)-[f:FLAGGED]->(c)
+  SET f = item {.flag, .previous_reason, .previous_revision, .rival}
 }
 CALL (r, rv) {
   UNWIND rv.restored AS item
   MATCH (c:Claim {id: item.id, namespace: r.namespace})
   USING INDEX SEEK c:Claim(id)
-  CREATE (r)-[:RESTORED {restored_from: item.from}]->(c)
+  CREATE (r)-[:RESTORED {restored_from: item.from, previous_status: item.previous_status,
+                             previous_kind: item.previous_kind,
+                             previous_valid_from: datetime(item.previous_valid_from)}]->(c)
 }
 RETURN count(r) AS created

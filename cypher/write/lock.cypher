@@ -7,7 +7,8 @@
 // Params: $slots (sorted list of {namespace, subject_key, predicate, id, subject, cardinality,
 //         new}), $revisions (list of {namespace, id})
 // Returns: slots (namespace, subject_key, predicate, id: as read; slot_id, key_now, seq_before:
-//          as locked), replayed (ids)
+//          as locked), replayed (ids), erasing (ids of the erases running over a slot of the
+//          batch: a whole namespace's, or a subject's; the caller refuses the write)
 UNWIND $slots AS k
 CALL (k) {
   WITH k WHERE k.new
@@ -41,4 +42,11 @@ CALL () {
   MATCH (r:Revision {namespace: rv.namespace, id: rv.id})
   RETURN collect(r.id) AS replayed
 }
-RETURN slots, replayed
+CALL (slots) {
+  UNWIND slots AS k
+  MATCH (e:Erasing)
+  WHERE e.namespace = k.namespace
+    AND (e.erasing_scope = 'namespace' OR (e.erasing_scope = 'subject' AND e.erasing_key = k.key_now))
+  RETURN collect(DISTINCT e.id) AS erasing
+}
+RETURN slots, replayed, erasing

@@ -13,6 +13,7 @@ from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph.cli import browser as audit
 from belief_graph.policy import Policy
 from belief_graph.store import Store
+from belief_graph.testing.factories import as_history
 
 NS = "audit:atlas"
 AUDITS = [
@@ -82,7 +83,6 @@ def draft(obj: str, month: int, **extra: object) -> ClaimDraft:
         "text": f"The project uses {obj}.",
         "episode_id": f"S-{obj}",
         "valid_from": day(month),
-        "recorded_at": day(month, 2),
     }
     fields.update(extra)
     return ClaimDraft.model_validate(fields)
@@ -90,7 +90,9 @@ def draft(obj: str, month: int, **extra: object) -> ClaimDraft:
 
 def test_slot_lineage_and_known_at(bg: BeliefGraph, store: Store) -> None:
     story = (("Express", 3), ("Fastify", 5), ("Go", 7))
-    ids = [bg.remember(draft(obj, month)).added[0] for obj, month in story]
+    # Learned the day after each began: history, imported with the days it was learned on.
+    learned = [as_history(draft(obj, month), day(month, 2)) for obj, month in story]
+    ids = [r.added[0] for r in bg.import_history(learned, actor="audit test", batch_size=1)]
     rows = store.read("audit/slot_lineage", namespace=NS, claim_id=ids[1])
     assert [r["id"] for r in rows] == ids
     assert [r["status"] for r in rows] == ["superseded", "superseded", "active"]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound
+from belief_graph import BeliefGraph, ClaimDraft, ConflictError, HistoricalDraft, NotFound
 from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import counts as graph_counts
 
@@ -90,27 +90,33 @@ def test_unknown_reference_is_not_found_naming_the_field(bg: BeliefGraph, field:
 
 
 def test_recorded_at_before_the_last_change_is_refused(bg: BeliefGraph) -> None:
-    bg.remember(
-        ClaimDraft(
-            namespace=NS,
-            subject="eve",
-            predicate="city",
-            object="Lisbon",
-            text="Eve lives in Lisbon.",
-            recorded_at=datetime(2026, 5, 1, tzinfo=UTC),
-        )
-    )
-    before = counts(bg)
-    with pytest.raises(ConflictError, match="recorded_at"):
-        bg.remember(
-            ClaimDraft(
+    bg.import_history(
+        [
+            HistoricalDraft(
                 namespace=NS,
                 subject="eve",
                 predicate="city",
-                object="Porto",
-                text="Eve lives in Porto.",
-                recorded_at=datetime(2026, 4, 1, tzinfo=UTC),
+                object="Lisbon",
+                text="Eve lives in Lisbon.",
+                recorded_at=datetime(2026, 5, 1, tzinfo=UTC),
             )
+        ],
+        actor="migration",
+    )
+    before = counts(bg)
+    with pytest.raises(ConflictError, match="recorded_at"):
+        bg.import_history(
+            [
+                HistoricalDraft(
+                    namespace=NS,
+                    subject="eve",
+                    predicate="city",
+                    object="Porto",
+                    text="Eve lives in Porto.",
+                    recorded_at=datetime(2026, 4, 1, tzinfo=UTC),
+                )
+            ],
+            actor="migration",
         )
     assert counts(bg) == before
 
@@ -301,9 +307,8 @@ def test_ingest_leaves_the_processs_garbage_collector_as_it_found_it(bg: BeliefG
     )
     assert during and all(t[:2] == before[:2] and t[2] > before[2] for t in during)
     assert gc.get_threshold() == before
-    future = datetime.now(UTC) + timedelta(days=3)
-    with pytest.raises(ValueError, match="recorded_at"):
-        bg.ingest([told(5), told(6, recorded_at=future)], batch_size=1)
+    with pytest.raises(NotFound, match="depends_on"):
+        bg.ingest([told(5), told(6, depends_on=("no-such-claim",))], batch_size=1)
     assert gc.get_threshold() == before
 
 

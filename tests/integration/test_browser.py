@@ -25,6 +25,7 @@ from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.cli import browser as audit
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.server.status import resource_path
+from belief_graph.testing.factories import Clock
 
 pytestmark = pytest.mark.browser
 
@@ -106,9 +107,10 @@ def test_style_parses_as_browser_does() -> None:
     assert all(rule.get("color", "#").startswith("#") for rule in rules.values())
 
 
-def build_slot(bg: BeliefGraph) -> list[str]:
+def build_slot(bg: BeliefGraph, clock: Clock) -> list[str]:
     ids = []
     for n, (obj, month) in enumerate((("Express.js", 3), ("Fastify", 5), ("Go", 7)), start=1):
+        clock.set(datetime(2026, month, 2, tzinfo=UTC))  # learned the day after
         result = bg.remember(
             ClaimDraft(
                 namespace=NS,
@@ -118,7 +120,6 @@ def build_slot(bg: BeliefGraph) -> list[str]:
                 text=f"The project uses {obj}.",
                 episode_id=f"S{n}",
                 valid_from=datetime(2026, month, 1, tzinfo=UTC),
-                recorded_at=datetime(2026, month, 2, tzinfo=UTC),
             )
         )
         ids.extend(result.added)
@@ -134,7 +135,8 @@ def test_slot_lineage_renders_in_neo4j_browser(
 
     started = time.monotonic()
     executable = chromium_path()
-    ids = build_slot(make_bg())
+    clock = Clock()
+    ids = build_slot(make_bg(clock=clock), clock)
     target = browser_target(neo4j_info)
     link = audit.browser_link("slot-lineage", [f"namespace={NS}", f"claim_id={ids[1]}"], target)
     style = json.dumps(parse_grass(resource_path("browser-style.grass").read_text()))

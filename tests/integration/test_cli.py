@@ -272,12 +272,31 @@ def test_erase_needs_confirmation(cli: Any) -> None:
 # -- reads -------------------------------------------------------------------------------------
 
 
-def test_reads_print_tables_and_json(cli: Any) -> None:
+def test_reads_print_tables_and_json(cli: Any, tmp_path: Path) -> None:
     unknown = ok(cli("current", "-n", NS, "atlas", "uses"))
     assert "unknown" in unknown.stdout
     assert as_json(cli("current", "-n", NS, "atlas", "uses", "--json")) is None
-    old = remember(cli, "Express.js", "--valid-from", "2026-03-01", "--recorded-at", "2026-03-03")
-    new = remember(cli, "Go", "--valid-from", "2026-05-15", "--recorded-at", "2026-05-16")
+    # What was learned in spring, imported as history (each line keeps its recorded_at).
+    spring = write_lines(
+        tmp_path / "spring.jsonl",
+        [
+            claim_line(
+                "Express.js",
+                valid_from="2026-03-01T00:00:00Z",
+                recorded_at="2026-03-03T00:00:00Z",
+            ),
+            claim_line("Go", valid_from="2026-05-15T00:00:00Z", recorded_at="2026-05-16T00:00:00Z"),
+        ],
+    )
+    failed(cli("import", str(spring), "-n", NS), "recorded_at", "import_history")
+    failed(cli("import", str(spring), "-n", NS, "--history"), "--actor")
+    imported = as_json(
+        cli("import", str(spring), "-n", NS, "--history", "--actor", "migration", "--json")
+    )
+    assert imported["claims"] == 2 and imported["verdicts"] == {"NEW": 1, "UPDATE": 1}
+    old, new = (
+        {"added": [c["id"]]} for c in as_json(cli("history", "-n", NS, "atlas", "uses", "--json"))
+    )
     remember(cli, "hiking", "--valid-from", "2026-01-01", predicate="likes")
 
     current = as_json(cli("current", "-n", NS, "atlas", "uses", "--json"))

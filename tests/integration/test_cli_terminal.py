@@ -145,8 +145,6 @@ def seed_story() -> dict[str, str]:
         f"The atlas-platform backend uses Express.js with {LONG_WORD} plugins everywhere.",
         "--valid-from",
         "2026-03-01",
-        "--recorded-at",
-        "2026-03-03",
         "--episode",
         "standup-notes-2026-03-03",
         "--episode-content",

@@ -369,6 +369,12 @@ def test_a_rollback_of_the_consolidation_restores_the_namespace_exactly(
     # The audit trail keeps both: what was done and that it was undone.
     ops = q(store, "MATCH (r:Revision {namespace: $ns}) RETURN collect(r.op) AS ops", ns=NS)
     assert {"consolidate", "rollback"} <= set(ops[0]["ops"])
+    # Its record says what to set back, not the merges to make again: that is consolidate's.
+    from belief_graph.errors import ConflictError
+
+    with pytest.raises(ConflictError, match="run consolidate again"):
+        bg.rollback(NS, undone.revision_id)
+    assert exported(store, audit=False) == before
     # And the namespace can be consolidated again, to the same end.
     again = bg.consolidate(NS)
     assert {(s.action, s.claim_id) for s in again.steps} == {

@@ -1,20 +1,21 @@
 """Erase leaves nothing (issue 15, items 1-3): whatever the kind of erase, no node or
 relationship property holds the erased subject (the slot's subject and key included), `history`
 does not confirm it existed, `export` does not write it, the free text of contract, resolve and
-dismiss reasons goes with it, and a write that commits while the erase runs does not survive it."""
+dismiss reasons goes with it, and a write that comes while the erase runs is refused or erased
+with it: it does not survive it."""
 
 from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from belief_graph import BeliefGraph, Claim, ClaimDraft
+from belief_graph import BeliefGraph, Claim, ClaimDraft, ConflictError
 from belief_graph.cli.app import app
 from belief_graph.policy import Policy
 from belief_graph.server.provide import ConnectionInfo
@@ -22,7 +23,6 @@ from belief_graph.store import Store
 from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import check_graph, namespace_snapshot, q, string_values
 from belief_graph.transfer.snapshot import export_namespace
-from belief_graph.write import writer
 
 NS, OTHER = "user:erasable", "user:keeper"
 SUBJECT = "Zephyrine Quolb"  # distinctive: any trace of it is the subject's
@@ -176,59 +176,51 @@ def test_free_text_reasons_go_with_the_erase(
     assert check_graph(bg.store) == []
 
 
-def test_writes_during_an_erase_wait_for_it_or_make_it_plan_again(
-    make_bg: Callable[..., BeliefGraph], monkeypatch: pytest.MonkeyPatch
+def test_what_a_running_erase_covers_takes_no_writes_and_nothing_outlives_it(
+    make_bg: Callable[..., BeliefGraph],
 ) -> None:
-    """Two writes start while the erase reads, under the locks of the subject's facts: one to a
-    fact the erase locked, which waits for the erase and then lands in a new fact (a tombstone
-    is never reused), and one in a new fact of the subject, which commits at once. The erase
-    finds the new fact before it commits, plans again and takes it too."""
-    import threading
-
+    """Writes while the erase runs (after its first batch): to a fact it covers and to a new
+    fact of the subject, refused by name with nothing written; a text-only claim naming the
+    subject (a fact of its own, which no lock ties to the subject) lands, and the erase finds it
+    before it finishes; another subject's fact is written as ever. Afterwards the subject is a
+    new fact, never a tombstone."""
     bg = make_bg()
     story(bg)
-    real = writer.read_state
-    reads: list[int] = []
-    added: dict[str, str] = {}
-    new_fact_written = threading.Event()
+    during: dict[str, Any] = {}
 
-    def write(predicate: str, value: str) -> None:
-        added[value] = bg.remember(about(SUBJECT, predicate, value)).added[0]
-        if predicate == "works_at":
-            new_fact_written.set()
+    def write_while_erasing(step: str, done: int) -> None:
+        if during:
+            return
+        for name, written in (
+            ("covered", about(SUBJECT, "lives_in", "Faro-RACE")),
+            ("new fact", about(SUBJECT, "works_at", "Kelp-RACE")),
+        ):
+            try:
+                bg.remember(written)
+            except ConflictError as exc:
+                during[name] = str(exc)
+        during["text"] = bg.remember(
+            ClaimDraft(namespace=NS, text=f"A note: {SUBJECT}, Kelp-TEXT-RACE.")
+        ).added[0]
+        during["other"] = bg.remember(about("Omar", "works_at", "Oslo-Port")).added[0]
 
-    waiting = threading.Thread(target=write, args=("lives_in", "Faro-RACE"))
-    new_fact = threading.Thread(target=write, args=("works_at", "Kelp-RACE"))
-
-    def write_then_read(*args: Any, **kwargs: Any) -> Any:
-        if not reads:
-            waiting.start()
-            new_fact.start()
-            assert new_fact_written.wait(60), "a write in a fact the erase has not locked waits"
-        reads.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(writer, "read_state", write_then_read)
-    result = bg.erase(NS, subject=SUBJECT)
-    monkeypatch.undo()
-    waiting.join(60)
-    assert not waiting.is_alive()
-    assert len(reads) == 2, "the erase found the new fact under its locks and planned again"
-    assert added["Kelp-RACE"] in result.retired
-    assert traces(bg.store, "Kelp-RACE") == []
-    # The write that waited committed after the erase: its own fact, not the tombstone.
-    if added["Faro-RACE"] not in result.retired:
-        now = bg.current(NS, SUBJECT, "lives_in")
-        assert isinstance(now, Claim) and now.object == "Faro-RACE"
-        slot = q(
-            bg.store,
-            "MATCH (c:Claim {namespace: $ns, id: $id})-[:IN_SLOT]->(s:Slot) "
-            "RETURN s.subject_key AS key",
-            ns=NS,
-            id=added["Faro-RACE"],
-        )
-        assert not slot[0]["key"].startswith("erased:")
-    assert bg.history(NS, SUBJECT, "works_at") == []
+    result = bg.erase(NS, subject=SUBJECT, progress=write_while_erasing)
+    for name in ("covered", "new fact"):
+        assert "is running over what this write touches" in during[name], during
+    assert during["text"] in result.retired and during["other"] not in result.retired
+    assert traces(bg.store, "RACE") == []
+    assert bg.get(NS, during["other"]).object == "Oslo-Port"
+    after = bg.remember(about(SUBJECT, "lives_in", "Faro-AFTER"))
+    now = bg.current(NS, SUBJECT, "lives_in")
+    assert isinstance(now, Claim) and now.id == after.added[0]
+    slot = q(
+        bg.store,
+        "MATCH (c:Claim {namespace: $ns, id: $id})-[:IN_SLOT]->(s:Slot) "
+        "RETURN s.subject_key AS key",
+        ns=NS,
+        id=after.added[0],
+    )
+    assert not slot[0]["key"].startswith("erased:")
     assert check_graph(bg.store) == []
 
 
@@ -236,21 +228,25 @@ def test_a_write_racing_an_erase_in_threads_never_outlives_it(
     make_bg: Callable[..., BeliefGraph],
 ) -> None:
     """Writers keep adding facts about the subject while it is erased: every write acknowledged
-    before the erase was called is erased, and one that commits after it is a new fact (a
-    tombstoned slot is never reused)."""
+    before the erase was called is erased, one that comes while it runs is refused (and tried
+    again), and one that commits after it is a new fact (a tombstoned slot is never reused)."""
     import threading
 
     bg = make_bg()
     story(bg)
     stop = threading.Event()
     written: list[str] = []
+    refused: list[str] = []
 
     def write(me: int) -> None:
         n = 0
         while not stop.is_set():
             n += 1
             draft = about(SUBJECT, f"p{n % 7}", f"RACE-{me}-{n}")
-            written.append(bg.remember(draft).added[0])
+            try:
+                written.append(bg.remember(draft).added[0])
+            except ConflictError as exc:
+                refused.append(str(exc))
 
     threads = [threading.Thread(target=write, args=(me,)) for me in range(2)]
     for t in threads:
@@ -265,6 +261,7 @@ def test_a_write_racing_an_erase_in_threads_never_outlives_it(
         for t in threads:
             t.join()
     assert before <= set(result.retired), "a write acknowledged before the erase survived it"
+    assert all("is running over what this write touches" in r for r in refused)
     # A write that commits after the erase lives in a fact of its own, never in a tombstone.
     in_tombstones = q(
         bg.store,
@@ -305,9 +302,3 @@ def test_cli_erase_then_export_and_history_know_nothing(
     assert cli("export", "-n", NS, str(out)).exit_code == 0
     assert not any(m in out.read_text(encoding="utf-8").lower() for m in MARKS)
     assert_subject_gone(bg)
-
-
-@pytest.fixture(autouse=True)
-def _no_leftover_patch() -> Iterator[None]:
-    yield
-    assert writer.read_state.__module__ == "belief_graph.write.state"

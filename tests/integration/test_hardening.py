@@ -11,7 +11,7 @@ import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.policy import Policy
-from belief_graph.testing.factories import Clock, draft
+from belief_graph.testing.factories import Clock, as_history, draft
 from belief_graph.testing.graph import one_active_per_single_slot
 from belief_graph.vocabulary import Vocabulary
 
@@ -29,8 +29,9 @@ def test_a_recorded_at_in_the_future_is_refused_by_name(
 ) -> None:
     bg = make_bg(clock=Clock(NOW))
     bg.remember(lives_in("Lisbon"))
+    porto = lives_in("Porto", source_type="inferred")
     with pytest.raises(ValueError, match="recorded_at"):
-        bg.remember(lives_in("Porto", source_type="inferred", recorded_at=NOW + ahead))
+        bg.import_history([as_history(porto, NOW + ahead)], actor="migration")
     assert [c.object for c in bg.history(NS, "priya", "lives_in")] == ["Lisbon"]
 
 
@@ -38,8 +39,9 @@ def test_a_recorded_at_within_the_clock_skew_is_accepted(
     make_bg: Callable[..., BeliefGraph],
 ) -> None:
     bg = make_bg(clock=Clock(NOW), policy=Policy(clock_skew_seconds=600))
-    result = bg.remember(lives_in("Lisbon", recorded_at=NOW + timedelta(minutes=9)))
-    assert result.verdict == "NEW"
+    ahead = as_history(lives_in("Lisbon"), NOW + timedelta(minutes=9))
+    [result] = bg.import_history([ahead], actor="migration")
+    assert result.verdict == "NEW" and result.op == "import"
 
 
 def test_a_rejected_claim_does_not_move_the_facts_clock(
@@ -49,9 +51,8 @@ def test_a_rejected_claim_does_not_move_the_facts_clock(
     bg = make_bg(clock=clock)
     bg.remember(lives_in("Lisbon", source_type="human_verified"))
     # A low-trust claim stamped a little ahead (within the skew) is rejected ...
-    rejected = bg.remember(
-        lives_in("Mars", source_type="inferred", recorded_at=NOW + timedelta(minutes=4))
-    )
+    mars = as_history(lives_in("Mars", source_type="inferred"), NOW + timedelta(minutes=4))
+    [rejected] = bg.import_history([mars], actor="migration")
     assert rejected.decision == "reject"
     # ... and does not freeze the fact: the user's change a minute later goes through.
     clock.set(NOW + timedelta(minutes=1))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -134,11 +134,13 @@ def slot_graph(store: Store, ns: str) -> list[dict[str, Any]]:
 
 
 def test_revise_equals_contract_then_expand(make_bg: Callable[..., BeliefGraph]) -> None:
-    clock = Clock(at(1))
-    bg = make_bg(clock=clock)
+    # A clock that reads what it was set to, however often it is read: each write below is at
+    # its story's moment (the engine stamps recorded_at), the contract and its expand alike.
+    now = [at(1)]
+    bg = make_bg(clock=lambda: now[0])
     story = [("Lisbon", at(2), at(3)), ("Porto", at(10), at(11)), ("Oslo", at(20), at(22))]
 
-    def claim(ns: str, obj: str, valid_from: datetime, recorded_at: datetime) -> ClaimDraft:
+    def claim(ns: str, obj: str, valid_from: datetime) -> ClaimDraft:
         return ClaimDraft(
             namespace=ns,
             subject="ana",
@@ -146,23 +148,25 @@ def test_revise_equals_contract_then_expand(make_bg: Callable[..., BeliefGraph])
             object=obj,
             text=f"Ana lives in {obj}.",
             valid_from=valid_from,
-            recorded_at=recorded_at,
         )
+
+    def at_next_read(recorded_at: datetime) -> None:
+        now[0] = recorded_at
 
     # Way one: each new value revises the belief in one operation.
     for obj, valid_from, recorded_at in story:
-        clock.set(recorded_at - timedelta(milliseconds=1))
-        result = bg.remember(claim("way:revise", obj, valid_from, recorded_at))
+        at_next_read(recorded_at)
+        result = bg.remember(claim("way:revise", obj, valid_from))
         assert result.decision in ("expand", "supersede")
 
     # Way two: close the belief at the new value's valid_from, then expand with the new value.
     previous: str | None = None
     for obj, valid_from, recorded_at in story:
         if previous is not None:
-            clock.set(recorded_at - timedelta(milliseconds=1))  # contract at recorded_at
+            at_next_read(recorded_at)  # contract at recorded_at
             bg.contract("way:levi", previous, retract=False, valid_to=valid_from)
-        clock.set(recorded_at)
-        result = bg.remember(claim("way:levi", obj, valid_from, recorded_at))
+        at_next_read(recorded_at)
+        result = bg.remember(claim("way:levi", obj, valid_from))
         assert result.decision == "expand"
         previous = result.added[0]
 

@@ -25,7 +25,7 @@ from langgraph.store.base import (
 )
 from langgraph.store.memory import InMemoryStore
 
-from belief_graph import BeliefGraph
+from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.integrations.langgraph import PREDICATE, BeliefGraphStore
 
 
@@ -215,7 +215,66 @@ def test_bad_values_name_the_field(bg: BeliefGraph) -> None:
         store.put(("docs",), "odd", {"when": object()})
     with pytest.raises(InvalidNamespaceError, match=r"^namespace:"):
         store.put(("has space",), "k", {"v": 1})
+    for value in ([1, 2], "happy", 42, ("a", 1), True):
+        with pytest.raises(ValueError, match=r"^value: must be a dict, not "):
+            store.put(("docs",), "not-a-dict", value)  # type: ignore[arg-type]
     assert store.search(()) == []
+
+
+# Objects a claim with the store's predicate may hold when it was written through the API or
+# MCP rather than the store: none of them is a store item (a JSON object).
+FOREIGN = ["happy", "[1, 2]", "42", "null", '"quoted"', "true", '{"half": ', "{}x", ""]
+
+
+@pytest.mark.parametrize("foreign", FOREIGN)
+def test_a_foreign_claim_is_left_out_and_never_fails_a_read(
+    bg: BeliefGraph, foreign: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = BeliefGraphStore(bg)
+    ns = ("user:priya",)
+    store.put(ns, "before", {"v": 1})
+    store.put(ns, "later", {"v": 2})
+    claim = bg.remember(
+        ClaimDraft(
+            namespace="user:priya",
+            subject="mood",
+            predicate=PREDICATE,
+            object=foreign or "-",
+            text=f"Priya's mood is {foreign or '-'}.",
+        )
+    ).added[0]
+    with caplog.at_level("WARNING", logger="belief_graph.integrations.langgraph"):
+        assert store.get(ns, "mood") is None
+        assert keys(store.search(ns)) == {"before", "later"}
+        assert keys(store.search(())) == {"before", "later"}
+        assert keys(store.search(ns, filter={"v": 2})) == {"later"}
+        [before, later] = store.batch(
+            [GetOp(ns, "before"), GetOp(ns, "later")]  # type: ignore[list-item]
+        )
+    assert before is not None and later is not None and later.value == {"v": 2}
+    assert claim in caplog.text and "not a store item" in caplog.text
+    # The store's own put takes the key over again.
+    store.put(ns, "mood", {"mood": "happy"})
+    item = store.get(ns, "mood")
+    assert item is not None and item.value == {"mood": "happy"}
+
+
+def test_a_foreign_claim_is_left_out_of_a_search_by_meaning(semantic_bg: BeliefGraph) -> None:
+    store = BeliefGraphStore(semantic_bg)
+    ns = ("memories", "priya")
+    store.put(ns, "m1", {"text": "Priya lives in Lisbon with her two cats."})
+    for subject, foreign in (("m2", "happy"), ("m3", "[1, 2]")):
+        semantic_bg.remember(
+            ClaimDraft(
+                namespace="memories.priya",
+                subject=subject,
+                predicate=PREDICATE,
+                object=foreign,
+                text=f"Priya lives in Lisbon and feels {foreign}.",
+            )
+        )
+    hits = store.search(ns, query="where does she live?", limit=5)
+    assert keys(hits) == {"m1"}
 
 
 def test_search_by_meaning_current_only(semantic_bg: BeliefGraph) -> None:

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from datetime import UTC, datetime
 from typing import Any
 
 import anyio
@@ -22,7 +23,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from belief_graph import BeliefGraph
+from belief_graph import BeliefGraph, HistoricalDraft
 from belief_graph.integrations.mcp import TOOL_NAMES, McpSettings, build_server, http_app
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.server.status import free_port
@@ -194,7 +195,6 @@ def test_priya_story_through_mcp_tools_alone(open_session: Opener) -> None:
                         "episode_id": "S1",
                         "episode_content": "I'd rather keep my savings safe.",
                         "valid_from": "2026-05-01T12:00:00Z",
-                        "recorded_at": "2026-05-01T12:00:00Z",
                     }
                 ],
             )
@@ -211,7 +211,6 @@ def test_priya_story_through_mcp_tools_alone(open_session: Opener) -> None:
                         "episode_id": "S2",
                         "correction": True,
                         "valid_from": "2026-05-12T12:00:00Z",
-                        "recorded_at": "2026-05-12T12:00:00Z",
                     }
                 ],
             )
@@ -220,6 +219,16 @@ def test_priya_story_through_mcp_tools_alone(open_session: Opener) -> None:
             now = await call(session, "current", subject="user", predicate="risk_tolerance")
             assert now["known"] and [c["object"] for c in now["beliefs"]] == ["aggressive"]
             assert now["beliefs"][0]["contradiction"]
+            # Both learned now (the engine's clock): what held on May 10 is the first; what was
+            # known then is nothing, and a client cannot say otherwise.
+            held = await call(
+                session,
+                "as_of",
+                subject="user",
+                predicate="risk tolerance",
+                valid_at="2026-05-10T00:00:00Z",
+            )
+            assert [c["object"] for c in held["beliefs"]] == ["cautious"]
             believed = await call(
                 session,
                 "as_of",
@@ -227,7 +236,21 @@ def test_priya_story_through_mcp_tools_alone(open_session: Opener) -> None:
                 predicate="risk tolerance",
                 known_at="2026-05-10T00:00:00Z",
             )
-            assert [c["object"] for c in believed["beliefs"]] == ["cautious"]
+            assert believed["beliefs"] == [] and not believed["known"]
+            stamped = await fails(
+                session,
+                "remember",
+                claims=[
+                    {
+                        "subject": "user",
+                        "predicate": "risk_tolerance",
+                        "object": "balanced",
+                        "text": "Priya has a balanced risk tolerance.",
+                        "recorded_at": "2026-05-09T12:00:00Z",
+                    }
+                ],
+            )
+            assert "recorded_at" in stamped
             history = await call(session, "history", subject="user", predicate="risk_tolerance")
             assert [(c["object"], c["status"]) for c in history] == [
                 ("cautious", "superseded"),
@@ -378,40 +401,36 @@ def test_an_agent_sees_a_dispute_and_promotes_on_the_users_word(open_session: Op
     run(body)
 
 
-def test_express_to_go_story_with_as_of_questions(open_session: Opener) -> None:
+def test_express_to_go_story_with_as_of_questions(open_session: Opener, bg: BeliefGraph) -> None:
+    # What the project learned in spring, imported as history (a client of the MCP server cannot
+    # stamp a transaction time; an operator imports history through the audited path).
+    [_, go] = bg.import_history(
+        [
+            HistoricalDraft(
+                namespace=ATLAS,
+                subject="atlas",
+                predicate="uses",
+                object="Express.js",
+                text="The project uses Express.js.",
+                valid_from=datetime(2026, 3, 1, 12, tzinfo=UTC),
+                recorded_at=datetime(2026, 3, 3, 12, tzinfo=UTC),
+            ),
+            HistoricalDraft(
+                namespace=ATLAS,
+                subject="atlas",
+                predicate="is built with",
+                object="Go",
+                text="We switched the backend to Go.",
+                valid_from=datetime(2026, 5, 15, 12, tzinfo=UTC),
+                recorded_at=datetime(2026, 5, 16, 12, tzinfo=UTC),
+            ),
+        ],
+        actor="operator",
+    )
+    assert go.verdict == "UPDATE" and go.op == "import"
+
     async def body() -> None:
         async with open_session("--allow-namespace", "project:*") as session:
-            await call(
-                session,
-                "remember",
-                namespace=ATLAS,
-                claims=[
-                    {
-                        "subject": "atlas",
-                        "predicate": "uses",
-                        "object": "Express.js",
-                        "text": "The project uses Express.js.",
-                        "valid_from": "2026-03-01T12:00:00Z",
-                        "recorded_at": "2026-03-03T12:00:00Z",
-                    }
-                ],
-            )
-            go = await call(
-                session,
-                "remember",
-                namespace=ATLAS,
-                claims=[
-                    {
-                        "subject": "atlas",
-                        "predicate": "is built with",
-                        "object": "Go",
-                        "text": "We switched the backend to Go.",
-                        "valid_from": "2026-05-15T12:00:00Z",
-                        "recorded_at": "2026-05-16T12:00:00Z",
-                    }
-                ],
-            )
-            assert go[0]["verdict"] == "UPDATE"
 
             async def obj(**when: str) -> str | None:
                 answer = await call(
@@ -438,9 +457,7 @@ def test_express_to_go_story_with_as_of_questions(open_session: Opener) -> None:
             assert await obj(valid_at="2026-05-20T12:00Z", known_at="2026-05-17T12:00Z") == "Go"
             assert await obj(valid_at="2026-02-01T12:00:00Z") is None
 
-            undone = await call(
-                session, "rollback", namespace=ATLAS, revision_id=go[0]["revision_id"]
-            )
+            undone = await call(session, "rollback", namespace=ATLAS, revision_id=go.revision_id)
             assert undone["op"] == "rollback"
             now = await call(session, "current", namespace=ATLAS, subject="atlas", predicate="uses")
             assert [c["object"] for c in now["beliefs"]] == ["Express.js"]

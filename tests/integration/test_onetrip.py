@@ -28,7 +28,7 @@ from belief_graph.detect import Detector
 from belief_graph.store import Store
 from belief_graph.testing import factories
 from belief_graph.testing.examples import examples
-from belief_graph.testing.factories import Clock
+from belief_graph.testing.factories import Clock, as_history
 from belief_graph.testing.graph import claims_read, wipe
 from belief_graph.testing.sequences import (
     NAMESPACES,
@@ -886,8 +886,11 @@ def test_a_refusal_in_the_next_batch_keeps_the_batch_in_flight(store: Store) -> 
     bg = BeliefGraph(store, clock=clock)
 
     future = clock.now + timedelta(days=30)
+    now = clock.now
+    batch = [as_history(city("Lisbon"), now), as_history(city("Porto"), now)]
+    batch.append(as_history(city("Oslo"), future))
     try:
-        bg.ingest([city("Lisbon"), city("Porto"), city("Oslo", recorded_at=future)], batch_size=2)
+        bg.import_history(batch, batch_size=2, actor="migration")
     except ValueError as exc:
         assert "recorded_at" in str(exc)
     else:

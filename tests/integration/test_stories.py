@@ -10,6 +10,7 @@ import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy
 from belief_graph.testing import factories
+from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import q
 
 NS = "user:priya"
@@ -70,8 +71,11 @@ def test_priya_risk_tolerance_flip(bg: BeliefGraph) -> None:
     assert "I'd rather keep my savings safe." in {e.content for e in lineage.episodes}
 
 
-def test_express_to_go_on_both_time_axes(bg: BeliefGraph) -> None:
+def test_express_to_go_on_both_time_axes(make_bg: Callable[..., BeliefGraph]) -> None:
     ns = "project:atlas"
+    clock = Clock()
+    bg = make_bg(clock=clock)
+    clock.set(d(3, 3))  # learned two days after it began
     bg.remember(
         ClaimDraft(
             namespace=ns,
@@ -80,9 +84,9 @@ def test_express_to_go_on_both_time_axes(bg: BeliefGraph) -> None:
             object="Express.js",
             text="The project uses Express.js.",
             valid_from=d(3, 1),
-            recorded_at=d(3, 3),
         )
     )
+    clock.set(d(5, 16))
     go = bg.remember(
         ClaimDraft(
             namespace=ns,
@@ -91,7 +95,6 @@ def test_express_to_go_on_both_time_axes(bg: BeliefGraph) -> None:
             object="Go",
             text="We switched the backend to Go.",
             valid_from=d(5, 15),
-            recorded_at=d(5, 16),
         )
     )
     assert go.verdict == "UPDATE"
@@ -266,16 +269,20 @@ def test_replaying_a_revision_id_changes_nothing(bg: BeliefGraph) -> None:
     assert current is not None and not isinstance(current, list) and current.frequency == 1
 
 
-def test_contract_closing_validity_differs_from_retraction(bg: BeliefGraph) -> None:
+def test_contract_closing_validity_differs_from_retraction(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    clock = Clock(d(1, 2))
+    bg = make_bg(clock=clock)
     job = bg.remember(
         draft(
             predicate="works at",
             object="Acme",
             text="Priya works at Acme.",
             valid_from=d(1, 1),
-            recorded_at=d(1, 2),
         )
     )
+    clock.set(d(7, 1))  # the end is told after it came
     bg.contract(NS, job.added[0], retract=False, valid_to=d(6, 30))
     ended = bg.get(NS, job.added[0])
     assert ended.status == "superseded" and ended.valid_to == d(6, 30)
@@ -285,16 +292,20 @@ def test_contract_closing_validity_differs_from_retraction(bg: BeliefGraph) -> N
     assert past is not None and not isinstance(past, list) and past.object == "Acme"
 
 
-def test_rectify_replaces_the_record_over_the_same_window(bg: BeliefGraph) -> None:
+def test_rectify_replaces_the_record_over_the_same_window(
+    make_bg: Callable[..., BeliefGraph],
+) -> None:
+    clock = Clock(d(1, 1))
+    bg = make_bg(clock=clock)
     wrong = bg.remember(
         draft(
             predicate="birthday",
             object="1990-05-01",
             text="Priya was born on 1 May 1990.",
             valid_from=d(1, 1),
-            recorded_at=d(1, 1),
         )
     )
+    clock.set(d(3, 1))  # rectified after February, when the wrong date was still believed
     fixed = bg.rectify(
         NS,
         wrong.added[0],

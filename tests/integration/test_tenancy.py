@@ -4,21 +4,26 @@ mapping to a database the server lacks is refused by name with nothing written."
 
 from __future__ import annotations
 
+import inspect
 import io
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
-from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph import BeliefGraph, Claim, ClaimDraft
 from belief_graph.cli.app import app
+from belief_graph.detect import Detector
 from belief_graph.errors import ConfigError
+from belief_graph.extraction import Episode as Said
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
 from belief_graph.testing import factories
+from belief_graph.testing.factories import as_history
 from belief_graph.testing.graph import counts, one_active_per_single_slot, string_values
 from belief_graph.transfer.snapshot import export_namespace
 
@@ -207,3 +212,97 @@ def test_a_scope_chain_across_databases_is_refused_by_name(
     with pytest.raises(ConfigError, match=r"scope: the chain .*ghost-db"):
         ghostly.scoped_current([PLAIN, GHOST], "priya", "lives_in")
     assert counts(ghostly.store) == before
+
+
+class _UnitEmbedder:
+    """Unit vectors the vector index can hold: enough for a search to reach its database."""
+
+    dim = 384
+
+    def embed(self, texts: Sequence[str], batch_size: int = 64) -> list[list[float]]:
+        return [[1.0] + [0.0] * 383 for _ in texts]
+
+
+# Public members that name no namespace: the connection's own lifecycle and health.
+_NAMESPACE_FREE = {"bookmarks", "close", "connect", "default_batch_size", "doctor"}
+
+
+def _calls(bg: BeliefGraph) -> dict[str, Callable[[], object]]:
+    """One call of every public method that takes a namespace (or a scope, or drafts), each
+    naming the mapped namespace ``GHOST``; ids need not exist, the database is reached first."""
+    claim = Claim(
+        id="c1",
+        namespace=GHOST,
+        source_type="user_stated",
+        confidence=0.8,
+        status="active",
+        predicate="lives_in",
+        valid_from=datetime(2026, 3, 1, tzinfo=UTC),
+        recorded_at=datetime(2026, 3, 1, tzinfo=UTC),
+        slot_id="s1",
+    )
+    said = Said(speaker="priya", at=datetime(2026, 3, 1, tzinfo=UTC), text="I live in Lisbon.")
+    return {
+        "as_of": lambda: bg.as_of(GHOST, "priya", "lives_in"),
+        "beliefs": lambda: bg.beliefs(GHOST, "priya"),
+        "confirm": lambda: bg.confirm(GHOST, "c1"),
+        "conflicts": lambda: bg.conflicts(GHOST),
+        "consolidate": lambda: bg.consolidate(GHOST),
+        "contract": lambda: bg.contract(GHOST, "c1"),
+        "current": lambda: bg.current(GHOST, "priya", "lives_in"),
+        "demote": lambda: bg.demote(GHOST, "c1"),
+        "dismiss": lambda: bg.dismiss(GHOST, "c1", "c2"),
+        "disputes": lambda: bg.disputes(GHOST),
+        "embed": lambda: bg.embed(GHOST),
+        "erase": lambda: bg.erase(GHOST),
+        "get": lambda: bg.get(GHOST, "c1"),
+        "history": lambda: bg.history(GHOST, "priya", "lives_in"),
+        "ingest": lambda: bg.ingest([draft(GHOST, "Lisbon")]),
+        "import_history": lambda: bg.import_history(
+            [as_history(draft(GHOST, "Lisbon"), datetime(2026, 3, 1, tzinfo=UTC))], actor="ops"
+        ),
+        "init_schema": lambda: bg.init_schema(),
+        "lineage": lambda: bg.lineage(GHOST, "c1"),
+        "namespaces": lambda: bg.namespaces(),
+        "needs_review": lambda: bg.needs_review(GHOST),
+        "observe": lambda: bg.observe(GHOST, said),
+        "pending": lambda: bg.pending(GHOST),
+        "promote": lambda: bg.promote(GHOST, "c1", by="human", actor="ana"),
+        "rectify": lambda: bg.rectify(GHOST, "c1", object="Porto", text="In Porto.", actor="ana"),
+        "reject": lambda: bg.reject(GHOST, "c1"),
+        "remember": lambda: bg.remember(draft(GHOST, "Lisbon")),
+        "resolve": lambda: bg.resolve(GHOST, "c1", "c2", keep="c1"),
+        "reviewed": lambda: bg.reviewed(GHOST, "c1"),
+        "rivals": lambda: bg.rivals(GHOST, [claim]),
+        "rollback": lambda: bg.rollback(GHOST, "r1"),
+        "scoped_as_of": lambda: bg.scoped_as_of([GHOST], "priya", "lives_in"),
+        "scoped_current": lambda: bg.scoped_current([GHOST], "priya", "lives_in"),
+        "scoped_search": lambda: bg.scoped_search("where does she live", [GHOST]),
+        "search": lambda: bg.search("where does she live", GHOST),
+        "subjects": lambda: bg.subjects(GHOST),
+    }
+
+
+def test_every_public_operation_routes_through_the_database_map(
+    neo4j_info: ConnectionInfo, make_bg: Callable[..., BeliefGraph]
+) -> None:
+    """Every public method that names a namespace reaches the namespace's mapped database
+    (here one the server lacks, so reaching it is a ConfigError naming it): none runs on the
+    default database instead. The methods are enumerated, so a new one fails this test until it
+    is given a call here (or is shown to name no namespace)."""
+    make_bg().remember(draft(PLAIN, "Madrid"))
+    with BeliefGraph(
+        Store(
+            neo4j_info.uri, neo4j_info.auth, neo4j_info.database, databases={"ghost:": "ghost-db"}
+        ),
+        detector=Detector(_UnitEmbedder()),  # type: ignore[arg-type]
+    ) as bg:
+        public = {name for name, _ in inspect.getmembers(BeliefGraph) if not name.startswith("_")}
+        calls = _calls(bg)
+        assert public - _NAMESPACE_FREE == set(calls), "give every public method a call here"
+        before = counts(bg.store)
+        for name, call in calls.items():
+            with pytest.raises(ConfigError, match="'ghost-db'"):
+                call()
+                pytest.fail(f"{name} ran without reaching the mapped database")
+            assert counts(bg.store) == before, f"{name} wrote to the default database"

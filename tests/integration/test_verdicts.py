@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from belief_graph import BeliefGraph, Claim, ClaimDraft, RevisionResult
+from belief_graph import BeliefGraph, Claim, ClaimDraft, HistoricalDraft, RevisionResult
 from belief_graph.detect import Detector
 from belief_graph.store import Store
 from belief_graph.testing.graph import q, wipe
@@ -283,9 +283,10 @@ def _factconsolidation(bg: BeliefGraph, ns: str, questions: int) -> tuple[int, i
         (f for f in facts if f["subject"] in subjects or f["serial"] % 10 == 0),
         key=lambda f: f["serial"],
     )
-    bg.ingest(
+    # The dataset's facts as history, each learned at its serial's minute.
+    bg.import_history(
         (
-            ClaimDraft(
+            HistoricalDraft(
                 namespace=ns,
                 subject=f["subject"],
                 predicate=f["relation"],
@@ -297,6 +298,7 @@ def _factconsolidation(bg: BeliefGraph, ns: str, questions: int) -> tuple[int, i
             )
             for f in chosen
         ),
+        actor="factconsolidation",
         batch_size=50,
     )
     correct = stale = 0

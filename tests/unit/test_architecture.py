@@ -34,3 +34,20 @@ def test_statements_that_write_live_in_write_schema_or_transfer() -> None:
         )
     )
     assert offenders == []
+
+
+# A part its carriers filter after they carry it (read/held_claims: a fact's claims that hold).
+_FILTERED_BY_CARRIERS = {"read/held_claims"}
+
+
+def test_every_read_leaves_out_what_a_running_erase_covers() -> None:
+    """Each statement under cypher/read/ that reads claims keeps one only where read/hidden
+    says no erase running covers it (docs/engine.md, "Erase at any size"): a new read that
+    forgets fails here."""
+    from belief_graph import cypher
+
+    names = [n for n in cypher.names("read") if n not in _FILTERED_BY_CARRIERS]
+    for name in names + [cypher.variant(n, True) for n in names]:
+        text = cypher.load(name)
+        if ":Claim" in text and name != "read/hidden":
+            assert "hidden.whole" in text and "CALL () {" in text, name

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from belief_graph import ClaimDraft
+from belief_graph import ClaimDraft, HistoricalDraft
 from belief_graph.testing import factories
 
 GOOD: dict[str, Any] = {
@@ -110,10 +110,34 @@ def test_valid_to_before_valid_from_loc_names_valid_to() -> None:
     )
 
 
-@pytest.mark.parametrize("field", ["valid_from", "valid_to", "recorded_at"])
+@pytest.mark.parametrize("field", ["valid_from", "valid_to"])
 def test_naive_datetime_is_refused(field: str) -> None:
     exc = assert_names(field, **{field: datetime(2026, 3, 1, 12, 0)})
     assert exc.value.errors()[0]["type"] == "timezone_aware"
+
+
+def test_a_historical_drafts_naive_recorded_at_is_refused() -> None:
+    with pytest.raises(ValidationError) as exc:
+        HistoricalDraft.model_validate({**GOOD, "recorded_at": datetime(2026, 3, 1, 12, 0)})
+    assert locs(exc) == [("recorded_at",)]
+    assert exc.value.errors()[0]["type"] == "timezone_aware"
+
+
+@pytest.mark.parametrize(
+    "when",
+    [
+        datetime(2026, 3, 1, tzinfo=UTC),
+        datetime(9999, 1, 1, tzinfo=UTC),
+        "2026-03-01T00:00:00Z",
+        None,
+    ],
+)
+def test_a_draft_never_carries_a_transaction_time(when: Any) -> None:
+    """The time the engine learned a claim is its clock: a draft that names one, past, future
+    or empty, is refused naming recorded_at and saying what to use instead."""
+    exc = assert_names("recorded_at", recorded_at=when)
+    message = exc.value.errors()[0]["msg"]
+    assert "valid_from" in message and "import_history" in message
 
 
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), float("-inf"), -0.01, 1.01, "high"])

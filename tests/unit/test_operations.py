@@ -257,7 +257,11 @@ def test_rollback_of_an_erase_is_refused() -> None:
 
 
 def test_rollback_undoes_reinforcements_and_review_flags_and_reopens_pending() -> None:
-    st = state(claim("lisbon"), claim("porto", "rejected"), last_revision="R1")
+    st = state(
+        claim("lisbon", needs_review=True, review_revision="R1", review_reason="why"),
+        claim("porto", "rejected"),
+        last_revision="R1",
+    )
     change = operations.rollback(
         st,
         NS,
@@ -281,35 +285,15 @@ def test_rollback_undoes_reinforcements_and_review_flags_and_reopens_pending() -
     )
     assert [(r.id, r.delta) for r in change.reinforcements] == [("lisbon", -1)]
     assert change.clear_review_of == ["lisbon"] and change.cleared_revision == "R1"
-    assert [(r.id, r.status) for r in change.reopens] == [("porto", "pending")]
+    assert [(r.id, r.status, r.previous) for r in change.reopens] == [
+        ("porto", "pending", "rejected")
+    ]
     assert change.restores == []
-
-
-def test_erase_tombstones_the_slots_its_query_found_whatever_the_scope() -> None:
-    """Which slots lose their subject is the targets query's answer (a subject's facts, or a
-    fact whose every claim is erased once the listed ones are): erase locks and tombstones
-    exactly those, besides the slots of the claims it erases."""
-    rows = [{"id": "b", "slot_id": "S1"}, {"id": "a", "slot_id": "S1"}]
-    whole = operations.erase(
-        state(claim("a"), claim("b")),
-        NS,
-        rows,
-        scope="subject",
-        rid="R",
-        actor=None,
-        now=NOW,
-        tombstones=["S1", "S0"],
-        check={"namespace": NS},
-    )
-    assert whole.erasure is not None
-    assert (whole.erasure.claim_ids, whole.erasure.slot_ids) == (["a", "b"], ["S0", "S1"])
-    assert whole.erasure.targets == {"namespace": NS}
-    assert whole.slot_ids == ["S0", "S1"]
-    assert whole.result().retired == ["a", "b"]
-    listed = operations.erase(
-        state(claim("a")), NS, rows[1:], scope="claims", rid="R", actor=None, now=NOW
-    )
-    assert listed.erasure is not None and listed.erasure.slot_ids == []
+    # What it undid is recorded, for its own rollback: the flag and its reason.
+    assert change.records == [
+        {"id": "lisbon", "flag": "review_cleared", "previous_reason": "why",
+         "previous_revision": "R1"}
+    ]  # fmt: skip
 
 
 def test_contract_schedules_an_end_in_the_future_but_never_moves_one() -> None:
@@ -359,9 +343,9 @@ def test_a_confirm_closes_only_an_open_window() -> None:
     assert [(r.id, r.valid_to) for r in change.retires] == [("lisbon", None)]
 
 
-def test_rollback_of_a_confirm_makes_a_pending_copy_in_conflict_with_the_restored_belief() -> None:
+def test_rollback_of_a_confirm_makes_the_claim_wait_again_and_keeps_its_reign_in_a_copy() -> None:
     st = state(
-        claim("porto"),
+        claim("porto", accepted_at=at(4), version=2),
         claim("lisbon", "superseded", valid_to=at(3)),
         versions=2,
         head="porto",
@@ -373,7 +357,13 @@ def test_rollback_of_a_confirm_makes_a_pending_copy_in_conflict_with_the_restore
         NS,
         target(
             "confirm",
-            {"kind": "ADDED", "id": "porto"},
+            {
+                "kind": "ADDED",
+                "id": "porto",
+                "previous_status": "pending",
+                "previous_valid_from": "2026-01-01T00:00:00+00:00",
+                "previous_contradiction": True,
+            },
             {
                 "kind": "RETIRED",
                 "id": "lisbon",
@@ -387,14 +377,15 @@ def test_rollback_of_a_confirm_makes_a_pending_copy_in_conflict_with_the_restore
         now=NOW,
         new_id=lambda: f"copy{next(ids)}",
     )
-    assert [(r.id, r.status) for r in change.retires] == [("porto", "retracted")]
+    assert change.retires == []  # the confirmed claim itself is not retracted: it waits again
+    [wait] = change.deactivations
+    assert (wait.id, wait.record_id, wait.previous["contradiction"]) == ("porto", "copy0", True)
+    # The restored belief is the next version, after the copy that holds porto's place.
     assert [(r.id, r.new_id, r.status, r.version) for r in change.restores] == [
-        ("porto", "copy0", "pending", None),
-        ("lisbon", "copy1", "active", 3),
+        ("lisbon", "copy1", "active", 3)
     ]
-    assert [(x.claim, x.rival, x.dispute) for x in change.contradictions] == [
-        ("copy0", "copy1", True)
-    ]
+    assert [(e.new, e.old) for e in change.supersedes] == [("copy1", "copy0")]
+    assert change.result().restored == ["copy1", "porto"]
 
 
 def test_rollback_of_a_reinforcement_sets_confidence_back_and_unlinks_its_episode() -> None:
@@ -559,3 +550,66 @@ def test_reviewed_lifts_the_flag_and_repoints_to_the_new_premise() -> None:
             actor=None,
             now=NOW,
         )
+
+
+def test_a_rollback_of_a_rollback_gives_back_what_the_first_took() -> None:
+    """Each rollback records what it undid on its own edges (the claim as it found it); the
+    rollback of it reads them and does the operation again: a mention given back with its
+    confidence, a review flag raised again with its reason, a demotion made again."""
+    st = state(
+        claim("lisbon", frequency=2, confidence=0.5, needs_review=False, demoted=False),
+        last_revision="R2",
+    )
+    change = operations.rollback(
+        st,
+        NS,
+        target(
+            "rollback",
+            {
+                "kind": "REINFORCED",
+                "id": "lisbon",
+                "delta": -1,
+                "previous_confidence": 0.9,
+                "previous_at": "2026-03-01T00:00:00+00:00",
+            },
+            {
+                "kind": "FLAGGED",
+                "id": "lisbon",
+                "flag": "review_cleared",
+                "previous_reason": "it depends on claim x",
+            },
+            {
+                "kind": "FLAGGED",
+                "id": "lisbon",
+                "flag": "demotion_undone",
+                "previous_reason": "policy demoted to disputed: why",
+            },
+        ),
+        revision_id="R2",
+        rid="R3",
+        actor=None,
+        now=NOW,
+        new_id=lambda: "x",
+    )
+    [given] = change.reinforcements
+    assert (given.delta, given.confidence, given.at) == (1, 0.9, at(3))
+    assert given.record is not None and given.record["previous_confidence"] == 0.5
+    assert change.raises == [("lisbon", "it depends on claim x")]
+    assert [(d.id, d.reason, d.undo) for d in change.demotions] == [
+        ("lisbon", "policy demoted to disputed: why", False)
+    ]
+
+
+def test_a_rolled_back_creation_flags_its_dependents_as_a_retraction() -> None:
+    change = operations.rollback(
+        state(claim("lisbon"), last_revision="R1"),
+        NS,
+        target("remember", {"kind": "ADDED", "id": "lisbon"}),
+        revision_id="R1",
+        rid="R2",
+        actor=None,
+        now=NOW,
+        new_id=lambda: "x",
+    )
+    [retire] = change.retires
+    assert (retire.id, retire.status, retire.why) == ("lisbon", "retracted", "retracted")

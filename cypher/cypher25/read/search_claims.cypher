@@ -15,5 +15,6 @@ MATCH (node:Claim)
     LIMIT $fetch
   ) SCORE AS score
 WITH collect({c: node, score: score}) AS near
+//@include read/hidden
 //@include read/search_hits
 RETURN size(near) AS fetched, hits, reach

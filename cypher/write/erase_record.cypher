@@ -1,0 +1,23 @@
+// Erase, end of a batch: the erase's Revision linked to the claims the batch erased (RETIRED) and
+// the dependents it flagged (FLAGGED needs_review), and the facts it touched added to its
+// slot_ids.
+// Params: $namespace, $id, $claims (ids), $flagged (ids), $slot_ids
+// Returns: linked (count of claims)
+MATCH (r:Revision {namespace: $namespace, id: $id})
+USING INDEX SEEK r:Revision(namespace, id)
+SET r.slot_ids = coalesce(r.slot_ids, []) + [i IN $slot_ids WHERE NOT i IN coalesce(r.slot_ids, [])]
+WITH r
+CALL (r) {
+  UNWIND $flagged AS id
+  MATCH (c:Claim {id: id, namespace: $namespace})
+  USING INDEX SEEK c:Claim(id)
+  CREATE (r)-[:FLAGGED {flag: 'needs_review'}]->(c)
+}
+CALL (r) {
+  UNWIND $claims AS id
+  MATCH (c:Claim {id: id, namespace: $namespace})
+  USING INDEX SEEK c:Claim(id)
+  CREATE (r)-[:RETIRED]->(c)
+  RETURN count(c) AS linked
+}
+RETURN linked
