@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph.cli import browser as audit
 from belief_graph.policy import Policy
 from belief_graph.store import Store
+from belief_graph.testing import factories
 from belief_graph.testing.factories import as_history
 
 NS = "audit:atlas"
@@ -74,18 +76,14 @@ def test_audit_files_declare_their_params_and_fit_a_browser_url(name: str) -> No
     assert ";" not in query.body
 
 
-def draft(obj: str, month: int, **extra: object) -> ClaimDraft:
-    fields: dict[str, object] = {
-        "namespace": NS,
-        "subject": "atlas",
-        "predicate": "uses",
-        "object": obj,
+def draft(obj: str, month: int, **extra: Any) -> ClaimDraft:
+    """The project's framework ``obj``, from the first of ``month``, said in episode S-obj."""
+    fields = {
         "text": f"The project uses {obj}.",
         "episode_id": f"S-{obj}",
         "valid_from": day(month),
     }
-    fields.update(extra)
-    return ClaimDraft.model_validate(fields)
+    return factories.draft("atlas", "uses", obj, namespace=NS, **{**fields, **extra})
 
 
 def test_slot_lineage_and_known_at(bg: BeliefGraph, store: Store) -> None:

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from belief_graph import BeliefGraph, ClaimDraft, Policy, RevisionResult
 from belief_graph.store import Store
 from belief_graph.testing.examples import examples
-from belief_graph.testing.factories import Clock
+from belief_graph.testing.factories import Clock, draft
 from belief_graph.testing.graph import counts, one_active_per_single_slot, q, version_chains, wipe
 from belief_graph.testing.sequences import OPS, Run, check_namespace_isolation
 
@@ -141,13 +141,8 @@ def test_revise_equals_contract_then_expand(make_bg: Callable[..., BeliefGraph])
     story = [("Lisbon", at(2), at(3)), ("Porto", at(10), at(11)), ("Oslo", at(20), at(22))]
 
     def claim(ns: str, obj: str, valid_from: datetime) -> ClaimDraft:
-        return ClaimDraft(
-            namespace=ns,
-            subject="ana",
-            predicate="city",
-            object=obj,
-            text=f"Ana lives in {obj}.",
-            valid_from=valid_from,
+        return draft(
+            "ana", "city", obj, namespace=ns, text=f"Ana lives in {obj}.", valid_from=valid_from
         )
 
     def at_next_read(recorded_at: datetime) -> None:

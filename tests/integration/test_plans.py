@@ -84,12 +84,11 @@ def fill(bg: BeliefGraph) -> None:
 
     def draft(i: int, subject: str, predicate: str, value: str, **more: Any) -> HistoricalDraft:
         at = START + timedelta(hours=i)
-        return HistoricalDraft(
+        return factories.historical(
+            subject,
+            predicate,
+            value,
             namespace=f"plans:{i % 4}",
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate} {value}.",
             valid_from=at,
             recorded_at=at,
             **more,
