@@ -12,7 +12,9 @@ MATCH (c:Claim {id: $id, namespace: $namespace})
 //@shared
 CALL (c, hidden) {
   WITH c WHERE c.contradiction
-  MATCH (c)-[x:CONTRADICTS]->(r:Claim)
+  // r unlabelled: only claims are ever at a CONTRADICTS edge's end, and with no label to scan
+  // the planner can only reach r from c (on a filled store it once scanned every claim)
+  MATCH (c)-[x:CONTRADICTS]->(r)
   WHERE x.resolution IN ['superseded: newest wins', 'retracted: corrected', 'confirmed']
     AND r.status <> 'erased'
     AND NOT (r.namespace IN hidden.whole
