@@ -123,6 +123,23 @@ def string_values(store: Store) -> list[str]:
     return out
 
 
+def strings_holding(store: Store, needle: str) -> list[str]:
+    """Every string property value (lists included) of any node or relationship that holds
+    ``needle``: what ``string_values`` would give filtered, but filtered by the server, so a
+    store of many thousand claims is not sent over."""
+    rows = q(
+        store,
+        "CALL () { MATCH (n) RETURN properties(n) AS p "
+        "UNION ALL MATCH ()-[r]->() RETURN properties(r) AS p } "
+        "UNWIND keys(p) AS k WITH p[k] AS v "
+        "UNWIND CASE WHEN v IS :: STRING THEN [v] "
+        "WHEN v IS :: LIST<ANY> THEN [x IN v WHERE x IS :: STRING] ELSE [] END AS text "
+        "WITH text WHERE text CONTAINS $needle RETURN text",
+        needle=needle,
+    )
+    return [row["text"] for row in rows]
+
+
 # -- DESIGN §7 invariants ---------------------------------------------------------------------
 
 

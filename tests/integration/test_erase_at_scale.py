@@ -21,7 +21,7 @@ from belief_graph import BeliefGraph, ConflictError, NotFound
 from belief_graph.policy import Policy
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.testing.factories import draft
-from belief_graph.testing.graph import check_graph, namespace_snapshot, q, string_values
+from belief_graph.testing.graph import check_graph, namespace_snapshot, q, strings_holding
 from belief_graph.transfer.snapshot import export_namespace
 from belief_graph.write import erasure
 
@@ -54,7 +54,7 @@ def drafts(n: int, subjects: int) -> Iterator[Any]:
 
 
 def traces(bg: BeliefGraph) -> list[str]:
-    return [v for v in string_values(bg.store) if MARK in v]
+    return strings_holding(bg.store, MARK)
 
 
 def assert_closed(bg: BeliefGraph, subject: str, predicate: str, claim_id: str) -> None:
@@ -204,6 +204,7 @@ def test_a_namespace_erase_finishes_a_subjects_erase_that_stopped(
     subject = f"{MARK}-person-0"
     bg.ingest(draft(subject, f"fact_{i}", f"{MARK}-{i}", namespace=NS) for i in range(30))
     bg.remember(draft("bob", "lives_in", f"{MARK}-Oslo", namespace=NS))
+    assert f"{MARK}-Oslo" in traces(bg)  # the look for traces finds them while they are there
 
     def stop(step: str, done: int) -> None:
         raise RuntimeError("stopped")
