@@ -431,10 +431,15 @@ def print_side_by_side(title: str, results: dict[str, dict[str, Any]], scopes: l
         print(f"({counts})")
     print("\n-- per category: extraction R (accepted) / current right / search top 3 right")
     print(f"{'':<20}" + "".join(f"{n:>20}" for n in names))
-    for category in next(iter(results.values()))["categories"]:
+    categories = dict.fromkeys(c for r in results.values() for c in r["categories"])
+    for category in sorted(categories):
         cells = []
         for name in names:
-            t = results[name]["categories"][category]
+            t = results[name]["categories"].get(category)
+            if t is None:
+                # A recording still under way may cover no conversation of a category.
+                cells.append(f"{'not played':>20}")
+                continue
             r = "-" if name == "text" else fmt(t["accepted"]["recall"])
             cells.append(
                 f"{r + ' / ' + fmt(t['current right']) + ' / ' + fmt(t['top3 right']):>20}"
