@@ -16,6 +16,7 @@ from belief_graph import BeliefGraph, ClaimDraft, RevisionResult
 from belief_graph.client import new_id
 from belief_graph.models import Cardinality
 from belief_graph.store import Store, Tx
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import q
 from belief_graph.write.apply import _apply, apply_at_once, lock_slots
 from belief_graph.write.changes import ChangeSet, SlotKey
@@ -24,18 +25,6 @@ from belief_graph.write.state import State, read_state
 
 THREADS, CALLS, SLOTS = 8, 200, 10
 NS = "user:crowd"
-
-
-def moved(person: int, town: str) -> ClaimDraft:
-    """The user says person ``person`` lives in town ``town`` now."""
-    return ClaimDraft(
-        namespace=NS,
-        subject=f"person-{person}",
-        predicate="city",
-        object=f"town-{town}",
-        text=f"Person {person} lives in town {town}.",
-        source_type="user_stated",
-    )
 
 
 @pytest.mark.slow
@@ -53,7 +42,13 @@ def test_concurrent_writers_keep_one_chain_per_slot(
         start.wait()
         try:
             for i in range(CALLS):
-                results[n].append(bg.remember(moved((i * 7 + n) % SLOTS, f"{n}-{i}")))
+                results[n].append(
+                    bg.remember(
+                        draft(
+                            f"person-{(i * 7 + n) % SLOTS}", "city", f"town-{n}-{i}", namespace=NS
+                        )
+                    )
+                )
         except BaseException as exc:  # surfaced in the main thread
             errors.append(exc)
 
@@ -106,7 +101,7 @@ def test_the_read_a_write_is_decided_on_waits_for_a_commit_on_its_fact(
     that never was (two versions numbered alike, seen once in CI). The read takes the fact's
     lock first: it waits for a writer that holds it, then reads what that writer committed."""
     bg = make_bg()
-    first = bg.remember(moved(0, "a"))
+    first = bg.remember(draft("person-0", "city", "town-a", namespace=NS))
     [slot] = q(
         store,
         "MATCH (s:Slot {id: $id}) RETURN s.subject_key AS key, s.predicate AS predicate, "
@@ -209,8 +204,16 @@ def test_a_read_beside_a_write_that_creates_a_fact_does_not_deadlock_it(
     Both take every key's entry before any fact's lock now. Here the apply is held up between
     the two facts by a third one's lock."""
     bg = make_bg()
-    first, held = bg.remember(moved(0, "a")), bg.remember(moved(1, "a"))
-    batch = planned(bg, moved(0, "b"), moved(1, "b"), moved(2, "a"))
+    first, held = (
+        bg.remember(draft("person-0", "city", "town-a", namespace=NS)),
+        bg.remember(draft("person-1", "city", "town-a", namespace=NS)),
+    )
+    batch = planned(
+        bg,
+        draft("person-0", "city", "town-b", namespace=NS),
+        draft("person-1", "city", "town-b", namespace=NS),
+        draft("person-2", "city", "town-a", namespace=NS),
+    )
     state = batch[0]
     [kept] = [k for k, s in state.slots.items() if s.slot_id == first.slot_id]
     [middle] = [k for k, s in state.slots.items() if s.slot_id == held.slot_id]
@@ -241,7 +244,12 @@ def test_a_read_and_a_write_take_the_keys_of_new_facts_in_one_order(
     order a write creating both takes them: otherwise each holds one the other waits on. Here
     the write is held up between them by a third new fact's entry, which a read holds."""
     bg = make_bg()
-    batch = planned(bg, moved(2, "a"), moved(3, "a"), moved(4, "a"))
+    batch = planned(
+        bg,
+        draft("person-2", "city", "town-a", namespace=NS),
+        draft("person-3", "city", "town-a", namespace=NS),
+        draft("person-4", "city", "town-a", namespace=NS),
+    )
     two, three, four = sorted(batch[0].slots)
     caplog.set_level(logging.DEBUG, logger="neo4j")
     applied, read = beside_a_read(

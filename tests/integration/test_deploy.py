@@ -8,22 +8,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph import BeliefGraph
 from belief_graph.errors import BeliefGraphError
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing.factories import draft
 
 NS = "deploy:atlas"
-
-
-def draft(obj: str) -> ClaimDraft:
-    return ClaimDraft(
-        namespace=NS,
-        subject="atlas",
-        predicate="uses",
-        object=obj,
-        text=f"The project uses {obj}.",
-    )
 
 
 def routing_uri(info: ConnectionInfo) -> str:
@@ -43,8 +34,8 @@ def test_a_routing_uri_reaches_the_server_on_its_own_port(
     with BeliefGraph(
         Store(routing_uri(neo4j_info), neo4j_info.auth, neo4j_info.database)
     ) as routed:
-        assert routed.remember(draft("Express.js")).verdict == "NEW"
-        assert routed.remember(draft("Go")).verdict == "UPDATE"
+        assert routed.remember(draft("atlas", "uses", "Express.js", namespace=NS)).verdict == "NEW"
+        assert routed.remember(draft("atlas", "uses", "Go", namespace=NS)).verdict == "UPDATE"
         belief = routed.current(NS, "atlas", "uses")
         assert belief is not None and not isinstance(belief, list) and belief.object == "Go"
         address = routed.store.verify()["address"]
@@ -56,10 +47,10 @@ def test_bookmarks_carry_a_write_to_another_client(
 ) -> None:
     writer = make_bg()
     before = writer.bookmarks()
-    writer.remember(draft("Express.js"))
+    writer.remember(draft("atlas", "uses", "Express.js", namespace=NS))
     after_first = writer.bookmarks()
     assert after_first and after_first != before
-    writer.remember(draft("Go"))
+    writer.remember(draft("atlas", "uses", "Go", namespace=NS))
     handed = writer.bookmarks()
     assert handed != after_first, "every write moves the bookmarks on"
     # Another process connects with the writer's bookmarks: its reads wait for those writes.
