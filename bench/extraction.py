@@ -527,21 +527,37 @@ def recorded_ids() -> set[str]:
     return {r["id"] for r in load(RECORDED.name)} if RECORDED.exists() else set()
 
 
+def interleaved(conversations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The conversations taken a category at a time in turn (file order within a category,
+    which alternates the halves), so that a recording stopped part way covers every category
+    and both halves rather than the first categories of the file."""
+    by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for conv in conversations:
+        by_category[conv["category"]].append(conv)
+    queues = list(by_category.values())
+    out: list[dict[str, Any]] = []
+    for rank in range(max((len(q) for q in queues), default=0)):
+        out.extend(q[rank] for q in queues if rank < len(q))
+    return out
+
+
 def record(
     url: str, model: str, conversations: list[dict[str, Any]], *, reverse: bool = False
 ) -> int:
     """Play each conversation not yet in recorded.jsonl through ``observe`` with the chat
     extractor at ``url`` and append every turn's answers, a conversation at a time (a stopped
-    run loses at most the conversation it was on and goes on where it stopped). Two runs
-    against two servers may share the work: one in file order, one ``reverse``d; each skips
-    what the other has recorded by the time it gets there."""
+    run loses at most the conversation it was on and goes on where it stopped). The
+    conversations go a category at a time in turn (:func:`interleaved`), so a partial
+    recording covers every category. Two runs against two servers may share the work: one in
+    that order, one ``reverse``d; each skips what the other has recorded by the time it gets
+    there."""
     import httpx
 
     from belief_graph.extraction import ChatExtractor, ChatSettings
     from belief_graph.extraction.chat import prefix_digest
 
     done = recorded_ids()
-    todo = [c for c in conversations if c["id"] not in done]
+    todo = [c for c in interleaved(conversations) if c["id"] not in done]
     if reverse:
         todo.reverse()
     print(f"recording {len(todo)} conversations ({len(done)} already recorded)", file=sys.stderr)

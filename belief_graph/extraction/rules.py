@@ -77,7 +77,8 @@ _WORKS_AT = "works_at"
 _LEAD = re.compile(
     r"^(?:wait|oh|ok|okay|so|well|hey|hmm|btw|by the way|also|and|but|yes|yeah|yep|no|nope|"
     r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway|typo|"
-    r"my bad|ugh|whoops|honestly|quick update|good news|bad news|sadly|news|small change)"
+    r"my bad|ugh|whoops|honestly|quick update|good news|bad news|sadly|news|small change|"
+    r"i'd say|i would say|i guess|i suppose|i think|let me think|to be honest|for the record)"
     r"\b[\s,:;!.-]*",
     re.IGNORECASE,
 )
@@ -118,7 +119,7 @@ _CHANGE_FROM = re.compile(
 )
 _CONTEXT_VALUE = re.compile(
     r"^(?:it\s+was|that\s+was|(?:i|we)\s+(?:switched|changed|moved)\s+to|"
-    r"(?:i|we)'ve\s+(?:switched|changed|moved)\s+to|i\s+use|i\s+went\s+with|i\s+picked)"
+    r"(?:i|we)'ve\s+(?:switched|changed|moved)\s+to|i\s+use|i\s+went\s+with|i\s+picked(?!\s+up\b))"
     r"\s+(.+)$",
     re.IGNORECASE,
 )
@@ -303,6 +304,8 @@ _PEOPLE = frozenset(
         "roommate",
     }
 )
+# Facts whose value is a kind, never a number.
+_NOT_A_NUMBER = frozenset({"commute_mode", "dietary_preference", "response_language"})
 _STACK = frozenset({"uses_framework", "uses_language", "uses_database", "deployed_on"})
 _UNREAD_FIRST_PERSON = frozenset({"uses", "switched to"})
 _MAX_OBJECT_WORDS = 7
@@ -442,7 +445,13 @@ class RuleExtractor:
                 current[0] += joint + part
                 current[1] += joint + part
                 continue
-            if _STARTS_WITH_SUBJECT.match(part) or turn.names_at_start(part):
+            if (
+                _STARTS_WITH_SUBJECT.match(part)
+                or turn.names_at_start(part)
+                or _everyday(part, episode.speaker, vocabulary)
+            ):
+                # A part with its own subject, or a request said on its own ("..., answer
+                # in Portuguese from now on please").
                 clauses.append([part, part])
                 continue
             subject = _subject_of(current[0], turn)
@@ -595,7 +604,7 @@ class RuleExtractor:
         switched = _moved_onto(onto, known_subjects, vocabulary, timing) if onto else None
         if switched is not None:
             return switched
-        if lowered.startswith(("my ", "our ")):
+        if lowered.startswith(("my ", "our ", "the ")):
             fact = _possessive(body.split(" ", 1)[1], vocabulary)
             return (episode.speaker, fact) if fact else None
         first = re.match(r"^i(?:\s+|(?='))", body, re.IGNORECASE)
@@ -640,6 +649,13 @@ def _without_time(sentence: str, window: when.Window) -> str:
     return " ".join(f"{head.rstrip(' ,')}{keep} {tail.lstrip(' ,')}".split())
 
 
+def _defines(vocabulary: Vocabulary, phrase: str) -> bool:
+    """Whether the phrase names a predicate of the vocabulary: a phrase it only shares ("is
+    in", "is on", "is at": an event's place or day where the words say it is an event) names
+    none by itself."""
+    return phrase in vocabulary and vocabulary.canonical(phrase) in vocabulary.predicates
+
+
 def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
     """ "favorite food is sushi" (after "my" or "Bob's")."""
     match = _POSSESSIVE_VERB.match(rest)
@@ -652,10 +668,14 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
         r"^(?:new|current|main|primary|biggest|only|usual|all-time)\s+", "", noun, flags=re.I
     )
     noun = re.sub(r"\s+(?:to|from|with|for|in|at)\s+.*$", "", noun)
+    if re.match(r"^[a-z]+ing\s+(?:to|from|up|down|back)\b", value):
+        return None  # "the meeting is moving to Thursday": a change (_changed_noun)
     relation = _RELATIONS_OUTSIDE_VOCABULARY.get(noun.lower())
     if value and relation is not None and relation in vocabulary.predicates:
         return _Fact(relation, noun.lower(), value, possessive=True)
-    if not value or noun not in vocabulary or len(noun.split()) > 4:
+    if not _defines(vocabulary, noun) and noun.endswith("s") and _defines(vocabulary, noun[:-1]):
+        noun = noun[:-1]  # "my meetings are on Tuesdays"
+    if not value or not _defines(vocabulary, noun) or len(noun.split()) > 4:
         return None
     predicate = vocabulary.canonical(noun)
     if predicate == "job_title" and at:
@@ -747,7 +767,7 @@ def _verb_group(
         rest,
         re.IGNORECASE,
     )
-    if used_as is not None and used_as.group(2) in vocabulary:
+    if used_as is not None and _defines(vocabulary, used_as.group(2)):
         value = _clean(used_as.group(1))
         noun = used_as.group(2).lower()
         if value:
@@ -768,8 +788,11 @@ def _verb_group(
     named = _HAVE_NAMED.match(rest)
     if named is not None and not negated:
         noun = named.group(1).lower()
+        if re.fullmatch(_PET_KIND, noun) and "has_pet" in vocabulary.predicates:
+            value = named.group(2).strip().rstrip(".!")
+            return _Fact("has_pet", f"has a {noun} called", value) if value else None
         for phrase in (f"has a {noun}", noun, f"{noun}s"):
-            if phrase in vocabulary:
+            if _defines(vocabulary, phrase):
                 predicate = vocabulary.canonical(phrase)
                 # A list may be longer than one value may be: _values cuts it.
                 value = named.group(2).strip().rstrip(".!")
@@ -811,7 +834,7 @@ def _verb_group(
             lowered = phrase.lower()
             if lowered in _UNREAD or (first_person and lowered in _UNREAD_FIRST_PERSON):
                 continue
-            if phrase not in vocabulary:
+            if not _defines(vocabulary, phrase):
                 continue
             predicate = vocabulary.canonical(phrase)
             # A list is cut into values (each as long as a value may be) after this.
@@ -879,7 +902,65 @@ _BOUGHT_HOME = re.compile(
     r"\s+in\s+(?P<value>[A-Z][\w' -]*)$"
 )
 _DIET_SWITCH = re.compile(
-    r"^(?:switched|changed|moved|went|gone|turned)\s+(?:to\s+)?(?:a\s+|an\s+)?(?P<value>[\w-]+(?:\s[\w-]+)?)(?:\s+diet)?$",
+    r"^(?:switched|changed|moved|went|gone|turned)\s+(?:to\s+)?(?:a\s+|an\s+)?"
+    r"(?P<value>[\w-]+(?:\s(?!diet$)[\w-]+)?)(?:\s+diet)?$",
+    re.IGNORECASE,
+)
+
+
+# "We moved into a flat in Leeds": where the speaker lives.
+_MOVED_INTO = re.compile(
+    r"^(?:moved|move|moving)\s+into\s+(?:a|an|our|my|the)\s+(?:new\s+|little\s+|bigger\s+|"
+    r"smaller\s+)?(?:flat|house|apartment|place|home|studio)\s+in\s+"
+    r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)$",
+    re.IGNORECASE,
+)
+# "I teach maths at Greenfield High", "she teaches piano": a teacher of that subject.
+_TEACH = re.compile(
+    r"^(?:teach|teaches)\s+(?!(?:my|our|his|her|their|the|them|him|me|us|you|people|kids|at)\b)"
+    r"(?P<what>[A-Za-z][\w-]*(?:\s+[a-z]+)?)(?:\s+(?:at|in)\s+(?P<org>(?-i:[A-Z])[\w&.' -]*))?$"
+    r"|^(?:teach|teaches)\s+at\s+(?P<org2>(?-i:[A-Z])[\w&.' -]*)$",
+    re.IGNORECASE,
+)
+# "got headhunted by ABB", "was hired by Acme": the new employer.
+_HIRED_BY = re.compile(
+    r"^(?:(?:got|was|were|been|is|'s|has\s+been)\s+)+(?:hired|headhunted|poached|recruited)\s+"
+    r"by\s+(?P<org>(?-i:[A-Z])[\w&.' -]*)$",
+    re.IGNORECASE,
+)
+# "I take the train", "I commute by bus": how one gets to work.
+_TRANSPORT = re.compile(
+    r"^(?:take|takes|get|gets|ride|rides|catch|catches)\s+the\s+"
+    r"(?P<how>train|bus|tram|metro|subway|tube|ferry)(?:\s+(?:to|into)\s+(?:work|the\s+office))?$"
+    r"|^(?:commute|commutes)\s+(?:by|on)\s+(?P<by>[\w-]+)$",
+    re.IGNORECASE,
+)
+# "picked up Spanish", "learnt German": a language now spoken.
+_PICKED_UP = re.compile(
+    r"^(?:is\s+|'s\s+)?(?:picked\s+up|learned|learnt)\s+(?:some\s+|basic\s+)?"
+    r"(?P<value>[A-Z][a-z]+)(?:\s+(?:while|when|since|after|before|during|from|at|in)\b.*)?$"
+)
+# "started a pottery class", "I'm taking Spanish lessons": what one is learning.
+_CLASS = re.compile(
+    r"^(?:started|began|am\s+taking|'m\s+taking|is\s+taking|'s\s+taking|took\s+up|"
+    r"signed\s+up\s+for|enrolled\s+in|joined)\s+(?:a\s+|an\s+|some\s+)?(?:new\s+|weekly\s+)?"
+    r"(?P<value>[\w-]+(?:\s+[\w-]+)?)\s+(?:class|classes|course|lessons)\b",
+    re.IGNORECASE,
+)
+# "she's diabetic", "I have asthma": a health condition.
+_CONDITION_ADJECTIVES = {
+    "diabetic": "diabetes",
+    "asthmatic": "asthma",
+    "epileptic": "epilepsy",
+    "coeliac": "coeliac disease",
+    "celiac": "celiac disease",
+    "anaemic": "anaemia",
+    "anemic": "anemia",
+}
+_CONDITION = re.compile(
+    r"^(?:(?:am|'m|is|'s|are|'re)\s+(?P<adjective>[a-z]+)"
+    r"|(?:(?:have|has|got)\s+)?(?P<noun>(?:type\s+[12]\s+)?diabetes|asthma|epilepsy|migraines|"
+    r"arthritis|eczema|celiac\s+disease|coeliac\s+disease|hay\s+fever|anaemia|anemia))$",
     re.IGNORECASE,
 )
 
@@ -887,8 +968,45 @@ _DIET_SWITCH = re.compile(
 def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     """Shapes of everyday facts whose verb the vocabulary does not name: a school one goes to,
     how one gets to work, working hours, a job said with "as a", a home bought, a diet
-    switched to."""
+    switched to, a subject taught, an employer that hired, a language picked up, a class
+    started, a health condition."""
     known = vocabulary.predicates
+    moved_in = _MOVED_INTO.match(rest)
+    if moved_in is not None and "lives_in" in known:
+        return _Fact("lives_in", "lives in", moved_in.group("value"), negated)
+    been = re.match(r"^(?P<diet>[a-z-]+(?:\s+vegan)?)(?:\s+(?:for|since)\b.*)?$", rest, re.I)
+    if been is not None and been.group("diet").lower() in DIETS:
+        return _Fact(_DIET_PREDICATE, "is", been.group("diet").lower(), negated)
+    teach = _TEACH.match(rest)
+    if teach is not None and "job_title" in known and not negated:
+        org = teach.group("org") or teach.group("org2")
+        title = f"{teach.group('what')} teacher" if teach.group("what") else "teacher"
+        also = ("works_at", "works at", _clean(org)) if org and _clean(org) else None
+        return _Fact("job_title", "works as", title, also=also)
+    hired = _HIRED_BY.match(rest)
+    if hired is not None and _WORKS_AT in known and not negated:
+        value = _clean(hired.group("org"))
+        return _Fact(_WORKS_AT, "works at", value) if value else None
+    transport = _TRANSPORT.match(rest)
+    if transport is not None and "commute_mode" in known:
+        how = (transport.group("how") or transport.group("by")).lower()
+        return _Fact("commute_mode", "commutes by", how, negated)
+    picked = _PICKED_UP.match(rest)
+    if (
+        picked is not None
+        and picked.group("value").lower() in _LANGUAGES
+        and "language_spoken" in known
+    ):
+        return _Fact("language_spoken", "speaks", picked.group("value"), negated)
+    course = _CLASS.match(rest)
+    if course is not None and "is_learning" in known:
+        return _Fact("is_learning", "is learning", course.group("value").lower(), negated)
+    condition = _CONDITION.match(rest)
+    if condition is not None and "health_condition" in known:
+        adjective = (condition.group("adjective") or "").lower()
+        value = _CONDITION_ADJECTIVES.get(adjective) or (condition.group("noun") or "").lower()
+        if value:
+            return _Fact("health_condition", "has", value, negated)
     school = _SCHOOL.match(rest)
     if school is not None and "studied_at" in known:
         return _Fact("studied_at", "goes to", school.group("value"), negated)
@@ -966,8 +1084,16 @@ _FAVOURITE = re.compile(
     re.IGNORECASE,
 )
 _PLAY = re.compile(
-    r"^(?:i|we)\s+(?:also\s+|still\s+)?(?P<verb>play|go)\s+(?:the\s+)?(?P<value>[a-z]+(?:ing)?(?:\s[a-z]+)?)"
+    r"^(?:i|we)\s+(?:also\s+|still\s+)?"
+    r"(?P<negated>no\s+longer\s+|don't\s+|do\s+not\s+|never\s+|stopped\s+)?"
+    r"(?P<verb>play|go|playing|going)\s+(?:the\s+)?(?P<value>[a-z]+(?:ing)?(?:\s[a-z]+)?)"
     r"(?:\s+(?:on|at|in|every|with|twice|once|most)\b.*)?$",
+    re.IGNORECASE,
+)
+# "I've taken up yoga", "I got into climbing": a new pastime.
+_TAKEN_UP = re.compile(
+    r"^i(?:'ve|\s+have|\s+just|\s+recently)*\s+(?:taken\s+up|took\s+up|got\s+into|"
+    r"gotten\s+into)\s+(?P<value>[a-z]+(?:\s+[a-z]+)?)$",
     re.IGNORECASE,
 )
 _ALLERGY = re.compile(r"^i\s+have\s+(?:an?\s+)?(?P<value>[\w -]+?)\s+allergy\b", re.IGNORECASE)
@@ -1026,6 +1152,25 @@ _HIRED = re.compile(
     r"(?P<org>[A-Z][\w&.' -]*?)|(?P<org2>[A-Z][\w&.'-]*)\s+(?:just\s+)?hired\s+me)"
     r"(?:\s+as\s+(?:a|an)\s+(?P<role>[\w -]+))?$"
 )
+# "My place in Osaka is tiny": where the speaker lives.
+_MY_HOME_IN = re.compile(
+    r"^(?:my|our)\s+(?:new\s+|little\s+|tiny\s+|small\s+)?(?:place|flat|apartment|house|home)\s+"
+    r"in\s+(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)",
+    re.IGNORECASE,
+)
+# "Last day at Globex was Friday", "today was my last day at Acme": that job ended.
+_LAST_DAY = re.compile(
+    r"^(?:(?:today|yesterday|friday|monday|it)\s+was\s+)?(?:my\s+)?(?:final|last)\s+day\s+"
+    r"(?:at|with)\s+(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z&])[\w&.'-]*)*)"
+    r"(?:\s+(?:was|is\s+over|is\s+done)\b.*)?$",
+    re.IGNORECASE,
+)
+# "this is for my job at Klarna": the speaker's employer.
+_MY_JOB_AT = re.compile(
+    r"\bmy\s+(?:new\s+|current\s+|day\s+|full-time\s+)?job\s+(?:at|with)\s+"
+    r"(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z&])[\w&.'-]*)*)",
+    re.IGNORECASE,
+)
 _HOME = re.compile(
     r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|home\s+is|i\s+call)\s+"
     r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$",
@@ -1036,7 +1181,7 @@ _HOME = re.compile(
 def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposal]:
     """What people tell an assistant about themselves without a vocabulary verb: how to
     reply, how to reach them, a favourite, what they play, an allergy, a promotion."""
-    body = re.sub(r"\s*[.!]+$", "", _LEAD.sub("", clause.strip()))
+    body = re.sub(r"\s*[.!;:]+$", "", _LEAD.sub("", clause.strip()))
     body = re.sub(r"^(?:from\s+now\s+on|now|please)[, ]+", "", body, flags=re.IGNORECASE)
     known = vocabulary.predicates
 
@@ -1070,6 +1215,13 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
         )
     if match := _HOME.match(body):
         return one("lives_in", match.group("value"))
+    if match := _MY_HOME_IN.match(body):
+        return one("lives_in", match.group("value"))
+    if match := _LAST_DAY.match(body):
+        value = _clean(match.group("org"))
+        return [_proposal(speaker, _WORKS_AT, value, clause, negated=True)] if value else []
+    if match := _MY_JOB_AT.search(body):
+        return one(_WORKS_AT, match.group("org"))
     if match := _LANGUAGE_REQUEST.match(body):
         return one("response_language", match.group("value"))
     if match := _STYLE_REQUEST.match(body):
@@ -1082,11 +1234,22 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
         return one("nickname", match.group("value"))
     if match := _FAVOURITE.match(body):
         noun = f"favorite {match.group('noun').lower()}"
-        if noun in vocabulary:
+        if _defines(vocabulary, noun):
             return one(vocabulary.canonical(noun), match.group("value"))
     if (match := _PLAY.match(body)) and (
-        match.group("verb").lower() == "play" or match.group("value").lower().endswith("ing")
+        match.group("verb").lower().startswith("play")
+        or match.group("value").lower().endswith("ing")
     ):
+        stopped = match.group("verb").lower().endswith("ing")
+        if stopped != (match.group("negated") or "").lower().startswith("stopped"):
+            return []  # "I'm playing" is not said this way; "I stopped play" neither
+        found = one("has_hobby", match.group("value"))
+        if match.group("negated"):
+            found = [
+                _proposal(speaker, "has_hobby", p.object or "", clause, negated=True) for p in found
+            ]
+        return found
+    if match := _TAKEN_UP.match(body):
         return one("has_hobby", match.group("value"))
     if match := _ALLERGY.match(body):
         return one("has_allergy", match.group("value"))
@@ -1102,6 +1265,8 @@ def _is_role(phrase: str) -> bool:
     words = phrase.split()
     if not words or len(words) > 3 or not words[-1].isalpha():
         return False
+    if len(words) == 1 and words[0].isupper() and 2 <= len(words[0]) <= 4:
+        return True  # "an SRE", "a CTO"
     head = words[-1].lower()
     if head in _NOT_ROLES or _ARTICLE.sub("", phrase).lower() in DIETS:
         return False
@@ -1141,6 +1306,11 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
     too long to be one value (a clause, not a name). A ``phrase`` (a goal: "save for a baby")
     keeps what follows "for" and "with"."""
     value = value.strip().strip("\"'“”‘’").rstrip(".!?,;:").strip()
+    # An aside at the end ("Ghent btw") or in brackets ("Ava (7)") is not the value.
+    value = re.sub(r"\s*\([^)]*\)", "", value)
+    value = re.sub(
+        r"(?:\s+(?:btw|by\s+the\s+way|lol|haha|fyi|tbh|lmao|[:;]-?[)(DP]))+$", "", value, flags=re.I
+    ).rstrip(".!?,;:")
     value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
     value = re.sub(
         r"^(?:a\s+)?(?:bit|little)\s+of\s+|^(?:some|basic|fluent|conversational)\s+(?=[A-Z])",
@@ -1279,8 +1449,10 @@ _AGE = re.compile(
 _NOUN_CHANGED = re.compile(
     r"^(?:(?P<whose>my|our|the|his|her)\s+)?(?:new\s+|current\s+)?(?P<noun>[a-z][a-z -]{1,30}?)\s+"
     r"(?:went|has\s+gone|have\s+gone|goes|is|are|was|got|'s|moved|moves|is\s+moving|has\s+moved|"
-    r"changed|switched|jumped|dropped|rose|fell|increased|decreased|shifted)\s+"
-    r"(?:(?:now|back|up|down|all\s+the\s+way)\s+)*(?:from\s+.+?\s+)?(?:to|at|on)\s+(?P<value>.+)$",
+    r"changed|switched|jumped|dropped|rose|fell|increased|decreased|shifted|"
+    r"(?:got|was|were|has\s+been|have\s+been)\s+(?:moved|pushed|changed|rescheduled|bumped|"
+    r"raised|cut|lowered|increased|reduced))\s+"
+    r"(?:(?:now|back|up|down|forward|all\s+the\s+way)\s+)*(?:from\s+.+?\s+)?(?:to|at|on)\s+(?P<value>.+)$",
     re.IGNORECASE,
 )
 # "we cut the budget to 3500 euros", "the landlord raised my rent to £1,020".
@@ -1297,6 +1469,7 @@ _REMOVAL = re.compile(
     r"any\s+more|don't\s+have|doesn't\s+have|left|not)\b",
     re.IGNORECASE,
 )
+_DIED = re.compile(r"\b(?:passed\s+away|died|passed)\b", re.IGNORECASE)
 _SAYS_ENDED = re.compile(
     r"\b(?:no\s+more|no\s+longer|anymore|any\s+more|quit|gave\s+up|dropped|stopped)\b",
     re.IGNORECASE,
@@ -1321,6 +1494,8 @@ class _Turn:
         self.values: dict[str, tuple[str, str, bool, str]] = {}
         self.context_values: dict[str, tuple[str, str, bool, str]] = {}
         self.last_person: str | None = None
+        self.last_pet: bool | None = None
+        self.last_unnamed: str | None = None
 
     def known(self) -> Sequence[str]:
         return _Names(self.local, self._known, self.people)
@@ -1415,6 +1590,8 @@ def _plausible(proposal: Proposal, turn: _Turn) -> bool:
         return True
     if proposal.predicate in _NAMED_VALUES and not proposal.object[:1].isupper():
         return proposal.object[:1].isdigit()
+    if proposal.predicate in _NOT_A_NUMBER and proposal.object[:1].isdigit():
+        return False  # "my commute is 40 minutes" says how long, not how
     return not (proposal.predicate in _STACK and proposal.subject in turn.people)
 
 
@@ -1424,6 +1601,9 @@ def _introductions(
     """ "My sister Marta moved to Lyon": (speaker, has_sibling, Marta), and the clause as
     "Marta moved to Lyon", Marta now a subject of the conversation."""
     found: list[Proposal] = []
+    pet = _pet_named(clause, speaker, vocabulary, turn)
+    if pet is not None:
+        return "", [pet]
     for match in list(_INTRODUCED.finditer(clause)):
         name = match.group("name")
         if name.lower() in _NOT_NAMES:
@@ -1431,7 +1611,7 @@ def _introductions(
         relation = " ".join(match.group("rel").lower().split())
         if relation in _RELATIONS_OUTSIDE_VOCABULARY:
             predicate: str | None = _RELATIONS_OUTSIDE_VOCABULARY[relation]
-        elif relation in vocabulary:
+        elif _defines(vocabulary, relation):
             predicate = vocabulary.canonical(relation)
         else:
             predicate = None
@@ -1453,7 +1633,7 @@ def _introductions(
     if named is not None:
         relation = named.group("rel").lower()
         predicate = _RELATIONS_OUTSIDE_VOCABULARY.get(relation) or (
-            vocabulary.canonical(relation) if relation in vocabulary else None
+            vocabulary.canonical(relation) if _defines(vocabulary, relation) else None
         )
         name = named.group("name")
         if predicate is not None and predicate in vocabulary.predicates:
@@ -1465,6 +1645,72 @@ def _introductions(
     if found or turn.local:
         clause = _INTRODUCED.sub(lambda m: m.group("name"), clause)
     return clause, found
+
+
+_PET_KIND = (
+    r"(?P<kind>cat|dog|puppy|kitten|rabbit|bunny|hamster|parrot|budgie|horse|tortoise|turtle|"
+    r"guinea\s+pig|ferret|gecko|snake)"
+)
+# "my cat", "our new puppy": a pet the next "her name is ..." names.
+_PET_MENTION = re.compile(rf"\b(?i:my|our)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})\b")
+_PET_NAME = re.compile(
+    r"^(?:(?i:her|his|its|their)\s+name(?:'s|\s+is)|"
+    rf"(?i:my|our)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})(?:'s\s+name\s+is|"
+    r"\s+is\s+(?:called|named)))\s+(?P<name>[A-Z][\w'-]*)\s*(?i:btw|by\s+the\s+way)?[.!]*$"
+)
+
+
+# "I have a new boss", "my new manager": someone the next "her name is ..." names.
+_UNNAMED_RELATION = re.compile(
+    r"\b(?i:a|my|our)\s+(?i:new\s+)(?P<rel>(?i:boss|manager|team\s+lead|colleague|"
+    r"flatmate|roommate|neighbour|neighbor|partner|girlfriend|boyfriend))\b(?!\s*,?\s+[A-Z])"
+)
+
+
+# "..., her name is Priya": the name of the one just mentioned, later in the sentence.
+_NAME_LATER = re.compile(
+    r"[,;:-]\s*(?:and\s+)?(?i:her|his|their|its)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*)"
+)
+
+
+def _pet_named(clause: str, speaker: str, vocabulary: Vocabulary, turn: _Turn) -> Proposal | None:
+    """ "My cat just walked across the keyboard. Her name is Pixel": (speaker, has_pet, Pixel);
+    also "my dog's name is Rex", "my cat is called Pixel". A pet mentioned without a name is
+    what the next "her name is" names, until someone else is named."""
+    said = _LEAD.sub("", clause.strip())
+    named = _PET_NAME.match(said)
+    if named is not None and "has_pet" in vocabulary.predicates:
+        if named.group("kind") or turn.last_pet:
+            turn.last_pet = None
+            return _proposal(speaker, "has_pet", named.group("name"), clause)
+    if named is not None and named.group("kind") is None and turn.last_unnamed:
+        predicate = turn.last_unnamed
+        turn.last_unnamed = None
+        turn.people.add(named.group("name"))
+        return _proposal(speaker, predicate, named.group("name"), clause)
+    pet = _PET_MENTION.search(clause)
+    if pet is not None:
+        turn.last_pet = True
+        later = _NAME_LATER.search(clause, pet.end())
+        if later is not None and "has_pet" in vocabulary.predicates:
+            turn.last_pet = None
+            return _proposal(speaker, "has_pet", later.group("name"), clause)
+    elif _INTRODUCED.search(clause):
+        turn.last_pet = None
+    unnamed = _UNNAMED_RELATION.search(clause)
+    if unnamed is not None and not _INTRODUCED.search(clause):
+        relation = unnamed.group("rel").lower()
+        relates = _RELATIONS_OUTSIDE_VOCABULARY.get(relation) or (
+            vocabulary.canonical(relation) if _defines(vocabulary, relation) else None
+        )
+        if relates is not None and relates in vocabulary.predicates:
+            turn.last_unnamed = relates
+            later = _NAME_LATER.search(clause, unnamed.end())
+            if later is not None:
+                turn.last_unnamed = None
+                turn.people.add(later.group("name"))
+                return _proposal(speaker, relates, later.group("name"), clause)
+    return None
 
 
 def _clause_subject(clause: str, speaker: str, turn: _Turn) -> tuple[str, str] | None:
@@ -1545,7 +1791,7 @@ def _changed_noun(
         if match is None:
             continue
         noun = match.group("noun").strip()
-        if noun not in vocabulary or noun.lower() in _UNREAD:
+        if not _defines(vocabulary, noun) or noun.lower() in _UNREAD:
             continue
         if vocabulary.canonical(noun) in _PEOPLE:
             continue  # "my daughter goes to St Anne's" is not a new daughter
@@ -1574,7 +1820,9 @@ def _members(clause: str, source: str, speaker: str, vocabulary: Vocabulary) -> 
     found: list[Proposal] = []
     for match in _MEMBERS.finditer(clause):
         noun = match.group("noun").lower()
-        phrase = next((p for p in (f"has a {noun}", noun, f"{noun}s") if p in vocabulary), None)
+        phrase = next(
+            (p for p in (f"has a {noun}", noun, f"{noun}s") if _defines(vocabulary, p)), None
+        )
         predicate = vocabulary.canonical(phrase) if phrase else ""
         if predicate not in ("has_pet", "has_child"):
             continue
@@ -1603,10 +1851,19 @@ def _removals(
             said.append(last)  # "the Civic" of "2015 Honda Civic"
         if not any(re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", clause, re.I) for v in said):
             continue
+        words = {m.group(0).lower() for m in _REMOVAL.finditer(clause)}
+        if words == {"not"} and not any(
+            re.search(rf"\bnot\s+(?:\w+\s+){{0,3}}{re.escape(v)}(?![\w])", clause, re.I)
+            for v in said
+        ):
+            continue  # "His name is Biscuit, not Brisket": "not" says of another value
         if any(p.object and p.object.casefold() == value.casefold() for p in found):
             continue
         if vocabulary.cardinality(predicate) != "multi" and not _SAYS_ENDED.search(clause):
             continue
+        if predicate in _PEOPLE and not _DIED.search(clause):
+            continue  # "Tom quit his job": still the speaker's husband
+
         removed.append(_proposal(subject, predicate, value, source, negated=True))
     return removed
 

@@ -473,3 +473,104 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
     assert (
         RuleExtractor().extract(chatter, vocabulary=Vocabulary.default(), known_subjects=[]) == []
     )
+
+
+# -- shapes added in round 2 of issue #59, each with the neighbours it must leave alone --------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A phrase the vocabulary only shares with an event's day or place is no fact of a person.
+        ("I'm at the gym.", []),
+        ("I'm on call this weekend.", []),
+        # A subject taught is a teacher's job; where, the employer.
+        (
+            "I teach chemistry at Northfield Academy.",
+            [("sam", "job_title", "chemistry teacher"), ("sam", "works_at", "Northfield Academy")],
+        ),
+        ("I teach piano.", [("sam", "job_title", "piano teacher")]),
+        ("I teach my kids to swim.", []),
+        # Hired by someone: the new employer; the person's own subject.
+        ("I got hired by Zalando.", [("sam", "works_at", "Zalando")]),
+        ("I got hired.", []),
+        # How one gets to work.
+        ("I take the tram to work.", [("sam", "commute_mode", "tram")]),
+        ("I commute by ferry.", [("sam", "commute_mode", "ferry")]),
+        ("I take the bus to my mum's on Sundays.", []),
+        ("My commute is 40 minutes.", []),
+        # A language picked up; anything else picked up is not one.
+        ("I picked up Greek while living in Crete.", [("sam", "language_spoken", "Greek")]),
+        ("I picked up Ana from the airport.", []),
+        # A class started is what one is learning.
+        ("I started a ceramics class.", [("sam", "is_learning", "ceramics")]),
+        ("I'm taking Italian lessons.", [("sam", "is_learning", "italian")]),
+        # A condition said as an adjective or a noun.
+        ("I'm diabetic.", [("sam", "health_condition", "diabetes")]),
+        ("I have asthma.", [("sam", "health_condition", "asthma")]),
+        ("I'm tired.", []),
+        # A home named by where it is.
+        ("My flat in Tallinn is tiny but cosy.", [("sam", "lives_in", "Tallinn")]),
+        ("We moved into a house in Tartu.", [("sam", "lives_in", "Tartu")]),
+        ("My flat is tiny.", []),
+        # The last day at an employer ends that job; a job named in passing is the employer.
+        ("Last day at Initech was Friday.", [("sam", "works_at", "not Initech")]),
+        ("This is for my job at Wise.", [("sam", "works_at", "Wise")]),
+        ("I miss my old job at Wise.", []),
+        # A diet held for a while; a diet switched to, said with "diet".
+        ("I've been vegan for two years.", [("sam", "dietary_preference", "vegan")]),
+        ("I switched to a paleo diet.", [("sam", "dietary_preference", "paleo")]),
+        # Pastimes taken up, played, and no longer played.
+        ("I've taken up archery.", [("sam", "has_hobby", "archery")]),
+        ("I no longer play squash.", [("sam", "has_hobby", "not squash")]),
+        # A hedge before a statement does not hide it.
+        ("I'd say my main hobby is birdwatching.", [("sam", "has_hobby", "birdwatching")]),
+        # A request after a comma is its own clause.
+        (
+            "ok I've been practising, reply in Dutch from now on please",
+            [("sam", "response_language", "Dutch")],
+        ),
+        # An aside at the end of a value, or in brackets, is not part of it.
+        ("I live in Ghent btw.", [("sam", "lives_in", "Ghent")]),
+        (
+            "My kids are Ava (7) and Noah (4).",
+            [("sam", "has_child", "Ava"), ("sam", "has_child", "Noah")],
+        ),
+        # A role said as an acronym.
+        ("I joined Monzo as an SRE.", [("sam", "works_at", "Monzo"), ("sam", "job_title", "SRE")]),
+        # "the <fact> is ..." is the speaker's, as "my <fact> is ..." is.
+        ("The budget is now 900 euros.", [("sam", "budget", "900 euros")]),
+        ("The weather is lovely.", []),
+        # A date moved by someone else.
+        ("My flight got moved to June 9.", [("sam", "flight_date", "June 9")]),
+    ],
+)
+def test_round_two_shapes_and_their_neighbours(
+    text: str, expected: list[tuple[str, str, str]]
+) -> None:
+    assert [t for t in rules(text) if t[1]] == expected
+
+
+@pytest.mark.parametrize(
+    ("context", "text", "expected"),
+    [
+        # A pet or a person mentioned without a name, named next.
+        (
+            "",
+            "Sorry, my dog stepped on the keyboard. His name is Biscuit.",
+            [("sam", "has_pet", "Biscuit")],
+        ),
+        ("", "I have a new boss, her name is Priya.", [("sam", "reports_to", "Priya")]),
+        ("My dog is called Biscuit.", "His name is Biscuit, not Brisket.", []),
+        ("", "My dog's name is Rex.", [("sam", "has_pet", "Rex")]),
+        ("", "We got a new kitten named Luna.", [("sam", "has_pet", "Luna")]),
+        # Someone named in the context who quits a job is still who they were to the speaker.
+        ("My husband Tom is a chef.", "Tom quit his job at the restaurant.", []),
+        ("I have two dogs, Rex and Bo.", "Sadly Bo passed away.", [("sam", "has_pet", "not Bo")]),
+    ],
+)
+def test_names_given_after_the_mention_and_people_who_change_jobs(
+    context: str, text: str, expected: list[tuple[str, str, str]]
+) -> None:
+    context_turns = (context,) if context else ()
+    assert [t for t in rules(text, *context_turns) if t[1]] == expected
