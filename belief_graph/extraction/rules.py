@@ -415,8 +415,12 @@ class RuleExtractor:
         if (fact is None or fact[1].predicate.endswith(_WHEN_VALUED)) and when.find(
             clause, episode.at
         ).phrase:
-            # The time may be the value itself ("my day off is on Monday").
-            found, fact = self._sentence(clause, episode, vocabulary, known, previous, timed=False)
+            # The time may be the value itself ("my day off is on Monday"); a value read with
+            # the time left out stays ("from next week I'm on 10pm to 6am").
+            untimed = self._sentence(clause, episode, vocabulary, known, previous, timed=False)
+            phrase = when.find(clause, episode.at).phrase
+            if not found or (untimed[0] and not _keeps_time(found, untimed[0], phrase)):
+                found, fact = untimed
         if not found:
             found = _changed_noun(clause, episode, vocabulary, turn)
             fact = _fact_of(found[-1]) if found else fact
@@ -636,7 +640,21 @@ class RuleExtractor:
             else:
                 fact = _verb_group(rest, vocabulary, first_person=False, timing=timing)
             return (name, fact) if fact else None
+        if body[:1].isupper():
+            # "Gym days are Tuesdays", "Rent is £950": a fact of the speaker's named by its noun.
+            fact = _possessive(body, vocabulary)
+            return (episode.speaker, fact) if fact else None
         return None
+
+
+def _keeps_time(timed: list[Proposal], untimed: list[Proposal], phrase: str) -> bool:
+    """Whether the reading with the time phrase left out stands: read with it, the values
+    are those values and the phrase ("lessons are on Wednesdays from next month": Wednesdays,
+    from next month); else the time is the value ("my day off is on Monday")."""
+    said = {(p.object or "").casefold() for p in timed}
+    return bool(phrase) and all(
+        " ".join((p.object or "").replace(phrase, " ").split()).casefold() in said for p in untimed
+    )
 
 
 def _without_time(sentence: str, window: when.Window) -> str:
@@ -889,6 +907,7 @@ _COMMUTE_VALUE = {
 }
 _HOURS = re.compile(
     r"^(?:work|working|am\s+working|'m\s+working|am\s+on|'m\s+on|'m|am)\s+"
+    r"(?:(?:night|day|early|late|evening|morning|the\s+\w+)\s+shifts?,?\s+(?:from\s+)?)?"
     r"(?P<value>\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:to|-|until|till)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\b",
     re.IGNORECASE,
 )
@@ -1173,7 +1192,14 @@ _MY_JOB_AT = re.compile(
 )
 _HOME = re.compile(
     r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|home\s+is|i\s+call)\s+"
-    r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$",
+    r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$"
+    r"|^(?P<value2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+is\s+(?:my\s+)?home(?:\s+now)?$",
+    re.IGNORECASE,
+)
+# "Backend engineer at Stripe, starting in two weeks": a role and its employer, said alone.
+_ROLE_ALONE = re.compile(
+    r"^(?:(?:a|an)\s+)?(?P<role>(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2}?)\s+(?:at|with)\s+"
+    r"(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z&])[\w&.'-]*)*)(?:\s+now)?(?:,.*)?$",
     re.IGNORECASE,
 )
 
@@ -1214,7 +1240,10 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
             one("job_title", match.group("role")) if match.group("role") else []
         )
     if match := _HOME.match(body):
-        return one("lives_in", match.group("value"))
+        return one("lives_in", match.group("value") or match.group("value2"))
+    if (match := _ROLE_ALONE.match(body)) and _is_role(match.group("role")):
+        role = " ".join(w if w.isupper() else w.lower() for w in match.group("role").split())
+        return one("job_title", role) + one(_WORKS_AT, match.group("org"))
     if match := _MY_HOME_IN.match(body):
         return one("lives_in", match.group("value"))
     if match := _LAST_DAY.match(body):
@@ -1265,8 +1294,8 @@ def _is_role(phrase: str) -> bool:
     words = phrase.split()
     if not words or len(words) > 3 or not words[-1].isalpha():
         return False
-    if len(words) == 1 and words[0].isupper() and 2 <= len(words[0]) <= 4:
-        return True  # "an SRE", "a CTO"
+    if words[-1].isupper() and 2 <= len(words[-1]) <= 4:
+        return True  # "an SRE", "a senior PM"
     head = words[-1].lower()
     if head in _NOT_ROLES or _ARTICLE.sub("", phrase).lower() in DIETS:
         return False
@@ -1413,7 +1442,9 @@ _RELATIONS_OUTSIDE_VOCABULARY = {
     "flatmate": "roommate",
 }
 _NOT_NAMES = frozenset({"i", "the", "a", "an", "is", "was", "and", "but", "who", "he", "she"})
-_PRONOUN = re.compile(r"^(?P<word>he|she|he's|she's|his|her)\b", re.IGNORECASE)
+_PRONOUN = re.compile(
+    r"^(?:(?:and|but|so|also|plus|oh)\s+)?(?P<word>he|she|he's|she's|his|her)\b", re.IGNORECASE
+)
 # What a number's unit says it counts: (unit, predicate, a word the clause must also hold).
 _UNITS: tuple[tuple[re.Pattern[str], str, re.Pattern[str] | None], ...] = (
     (

@@ -543,6 +543,29 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
         ("The weather is lovely.", []),
         # A date moved by someone else.
         ("My flight got moved to June 9.", [("sam", "flight_date", "June 9")]),
+        # A role and its employer said without a verb.
+        (
+            "Got the offer! Data analyst at Zalando, starting in May.",
+            [("sam", "job_title", "data analyst"), ("sam", "works_at", "Zalando")],
+        ),
+        (
+            "Senior PM at Spotify now.",
+            [("sam", "job_title", "senior PM"), ("sam", "works_at", "Spotify")],
+        ),
+        ("Dinner at Nando's tonight.", []),
+        # A place called home.
+        ("Tartu is home now.", [("sam", "lives_in", "Tartu")]),
+        ("Tartu is lovely.", []),
+        # Hours of a shift.
+        ("I'm on early shifts, 6am to 2pm.", [("sam", "working_hours", "6am to 2pm")]),
+        # A fact named by its noun at the start of a sentence, without "my".
+        ("Rent is £700 a month.", [("sam", "rent", "£700 a month")]),
+        ("Coffee is life.", []),
+        # A day that is the value, and a time from which it holds.
+        (
+            "My day off is on Fridays from next month.",
+            [("sam", "day_off", "Fridays")],
+        ),
     ],
 )
 def test_round_two_shapes_and_their_neighbours(
@@ -567,6 +590,12 @@ def test_round_two_shapes_and_their_neighbours(
         # Someone named in the context who quits a job is still who they were to the speaker.
         ("My husband Tom is a chef.", "Tom quit his job at the restaurant.", []),
         ("I have two dogs, Rex and Bo.", "Sadly Bo passed away.", [("sam", "has_pet", "not Bo")]),
+        # "he" after "and" is who was just named.
+        (
+            "My friend Luca lives in Rome.",
+            "And he's picked up Italian since he moved there.",
+            [("Luca", "language_spoken", "Italian")],
+        ),
     ],
 )
 def test_names_given_after_the_mention_and_people_who_change_jobs(
