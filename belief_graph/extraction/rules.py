@@ -208,7 +208,9 @@ _ROLE_AT = re.compile(
     r"^(?:am|'m|is|'s)\s+(?:a|an|the)\s+(.+?)\s+(?:at|for|with)\s+(.+)$", re.IGNORECASE
 )
 # "I'm a nurse": a role when its head noun names a person's work (a suffix or a common title).
-_ROLE = re.compile(r"^(?:am|'m|is|'s)\s+(?:a|an|the)\s+(.+)$", re.IGNORECASE)
+_ROLE = re.compile(
+    r"^(?:am|'m|is|'s|became|become|got\s+promoted\s+to)\s+(?:a|an|the)\s+(.+)$", re.IGNORECASE
+)
 _ROLE_HEAD = re.compile(
     r"(?:er|or|ist|yst|ian|ant|ent|ect|nurse|tech|chef|pilot|medic|vet|intern|cook|paralegal|"
     r"clerk|cashier|barista|surgeon|midwife|mechanic|lead|head|director|officer|coach)$",
@@ -243,7 +245,7 @@ _NOT_ROLES = frozenset(
     }
 )
 # "I'm in Stockholm" (and nothing after it): where the speaker is based.
-_IN_PLACE = re.compile(r"^(?:am|'m|are|'re)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$")
+_IN_PLACE = re.compile(r"^(?:am|'m|are|'re|is|'s)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$")
 # "I've got two cats, Ziggy and Stardust", "we have a dog named Biscuit".
 _HAVE_NAMED = re.compile(
     r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+)\s+(?:new\s+)?"
@@ -1426,7 +1428,8 @@ _INTRODUCED = re.compile(
     r"\s*,?\s+(?P<name>[A-Z][\w'-]+)(?P<comma>\s*,)?"
 )
 _NAMED_RELATION = re.compile(
-    r"^(?P<name>[A-Z][\w'-]+)\s+is\s+my\s+(?i:(?:best|older|younger|little|big|eldest|youngest)\s+)?"
+    r"^(?P<name>[A-Z][\w'-]+)(?P<apposed>,|\s+is)\s+my\s+"
+    r"(?i:(?:best|older|younger|little|big|eldest|youngest)\s+)?"
     r"(?P<rel>(?i:sister|brother|wife|husband|partner|girlfriend|boyfriend|mum|mom|mother|dad|"
     r"father|son|daughter|friend|boss|manager|colleague|cousin|flatmate|roommate))\b"
 )
@@ -1673,6 +1676,9 @@ def _introductions(
             turn.last_person = name
             if name not in turn.local:
                 turn.local.append(name)
+            if named.groupdict().get("apposed") == ",":
+                # "Priya, my manager, is on leave": the clause is about Priya.
+                clause = f"{name} {clause[named.end() :].lstrip(' ,')}"
     if found or turn.local:
         clause = _INTRODUCED.sub(lambda m: m.group("name"), clause)
     return clause, found

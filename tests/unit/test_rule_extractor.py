@@ -590,6 +590,16 @@ def test_round_two_shapes_and_their_neighbours(
         # Someone named in the context who quits a job is still who they were to the speaker.
         ("My husband Tom is a chef.", "Tom quit his job at the restaurant.", []),
         ("I have two dogs, Rex and Bo.", "Sadly Bo passed away.", [("sam", "has_pet", "not Bo")]),
+        # Someone named in the context: where they are now, what they became.
+        ("My sister Ana lives in Porto.", "Ana's in Faro now.", [("Ana", "lives_in", "Faro")]),
+        (
+            "My wife Lea is a teacher.",
+            "Lea just became a headteacher.",
+            [("Lea", "job_title", "headteacher")],
+        ),
+        ("My sister Ana lives in Porto.", "Ana's in a bad mood.", []),
+        # A name with the relation beside it.
+        ("", "Dana, my manager, is on leave.", [("sam", "reports_to", "Dana")]),
         # "he" after "and" is who was just named.
         (
             "My friend Luca lives in Rome.",
