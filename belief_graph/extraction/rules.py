@@ -412,7 +412,18 @@ class RuleExtractor:
         known = turn.known()
         numbers = _numbers(clause, episode, vocabulary, turn)
         if numbers:
-            return numbers, _fact_of(numbers[-1])
+            # The clause may state another fact beside its number ("my car is a 2015 Civic
+            # with 140,000 km on it"): kept when it is not the number again.
+            said, _ = self._sentence(clause, episode, vocabulary, known, previous)
+            counted = {p.predicate for p in numbers}
+            values = [(n.object or "").casefold() for n in numbers]
+            besides = [
+                p
+                for p in said
+                if p.predicate not in counted
+                and not any(_overlaps((p.object or "").casefold(), v) for v in values)
+            ]
+            return numbers + besides, _fact_of(numbers[-1])
         found, fact = self._sentence(clause, episode, vocabulary, known, previous)
         if (fact is None or fact[1].predicate.endswith(_WHEN_VALUED)) and when.find(
             clause, episode.at
@@ -647,6 +658,12 @@ class RuleExtractor:
             fact = _possessive(body, vocabulary)
             return (episode.speaker, fact) if fact else None
         return None
+
+
+def _overlaps(value: str, number: str) -> bool:
+    """Whether a value read beside a number is that number again ("4 cups of coffee a day"
+    read as a drink), not another fact of the clause."""
+    return value in number or number in value
 
 
 def _keeps_time(timed: list[Proposal], untimed: list[Proposal], phrase: str) -> bool:
@@ -929,6 +946,27 @@ _DIET_SWITCH = re.compile(
 )
 
 
+# "I work in Brussels": where the speaker works (a place: said with a capital).
+_WORK_IN = re.compile(
+    r"^(?:work|works|working|am\s+working|'m\s+working)\s+in\s+"
+    r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,2})(?:\s+(?:at|for|as)\b.*|,.*)?$",
+    re.IGNORECASE,
+)
+# Fields of work, not places ("I work in Marketing").
+_FIELDS = frozenset(
+    "marketing sales finance hr it tech engineering design education healthcare retail legal "
+    "operations support product research accounting consulting software media publishing "
+    "banking insurance hospitality construction logistics admin management data security "
+    "government science academia".split()
+)
+# "I'm flying to Tokyo on May 3": the flight's date.
+_FLYING = re.compile(
+    r"^(?:am\s+|'m\s+|is\s+|'s\s+|are\s+|'re\s+)?(?:flying|fly|flies)\s+(?:out\s+|back\s+|home\s+)?"
+    r"(?:to\s+(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*\s+)?on\s+"
+    r"(?P<date>(?-i:[A-Z])[a-z]+\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?-i:[A-Z])[a-z]+|"
+    r"(?-i:[A-Z])[a-z]+day)\b(?:\s+(?:with|for|to|from)\b.*)?$",
+    re.IGNORECASE,
+)
 # "We moved into a flat in Leeds": where the speaker lives.
 _MOVED_INTO = re.compile(
     r"^(?:moved|move|moving)\s+into\s+(?:a|an|our|my|the)\s+(?:new\s+|little\s+|bigger\s+|"
@@ -992,6 +1030,16 @@ def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     switched to, a subject taught, an employer that hired, a language picked up, a class
     started, a health condition."""
     known = vocabulary.predicates
+    works_in = _WORK_IN.match(rest)
+    if (
+        works_in is not None
+        and "work_location" in known
+        and works_in.group("value").lower() not in _FIELDS
+    ):
+        return _Fact("work_location", "works in", works_in.group("value"), negated)
+    flying = _FLYING.match(rest)
+    if flying is not None and "flight_date" in known and not negated:
+        return _Fact("flight_date", "flies on", flying.group("date"))
     moved_in = _MOVED_INTO.match(rest)
     if moved_in is not None and "lives_in" in known:
         return _Fact("lives_in", "lives in", moved_in.group("value"), negated)
@@ -1454,6 +1502,11 @@ _UNITS: tuple[tuple[re.Pattern[str], str, re.Pattern[str] | None], ...] = (
         re.compile(r"^(?:km|kilomet(?:er|re)s?|miles?)\s+(?:a|per|each)\s+week$"),
         "weekly_distance",
         None,
+    ),
+    (
+        re.compile(r"^(?:km|kilomet(?:er|re)s?|miles?)$"),
+        "car_mileage",
+        re.compile(r"\b(?:on\s+it|on\s+the\s+clock|on\s+the\s+car|odometer|mileage)\b", re.I),
     ),
     (re.compile(r"^(?:cups?|coffees?|espressos?)\b"), "caffeine_intake", None),
     (re.compile(r"^(?:calories|kcal)\b"), "calorie_target", None),

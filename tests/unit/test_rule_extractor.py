@@ -561,6 +561,18 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
         # A fact named by its noun at the start of a sentence, without "my".
         ("Rent is £700 a month.", [("sam", "rent", "£700 a month")]),
         ("Coffee is life.", []),
+        # Where one works: a place, not a field.
+        ("I work in Utrecht at a bank.", [("sam", "work_location", "Utrecht")]),
+        ("I work in Marketing.", []),
+        # A flight's date; a flight without one is no date.
+        ("I'm flying to Lima on June 12 with my brother.", [("sam", "flight_date", "June 12")]),
+        ("I'm flying to Lima.", []),
+        # A number beside another fact of the same clause: both; a distance run is no mileage.
+        (
+            "My car is a 2011 Skoda Fabia with 98,000 km on it.",
+            [("sam", "car_mileage", "98,000 km"), ("sam", "car", "2011 Skoda Fabia")],
+        ),
+        ("I ran 10 km today.", []),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
