@@ -109,7 +109,8 @@ _ADVERBS = re.compile(
     r"\s*,?\s*\b(?:now|these days|nowadays|currently|at the moment|right now|at present|"
     r"instead|today|still|already|actually|really|just|also|too|as well|full[- ]time|"
     r"anymore|any more|any longer|remotely|from home|part[- ]time|freelance|only|usually|"
-    r"normally|generally|typically|mostly|mainly|often|basically|originally|for now)\b,?",
+    r"normally|generally|typically|mostly|mainly|often|basically|originally|for now|recently|"
+    r"officially)\b,?",
     re.IGNORECASE,
 )
 _NEGATION_WORDS = re.compile(r"\b(?:anymore|any more|any longer)\b", re.IGNORECASE)
@@ -124,7 +125,8 @@ _CONTEXT_VALUE = re.compile(
     re.IGNORECASE,
 )
 _JOIN = re.compile(
-    r"^(?:start\s+at|started\s+(?:working\s+)?(?:at|for)|started\s+a\s+(?:new\s+)?job\s+at|joined|got\s+a\s+job\s+at|"
+    r"^(?:start\s+at|started\s+(?:working\s+)?(?:at|for)|started\s+a\s+(?:new\s+)?job\s+at|joined|"
+    r"got\s+a\s+(?:new\s+)?job\s+(?:at|with)|"
     r"took\s+a\s+job\s+at|am\s+joining|'m\s+joining|will\s+join|now\s+work\s+at|"
     r"transferred\s+to|started\s+at)\s+(.+)$",
     re.IGNORECASE,
@@ -610,6 +612,16 @@ class RuleExtractor:
         ):
             # "I moved to Berlin" after "my sister lives in Porto" is the speaker's move.
             context = None
+        if (
+            context is not None
+            and previous is not None
+            and previous[1].predicate != "lives_in"
+            and re.match(r"^(?:i|we)\s+(?:'ve\s+)?moved\s+to\b", body, re.IGNORECASE)
+            and ("lives_in", episode.speaker) in getattr(known_subjects, "facts", ())
+        ):
+            # "I moved to Toronto" after "I'm in Stockholm, so Central European time": the
+            # home the context gave, not its last fact.
+            context = None
         if previous is not None and (context is not None or (meant and len(body.split()) <= 3)):
             subject, last = previous
             value = _clean(context.group(1) if context is not None else body)
@@ -717,6 +729,8 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
     predicate = vocabulary.canonical(noun)
     if predicate == "job_title" and at:
         return _Fact(_WORKS_AT, "works at", value)  # "my new job is at Canva": the employer
+    if predicate in _PEOPLE and re.match(r"^(?:on|at|in|with|for)\s", match.group(2), re.I):
+        return None  # "my sister is on Pacific time" names no sister
     return _Fact(predicate, noun.lower(), value, possessive=True)
 
 
@@ -786,6 +800,12 @@ def _verb_group(
         flags=re.I,
     )
     rest = re.sub(r"\b(?:big|huge|massive|great)\s+(?=fan\s+of)", "", rest, flags=re.IGNORECASE)
+    # Words the vocabulary knows by another name.
+    rest = re.sub(r"^(am|'m|is|'s|are|'re)\s+located\s+in\b", r"\1 based in", rest, flags=re.I)
+    rest = re.sub(r"^(?:adore|adores)\b", "love", rest, flags=re.IGNORECASE)
+    rest = re.sub(
+        r"^(?:got|am\s+getting|'m\s+getting)\s+married\s+to\b", "married to", rest, flags=re.I
+    )
     stopped = re.match(
         r"^(?:stopped|quit|gave\s+up|given\s+up)\s+(?P<verb>[a-z]+)ing\s+", rest, re.IGNORECASE
     )
@@ -1099,7 +1119,11 @@ def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     if home is not None and "lives_in" in known:
         value = _clean(home.group("value"))
         return _Fact("lives_in", "lives in", value) if value else None
-    on_diet = re.match(r"^(?:am|'m|is|'s)\s+on\s+(?:a|an|the)\s+([\w-]+)\s+diet\b", rest, re.I)
+    on_diet = re.match(
+        r"^(?:am|'m|is|'s|follow|follows|do|does|eat|eats)\s+(?:on\s+)?(?:a|an|the)\s+([\w-]+)\s+diet\b",
+        rest,
+        re.I,
+    )
     if on_diet is not None and on_diet.group(1).lower() in DIETS:
         return _Fact(_DIET_PREDICATE, "is", on_diet.group(1).lower(), negated)
     intolerant = re.match(r"^(?:am|'m|is|'s)\s+([\w-]+)\s+intolerant\b", rest, re.I)
@@ -1221,10 +1245,18 @@ _HIRED = re.compile(
     r"(?P<org>[A-Z][\w&.' -]*?)|(?P<org2>[A-Z][\w&.'-]*)\s+(?:just\s+)?hired\s+me)"
     r"(?:\s+as\s+(?:a|an)\s+(?P<role>[\w -]+))?$"
 )
+# "I'm on Pacific time", "Central European time for me": the speaker's time zone.
+_TIMEZONE = re.compile(
+    r"\b(?P<zone>(?:Central|Eastern|Western|Pacific|Mountain|Atlantic|Greenwich\s+Mean|"
+    r"Central\s+European|Eastern\s+European|Western\s+European|Central\s+African|"
+    r"Australian\s+Eastern|Indian|Japan|China|Korea)(?:\s+Standard)?\s+(?i:time))"
+    r"|\b(?i:on|in|use)\s+(?P<abbr>(?:CET|CEST|EET|WET|EST|EDT|PST|PDT|CST|MST|GMT|UTC|BST|IST|JST|"
+    r"AEST|AEDT)(?:[+-]\d{1,2}(?::?\d\d)?)?)(?![\w+-])"
+)
 # "My place in Osaka is tiny": where the speaker lives.
 _MY_HOME_IN = re.compile(
     r"^(?:my|our)\s+(?:new\s+|little\s+|tiny\s+|small\s+)?(?:place|flat|apartment|house|home)\s+"
-    r"in\s+(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)",
+    r"(?:is\s+)?in\s+(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)",
     re.IGNORECASE,
 )
 # "Last day at Globex was Friday", "today was my last day at Acme": that job ended.
@@ -1243,7 +1275,8 @@ _MY_JOB_AT = re.compile(
 _HOME = re.compile(
     r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|home\s+is|i\s+call)\s+"
     r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$"
-    r"|^(?P<value2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+is\s+(?:my\s+)?home(?:\s+now)?$",
+    r"|^(?P<value2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+is\s+(?:(?:my\s+)?home|"
+    r"where\s+(?:i|we)\s+live)(?:\s+now)?$",
     re.IGNORECASE,
 )
 # "Backend engineer at Stripe, starting in two weeks": a role and its employer, said alone.
@@ -1289,6 +1322,12 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
         return one(_WORKS_AT, match.group("org") or match.group("org2")) + (
             one("job_title", match.group("role")) if match.group("role") else []
         )
+    if match := _TIMEZONE.search(body):
+        if re.match(
+            r"^(?:i\b|i'm\b|we\b|[A-Z][a-z]+\s+[A-Z]?[a-z]*\s*time\b|on\b|so\b)", body, re.I
+        ):
+            value = match.group("zone") or match.group("abbr")
+            return one("timezone", " ".join(value.split()))
     if match := _HOME.match(body):
         return one("lives_in", match.group("value") or match.group("value2"))
     if (match := _ROLE_ALONE.match(body)) and _is_role(match.group("role")):
@@ -1403,6 +1442,11 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
     if not value or len(_ARTICLE.sub("", value).split()) > (longest or _MAX_OBJECT_WORDS):
         return ""
     if _ARTICLE.sub("", value).lower() in (
+        "nothing",
+        "none",
+        "anything",
+        "everything",
+        "something",
         "us",
         "me",
         "him",
@@ -1585,7 +1629,9 @@ class _Turn:
         self.last_unnamed: str | None = None
 
     def known(self) -> Sequence[str]:
-        return _Names(self.local, self._known, self.people)
+        names = _Names(self.local, self._known, self.people)
+        names.facts = {(p, s) for s, p, negated, _ in self.context_values.values() if not negated}
+        return names
 
     def remember(self, proposal: Proposal | None) -> None:
         if proposal is None or proposal.text_only or not proposal.object:
@@ -1623,6 +1669,8 @@ class _Names(Sequence[str]):
 
     def __init__(self, local: list[str], known: Sequence[str], people: set[str]) -> None:
         self.people = people
+        # (predicate, subject) of what the earlier turns said.
+        self.facts: set[tuple[str, str]] = set()
         self._local = local
         self._known = known
         self._all: list[str] | None = None

@@ -573,6 +573,25 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
             [("sam", "car_mileage", "98,000 km"), ("sam", "car", "2011 Skoda Fabia")],
         ),
         ("I ran 10 km today.", []),
+        # Other words for a home, a job, a like, a marriage, a diet; no value is no claim.
+        ("I'm located in Tampere.", [("sam", "lives_in", "Tampere")]),
+        ("My home is in Tampere.", [("sam", "lives_in", "Tampere")]),
+        ("Tampere is where I live now.", [("sam", "lives_in", "Tampere")]),
+        ("I recently moved to Tampere.", [("sam", "lives_in", "Tampere")]),
+        ("I've got a new job at Kone.", [("sam", "works_at", "Kone")]),
+        ("I adore opera.", [("sam", "likes", "opera")]),
+        ("I got married to Eero.", [("sam", "spouse", "Eero")]),
+        ("I follow a keto diet.", [("sam", "dietary_preference", "keto")]),
+        ("I'm allergic to nothing.", []),
+        # A time zone said by its name or abbreviation; someone else's is not the speaker's.
+        ("I'm on Pacific time.", [("sam", "timezone", "Pacific time")]),
+        ("I'm in GMT+2.", [("sam", "timezone", "GMT+2")]),
+        (
+            "I'm in Oslo, so Central European time.",
+            [("sam", "lives_in", "Oslo"), ("sam", "timezone", "Central European time")],
+        ),
+        ("My sister is on Pacific time.", []),
+        ("It's 3pm Eastern time here.", []),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
@@ -612,6 +631,12 @@ def test_round_two_shapes_and_their_neighbours(
         ("My sister Ana lives in Porto.", "Ana's in a bad mood.", []),
         # A name with the relation beside it.
         ("", "Dana, my manager, is on leave.", [("sam", "reports_to", "Dana")]),
+        # A move after a time zone is a new home, not a new time zone.
+        (
+            "I'm in Oslo, so Central European time.",
+            "I moved to Toronto in May. Eastern time for me now.",
+            [("sam", "lives_in", "Toronto"), ("sam", "timezone", "Eastern time")],
+        ),
         # "he" after "and" is who was just named.
         (
             "My friend Luca lives in Rome.",
