@@ -134,7 +134,8 @@ _JOIN = re.compile(
 # Not an employer: "left for Paris", "quit smoking", "left early".
 _LEAVE = re.compile(
     r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from|"
-    r"handed\s+in\s+my\s+notice\s+at|left\s+my\s+job\s+at|was\s+let\s+go\s+from)\s+"
+    r"handed\s+in\s+my\s+notice\s+at|left\s+my\s+job\s+at|was\s+let\s+go\s+from|"
+    r"(?:got|was|been)\s+(?:fired|sacked|let\s+go|made\s+redundant)\s+(?:from|by|at)|retired\s+from)\s+"
     r"(?!(?:for|to|home|early|soon|on|in|at|with)\b|\w+ing\b)(.+)$",
     re.IGNORECASE,
 )
@@ -512,6 +513,8 @@ class RuleExtractor:
     ) -> tuple[list[Proposal], tuple[str, _Fact] | None]:
         window = when.find(sentence, episode.at) if timed else when.Window()
         body = _without_time(sentence, window).strip().rstrip(".!?;").strip()
+        # "im vegan now", "ive moved": typed without the apostrophe.
+        body = re.sub(r"\b(i)(m|ve|ll|d)\b", r"\1'\2", body, flags=re.IGNORECASE)
         correction = False
         while (lead := _LEAD.match(body)) is not None and lead.end() > 0:
             word = lead.group(0).strip(" ,:;!.-").lower()
@@ -724,6 +727,16 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
         return _Fact(relation, noun.lower(), value, possessive=True)
     if not _defines(vocabulary, noun) and noun.endswith("s") and _defines(vocabulary, noun[:-1]):
         noun = noun[:-1]  # "my meetings are on Tuesdays"
+    place = re.match(r"^in\s+(?P<place>.+)$", match.group(2), re.IGNORECASE)
+    if (
+        place is not None
+        and not _defines(vocabulary, noun)
+        and _defines(vocabulary, f"{noun} is in")
+    ):
+        where = _clean(place.group("place"))  # "my office is in Leeds"
+        return (
+            _Fact(vocabulary.canonical(f"{noun} is in"), f"{noun} is in", where) if where else None
+        )
     if not value or not _defines(vocabulary, noun) or len(noun.split()) > 4:
         return None
     predicate = vocabulary.canonical(noun)
@@ -846,13 +859,23 @@ def _verb_group(
     if named is not None and not negated:
         noun = named.group(1).lower()
         if re.fullmatch(_PET_KIND, noun) and "has_pet" in vocabulary.predicates:
-            value = named.group(2).strip().rstrip(".!")
+            value = re.sub(
+                r"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+",
+                "",
+                named.group(2).strip(),
+                flags=re.I,
+            ).rstrip(".!")
             return _Fact("has_pet", f"has a {noun} called", value) if value else None
         for phrase in (f"has a {noun}", noun, f"{noun}s"):
             if _defines(vocabulary, phrase):
                 predicate = vocabulary.canonical(phrase)
                 # A list may be longer than one value may be: _values cuts it.
-                value = named.group(2).strip().rstrip(".!")
+                value = re.sub(
+                    r"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+",
+                    "",
+                    named.group(2).strip(),
+                    flags=re.I,
+                ).rstrip(".!")
                 return _Fact(predicate, f"has a {noun} called", value) if value else None
     place = _IN_PLACE.match(rest)
     if place is not None and not negated:
@@ -966,6 +989,12 @@ _DIET_SWITCH = re.compile(
 )
 
 
+# "I'm a student at UCL", "she's a second-year student at Leeds": where one studies.
+_STUDENT_AT = re.compile(
+    r"^(?:am|'m|is|'s|are|'re)\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:student|pupil)\s+(?:at|in)\s+"
+    r"(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z])[\w&.'-]*)*)$",
+    re.IGNORECASE,
+)
 # "I work in Brussels": where the speaker works (a place: said with a capital).
 _WORK_IN = re.compile(
     r"^(?:work|works|working|am\s+working|'m\s+working)\s+in\s+"
@@ -1050,6 +1079,9 @@ def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     switched to, a subject taught, an employer that hired, a language picked up, a class
     started, a health condition."""
     known = vocabulary.predicates
+    student = _STUDENT_AT.match(rest)
+    if student is not None and "studied_at" in known:
+        return _Fact("studied_at", "studies at", student.group("org"), negated)
     works_in = _WORK_IN.match(rest)
     if (
         works_in is not None
@@ -1374,7 +1406,11 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
     if match := _PROMOTED.match(body):
         return one("job_title", match.group("value"))
     if _RETIRED.match(body) and re.match(r"^(?:i\b|retired)", body, re.IGNORECASE):
-        return one("job_title", "retired")
+        employer = re.search(r"\bretired\s+from\s+(?P<org>(?-i:[A-Z])[\w&.' -]*)$", body, re.I)
+        ended = _clean(employer.group("org")) if employer else ""
+        return one("job_title", "retired") + (
+            [_proposal(speaker, _WORKS_AT, ended, clause, negated=True)] if ended else []
+        )
     return []
 
 
@@ -1382,6 +1418,8 @@ def _is_role(phrase: str) -> bool:
     """Whether "a <phrase>" names a job: a few words whose last one names a person's work."""
     words = phrase.split()
     if not words or len(words) > 3 or not words[-1].isalpha():
+        return False
+    if any(w.lower() in ("at", "for", "with", "in", "of") for w in words):
         return False
     if words[-1].isupper() and 2 <= len(words[-1]) <= 4:
         return True  # "an SRE", "a senior PM"
@@ -1580,7 +1618,8 @@ _AGE = re.compile(
 _NOUN_CHANGED = re.compile(
     r"^(?:(?P<whose>my|our|the|his|her)\s+)?(?:new\s+|current\s+)?(?P<noun>[a-z][a-z -]{1,30}?)\s+"
     r"(?:went|has\s+gone|have\s+gone|goes|is|are|was|got|'s|moved|moves|is\s+moving|has\s+moved|"
-    r"changed|switched|jumped|dropped|rose|fell|increased|decreased|shifted|"
+    r"changed|switched|jumped|dropped|rose|fell|increased|decreased|shifted|meets|happens|runs|"
+    r"is\s+held|takes\s+place|"
     r"(?:got|was|were|has\s+been|have\s+been)\s+(?:moved|pushed|changed|rescheduled|bumped|"
     r"raised|cut|lowered|increased|reduced))\s+"
     r"(?:(?:now|back|up|down|forward|all\s+the\s+way)\s+)*(?:from\s+.+?\s+)?(?:to|at|on)\s+(?P<value>.+)$",
@@ -1717,6 +1756,26 @@ def _fact_of(proposal: Proposal) -> tuple[str, _Fact]:
     return proposal.subject or "", _Fact(predicate, words, proposal.object or "", possessive=True)
 
 
+def _typed_lowercase(text: str) -> bool:
+    """Whether a clause was typed without capitals (then a name is not told by one)."""
+    return bool(text.strip()) and not any(c.isupper() for c in text)
+
+
+# Common nouns that follow "in", "at", "to" and name no place, employer or person.
+_NOT_NAMED = frozenset(
+    "home work school bed town city office gym uni college church hospital night nights day days "
+    "shifts guitar drums bass piano vocals lunch dinner breakfast the a an my our his her their "
+    "this that it them him me us you there here".split()
+)
+
+
+def _name_like(value: str) -> bool:
+    """A value typed in lowercase that may still be a name: one to three words, none a common
+    word that follows "in"/"at"/"to" ("home", "work", "the gym")."""
+    words = value.split()
+    return 1 <= len(words) <= 3 and not any(w in _NOT_NAMED for w in words) and value[:1].isalpha()
+
+
 def _plausible(proposal: Proposal, turn: _Turn) -> bool:
     """Whether a proposal's value fits its fact: a place, an employer or a person is a name
     ("moved to guitar" is no home, "works at that's" no employer); a person named in the
@@ -1724,6 +1783,8 @@ def _plausible(proposal: Proposal, turn: _Turn) -> bool:
     if proposal.text_only or not proposal.object:
         return True
     if proposal.predicate in _NAMED_VALUES and not proposal.object[:1].isupper():
+        if _typed_lowercase(proposal.source or "") and _name_like(proposal.object):
+            return True  # "i live in porto": typed without capitals, the name is as typed
         return proposal.object[:1].isdigit()
     if proposal.predicate in _NOT_A_NUMBER and proposal.object[:1].isdigit():
         return False  # "my commute is 40 minutes" says how long, not how
@@ -1790,11 +1851,12 @@ _PET_KIND = (
     r"guinea\s+pig|ferret|gecko|snake)"
 )
 # "my cat", "our new puppy": a pet the next "her name is ..." names.
-_PET_MENTION = re.compile(rf"\b(?i:my|our)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})\b")
+_PET_MENTION = re.compile(rf"\b(?i:my|our|a|an)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})\b")
 _PET_NAME = re.compile(
     r"^(?:(?i:her|his|its|their)\s+name(?:'s|\s+is)|"
     rf"(?i:my|our)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})(?:'s\s+name\s+is|"
-    r"\s+is\s+(?:called|named)))\s+(?P<name>[A-Z][\w'-]*)\s*(?i:btw|by\s+the\s+way)?[.!]*$"
+    r"\s+is\s+(?:called|named))|(?:(?i:i|we)\s+)?(?i:named|called)\s+(?i:him|her|it|them))"
+    r"\s+(?P<name>[A-Z][\w'-]*)\s*(?i:btw|by\s+the\s+way)?[.!]*$"
 )
 
 

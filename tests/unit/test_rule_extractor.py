@@ -592,6 +592,24 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
         ),
         ("My sister is on Pacific time.", []),
         ("It's 3pm Eastern time here.", []),
+        # Typed without capitals or apostrophes: the names as typed; common words are no names.
+        ("i live in porto", [("sam", "lives_in", "porto")]),
+        ("i work at google", [("sam", "works_at", "google")]),
+        ("moved to lisbon last week", [("sam", "lives_in", "lisbon")]),
+        ("im vegan now", [("sam", "dietary_preference", "vegan")]),
+        ("i work at home", []),
+        ("lars moved to guitar", []),
+        ("I moved to guitar.", []),
+        # Studying is not a job; being fired ends one.
+        ("I'm a student at UCL.", [("sam", "studied_at", "UCL")]),
+        ("I got fired from Initech.", [("sam", "works_at", "not Initech")]),
+        # A name given with the pet, or right after it.
+        ("We got a puppy, his name is Taco.", [("sam", "has_pet", "Taco")]),
+        ("Got a kitten! Named her Olive.", [("sam", "has_pet", "Olive")]),
+        ("I saw a fox. It was huge.", []),
+        # What a noun names with "is in" or "meets on".
+        ("My office is in Leeds now.", [("sam", "work_location", "Leeds")]),
+        ("My book club meets on Thursdays.", [("sam", "book_club_day", "Thursdays")]),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
