@@ -78,17 +78,37 @@ _LEAD = re.compile(
     r"^(?:wait|oh|ok|okay|so|well|hey|hmm|btw|by the way|also|and|but|yes|yeah|yep|no|nope|"
     r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway|typo|"
     r"my bad|ugh|whoops|honestly|quick update|good news|bad news|sadly|news|small change|"
-    r"i'd say|i would say|i guess|i suppose|i think|let me think|to be honest|for the record)"
+    r"i'd say|i would say|i guess|i suppose|i think|let me think|to be honest|for the record|"
+    r"scratch that|autocorrect)"
     r"\b[\s,:;!.-]*",
     re.IGNORECASE,
 )
-_CORRECTING_LEAD = {"actually", "sorry", "correction", "no", "nope", "oops", "typo", "my bad"}
+_CORRECTING_LEAD = {
+    "actually",
+    "sorry",
+    "correction",
+    "no",
+    "nope",
+    "oops",
+    "typo",
+    "my bad",
+    "scratch that",
+    "autocorrect",
+}
 # "a house in Brno": the place is the value.
 _DWELLING = re.compile(
     r"^(?:a|an|the|our|my)\s+(?:\w+\s+)?(?:house|flat|apartment|place|village|town)\s+"
     r"(?:in|near|outside)\s+",
     re.IGNORECASE,
 )
+
+
+def _without_leads(text: str) -> str:
+    """The text without the words that lead into a statement ("no wait, ", "ok so ")."""
+    text = text.strip()
+    while (lead := _LEAD.match(text)) is not None and lead.end() > 0:
+        text = text[lead.end() :]
+    return text
 
 
 def _bare_value(body: str) -> bool:
@@ -104,7 +124,11 @@ def _bare_value(body: str) -> bool:
 _NOT_TAIL = re.compile(
     r"(?:,\s*|\s+and\s+|\s+[-–—]\s+)not\s+(?:in\s+|at\s+|a\s+|an\s+)?([^,.;!?]+?)\s*[.!?]*$"
 )
-_MEANT = re.compile(r"^(?:i\s+meant|i\s+mean|i\s+misspoke,?|i\s+was\s+wrong,?)\s+", re.IGNORECASE)
+_MEANT = re.compile(
+    r"^(?:i\s+meant|i\s+mean|i\s+misspoke,?|i\s+was\s+wrong,?|make\s+that)\s+", re.IGNORECASE
+)
+# After "no wait", "scratch that", "sorry": "it's Lille" is the right value of the last fact.
+_IT_IS = re.compile(r"^(?:it's|it\s+is|it\s+was|that's|that\s+is)\s+", re.IGNORECASE)
 _ADVERBS = re.compile(
     r"\s*,?\s*\b(?:now|these days|nowadays|currently|at the moment|right now|at present|"
     r"instead|today|still|already|actually|really|just|also|too|as well|full[- ]time|"
@@ -465,7 +489,12 @@ class RuleExtractor:
                 current[0] += joint + part
                 current[1] += joint + part
                 continue
-            if (
+            # "No wait, it's Lille": the correction and what it corrects stay one clause.
+            lead_only = not _without_leads(current[0]).strip(" ,.!:;-") and any(
+                word in _CORRECTING_LEAD
+                for word in re.findall(r"[a-z]+(?:\s+(?:that|bad))?", current[0].lower())
+            )
+            if not lead_only and (
                 _STARTS_WITH_SUBJECT.match(part)
                 or turn.names_at_start(part)
                 or _everyday(part, episode.speaker, vocabulary)
@@ -521,7 +550,7 @@ class RuleExtractor:
             correction = correction or word in _CORRECTING_LEAD
             body = body[lead.end() :]
         led = correction
-        meant = _MEANT.match(body)
+        meant = _MEANT.match(body) or (_IT_IS.match(body) if led else None)
         if meant is not None:
             correction = True
             body = body[meant.end() :]
@@ -557,6 +586,11 @@ class RuleExtractor:
             meant is not None or (led and correction and _bare_value(body)),
             _timing(window, episode.at),
         )
+        if found is None and not_tail is not None and _bare_value(body):
+            # "Rox, not Rex" after "my dog is Rex": the fact the wrong value was, corrected.
+            old = getattr(known_subjects, "values", {}).get(not_tail.group(1).strip().casefold())
+            if old is not None:
+                found = (old[0], _Fact(old[1], old[1].replace("_", " "), body, possessive=True))
         if found is None:
             return [], None
         subject, fact = found
@@ -627,7 +661,7 @@ class RuleExtractor:
             context = None
         if previous is not None and (context is not None or (meant and len(body.split()) <= 3)):
             subject, last = previous
-            value = _clean(context.group(1) if context is not None else body)
+            value = _clean(context.group(1) if context is not None else body.split(",")[0])
             if not value:
                 return None
             return subject, _Fact(last.predicate, last.relation, value, False, last.possessive)
@@ -1465,7 +1499,11 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
     # An aside at the end ("Ghent btw") or in brackets ("Ava (7)") is not the value.
     value = re.sub(r"\s*\([^)]*\)", "", value)
     value = re.sub(
-        r"(?:\s+(?:btw|by\s+the\s+way|lol|haha|fyi|tbh|lmao|[:;]-?[)(DP]))+$", "", value, flags=re.I
+        r"(?:,?\s+(?:btw|by\s+the\s+way|lol|haha|fyi|tbh|lmao|sorry|my\s+bad|oops|[:;]-?[)(DP]))+$"
+        r"|\s+(?:is|was)\s+(?:right|correct)$",
+        "",
+        value,
+        flags=re.I,
     ).rstrip(".!?,;:")
     value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
     value = re.sub(
@@ -1670,6 +1708,11 @@ class _Turn:
     def known(self) -> Sequence[str]:
         names = _Names(self.local, self._known, self.people)
         names.facts = {(p, s) for s, p, negated, _ in self.context_values.values() if not negated}
+        names.values = {
+            value.casefold(): (s, p)
+            for s, p, negated, value in self.context_values.values()
+            if not negated and p
+        }
         return names
 
     def remember(self, proposal: Proposal | None) -> None:
@@ -1710,6 +1753,8 @@ class _Names(Sequence[str]):
         self.people = people
         # (predicate, subject) of what the earlier turns said.
         self.facts: set[tuple[str, str]] = set()
+        # What the earlier turns said, by value: (subject, predicate).
+        self.values: dict[str, tuple[str, str]] = {}
         self._local = local
         self._known = known
         self._all: list[str] | None = None
@@ -1756,6 +1801,12 @@ def _fact_of(proposal: Proposal) -> tuple[str, _Fact]:
     return proposal.subject or "", _Fact(predicate, words, proposal.object or "", possessive=True)
 
 
+_DAY_OR_MONTH = re.compile(
+    r"(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
+    r"april|may|june|july|august|september|october|november|december)s?"
+)
+
+
 def _typed_lowercase(text: str) -> bool:
     """Whether a clause was typed without capitals (then a name is not told by one)."""
     return bool(text.strip()) and not any(c.isupper() for c in text)
@@ -1782,6 +1833,8 @@ def _plausible(proposal: Proposal, turn: _Turn) -> bool:
     conversation has no stack ("Jonas switched to day shifts")."""
     if proposal.text_only or not proposal.object:
         return True
+    if proposal.predicate in _NAMED_VALUES and _DAY_OR_MONTH.fullmatch(proposal.object):
+        return False  # "it's Friday" names no employer, home or person
     if proposal.predicate in _NAMED_VALUES and not proposal.object[:1].isupper():
         if _typed_lowercase(proposal.source or "") and _name_like(proposal.object):
             return True  # "i live in porto": typed without capitals, the name is as typed

@@ -655,6 +655,17 @@ def test_round_two_shapes_and_their_neighbours(
             "I moved to Toronto in May. Eastern time for me now.",
             [("sam", "lives_in", "Toronto"), ("sam", "timezone", "Eastern time")],
         ),
+        # A correction that names only the right value: of the last fact, or of the wrong value's.
+        ("I live in Lyon.", "No wait, it's Lille.", [("sam", "lives_in", "Lille")]),
+        ("I'm 34.", "Make that 35, birthday was yesterday.", [("sam", "age", "35")]),
+        (
+            "My dog's name is Rex.",
+            "Autocorrect! Rox, not Rex.",
+            [("sam", "has_pet", "Rox"), ("sam", "has_pet", "not Rex")],
+        ),
+        ("I live in Lyon.", "Sorry, it's raining here.", []),
+        ("I started at Deloitte last week.", "Wait no, it's Friday.", []),
+        ("I'm vegan.", "I meant vegetarian, sorry.", [("sam", "dietary_preference", "vegetarian")]),
         # "he" after "and" is who was just named.
         (
             "My friend Luca lives in Rome.",
