@@ -144,7 +144,9 @@ _CHANGE_FROM = re.compile(
 )
 _CONTEXT_VALUE = re.compile(
     r"^(?:it\s+was|that\s+was|(?:i|we)\s+(?:switched|changed|moved)\s+to|"
-    r"(?:i|we)'ve\s+(?:switched|changed|moved)\s+to|i\s+use|i\s+went\s+with|i\s+picked(?!\s+up\b))"
+    r"(?:i|we)'ve\s+(?:switched|changed|moved)\s+to|i\s+use|i\s+went\s+with|i\s+picked(?!\s+up\b)|"
+    r"(?:i|we)(?:'ve)?\s+(?:upped|raised|increased|cut|lowered|reduced|bumped|dropped|pushed|"
+    r"moved|changed)\s+(?:it|that|them)\s+(?:up\s+|down\s+|back\s+)?to)"
     r"\s+(.+)$",
     re.IGNORECASE,
 )
@@ -461,6 +463,9 @@ class RuleExtractor:
             phrase = when.find(clause, episode.at).phrase
             if not found or (untimed[0] and not _keeps_time(found, untimed[0], phrase)):
                 found, fact = untimed
+        if not found:
+            found = _same_unit(clause, episode, turn)
+            fact = _fact_of(found[-1]) if found else fact
         if not found:
             found = _changed_noun(clause, episode, vocabulary, turn)
             fact = _fact_of(found[-1]) if found else fact
@@ -2025,6 +2030,32 @@ def _proposal(
         source=source,
         negated=negated,
     )
+
+
+_BARE_NUMBER = re.compile(
+    r"^(?P<value>(?P<currency>[$£€])?\s?\d[\d,.]*(?:\s?k\b)?(?:\s+(?P<unit>[a-z]+))?"
+    r"(?:\s+(?:a|per|an|each)\s+[a-z]+)?)(?:\s+(?:now|today|so\s+far))?$",
+    re.IGNORECASE,
+)
+
+
+def _same_unit(clause: str, episode: Episode, turn: _Turn) -> list[Proposal]:
+    """A number said alone ("15 books now", "$60 a month now") of the speaker's fact an earlier
+    turn gave in the same unit or currency: that fact's new value."""
+    body = re.sub(r"\s*[.!]+$", "", _without_leads(clause))
+    match = _BARE_NUMBER.match(body)
+    if match is None or not (match.group("unit") or match.group("currency")):
+        return []
+    unit = (match.group("unit") or "").lower()
+    currency = match.group("currency") or ""
+    for subject, predicate, negated, value in reversed(list(turn.context_values.values())):
+        if negated or not predicate or subject != episode.speaker:
+            continue
+        words = value.lower().split()
+        same = (unit and unit in words[1:2]) if unit else value.startswith(currency)
+        if same and re.match(r"^[$£€]?\s?\d", value):
+            return [_proposal(subject, predicate, match.group("value").strip(), clause)]
+    return []
 
 
 def _changed_noun(

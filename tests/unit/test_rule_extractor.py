@@ -666,6 +666,19 @@ def test_round_two_shapes_and_their_neighbours(
         ("I live in Lyon.", "Sorry, it's raining here.", []),
         ("I started at Deloitte last week.", "Wait no, it's Friday.", []),
         ("I'm vegan.", "I meant vegetarian, sorry.", [("sam", "dietary_preference", "vegetarian")]),
+        # A number said alone, in the unit or currency of an earlier one; "upped it to".
+        (
+            "My budget is $35 per person.",
+            "$50 per person now.",
+            [("sam", "budget", "$50 per person")],
+        ),
+        ("I run 20 km a week.", "30 km a week now.", [("sam", "weekly_distance", "30 km a week")]),
+        ("My rent is £950 a month.", "£20 for the taxi, ugh.", []),
+        (
+            "My rent is £950 a month.",
+            "We upped it to £990 a month.",
+            [("sam", "rent", "£990 a month")],
+        ),
         # "he" after "and" is who was just named.
         (
             "My friend Luca lives in Rome.",
