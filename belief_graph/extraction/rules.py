@@ -1600,6 +1600,29 @@ _INTRODUCED = re.compile(
     r"friend|boss|manager|lead|colleague|cousin|flatmate|roommate|neighbour|neighbor))"
     r"\s*,?\s+(?P<name>[A-Z][\w'-]+)(?P<comma>\s*,)?"
 )
+# The same, typed without capitals: "my sister ana lives in porto".
+_LOWERCASE_INTRODUCED = re.compile(
+    r"\b(?P<head>my\s+(?:(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new)\s+)?"
+    r"(?:best\s+friend|girlfriend|boyfriend|husband|wife|partner|sister|brother|mum|mom|mother|"
+    r"dad|father|son|daughter|friend|boss|manager|colleague|cousin|flatmate|roommate|neighbour|"
+    r"neighbor)\s*,?\s+)(?P<name>[a-z][a-z'-]+)\b"
+)
+# Words after "my sister" that are no name.
+_NOT_LOWERCASE_NAMES = frozenset(
+    "is was has had and but who that the a an in at to from of for with just also lives lived "
+    "works worked moved moves said says got gets started starts left quit and or so is's isn't "
+    "doesn't didn't does did will would can could should might must now still always never "
+    "really finally recently here there too as on by".split()
+)
+
+
+def _capitalized(match: re.Match[str]) -> str:
+    name = match.group("name")
+    if name in _NOT_LOWERCASE_NAMES or name.endswith(("ing", "ed", "ly")):
+        return match.group(0)
+    return f"{match.group('head')}{name.capitalize()}"
+
+
 _NAMED_RELATION = re.compile(
     r"^(?P<name>[A-Z][\w'-]+)(?P<apposed>,|\s+is)\s+my\s+"
     r"(?i:(?:best|older|younger|little|big|eldest|youngest)\s+)?"
@@ -1829,7 +1852,11 @@ def _name_like(value: str) -> bool:
     """A value typed in lowercase that may still be a name: one to three words, none a common
     word that follows "in"/"at"/"to" ("home", "work", "the gym")."""
     words = value.split()
-    return 1 <= len(words) <= 3 and not any(w in _NOT_NAMED for w in words) and value[:1].isalpha()
+    return (
+        1 <= len(words) <= 3
+        and not any(w in _NOT_NAMED or w.endswith("ing") for w in words)
+        and value[:1].isalpha()
+    )
 
 
 def _plausible(proposal: Proposal, turn: _Turn) -> bool:
@@ -1838,6 +1865,8 @@ def _plausible(proposal: Proposal, turn: _Turn) -> bool:
     conversation has no stack ("Jonas switched to day shifts")."""
     if proposal.text_only or not proposal.object:
         return True
+    if proposal.predicate in _PEOPLE and proposal.object[:1].isdigit():
+        return False  # "my mum is 70" names no mother
     if proposal.predicate in _NAMED_VALUES and _DAY_OR_MONTH.fullmatch(proposal.object):
         return False  # "it's Friday" names no employer, home or person
     if proposal.predicate in _NAMED_VALUES and not proposal.object[:1].isupper():
@@ -1855,6 +1884,8 @@ def _introductions(
     """ "My sister Marta moved to Lyon": (speaker, has_sibling, Marta), and the clause as
     "Marta moved to Lyon", Marta now a subject of the conversation."""
     found: list[Proposal] = []
+    if _typed_lowercase(clause):
+        clause = _LOWERCASE_INTRODUCED.sub(_capitalized, clause)
     pet = _pet_named(clause, speaker, vocabulary, turn)
     if pet is not None:
         return "", [pet]

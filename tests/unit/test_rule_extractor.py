@@ -600,6 +600,13 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
         ("i work at home", []),
         ("lars moved to guitar", []),
         ("I moved to guitar.", []),
+        (
+            "my sister ana lives in porto",
+            [("sam", "has_sibling", "Ana"), ("Ana", "lives_in", "porto")],
+        ),
+        ("my sister just moved to porto", []),
+        ("my friend is coming over", []),
+        ("My mum is 70.", []),
         # Studying is not a job; being fired ends one.
         ("I'm a student at UCL.", [("sam", "studied_at", "UCL")]),
         ("I got fired from Initech.", [("sam", "works_at", "not Initech")]),
