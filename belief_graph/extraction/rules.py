@@ -134,7 +134,7 @@ _ADVERBS = re.compile(
     r"instead|today|still|already|actually|really|just|also|too|as well|full[- ]time|"
     r"anymore|any more|any longer|remotely|from home|part[- ]time|freelance|only|usually|"
     r"normally|generally|typically|mostly|mainly|often|basically|originally|for now|recently|"
-    r"officially)\b,?",
+    r"lately|officially)\b,?",
     re.IGNORECASE,
 )
 _NEGATION_WORDS = re.compile(r"\b(?:anymore|any more|any longer)\b", re.IGNORECASE)
@@ -758,6 +758,7 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
     noun = re.sub(
         r"^(?:new|current|main|primary|biggest|only|usual|all-time)\s+", "", noun, flags=re.I
     )
+    noun = re.sub(r"^(?:go-to|go\s+to|favou?rite)\s+(?=[a-z])", "favorite ", noun, flags=re.I)
     noun = re.sub(r"\s+(?:to|from|with|for|in|at)\s+.*$", "", noun)
     if re.match(r"^[a-z]+ing\s+(?:to|from|up|down|back)\b", value):
         return None  # "the meeting is moving to Thursday": a change (_changed_noun)
@@ -856,6 +857,13 @@ def _verb_group(
     rest = re.sub(r"^(am|'m|is|'s|are|'re)\s+located\s+in\b", r"\1 based in", rest, flags=re.I)
     rest = re.sub(r"^(?:adore|adores)\b", "love", rest, flags=re.IGNORECASE)
     rest = re.sub(
+        r"^(?:(?:am|'m|'ve\s+been|have\s+been)\s+loving|can't\s+get\s+enough\s+of|"
+        r"(?:'ve|have)\s+(?:grown|come)\s+to\s+(?:like|love))\b",
+        "love",
+        rest,
+        flags=re.IGNORECASE,
+    )
+    rest = re.sub(
         r"^(?:got|am\s+getting|'m\s+getting)\s+married\s+to\b", "married to", rest, flags=re.I
     )
     stopped = re.match(
@@ -866,6 +874,7 @@ def _verb_group(
         rest = f"{_stem(stopped.group('verb'))} {rest[stopped.end() :]}"
     perfect = re.match(r"^(?:'ve|have|has)\s+(?!got\b)", rest, re.IGNORECASE) is not None
     rest = re.sub(r"^(?:'ve|have|has|'d|will|'ll|do|does)\s+", "", rest, flags=re.IGNORECASE)
+    rest = re.sub(r"^been\s+(?=into\b)", "is ", rest, flags=re.IGNORECASE)  # "I've been into"
     rest = re.sub(r"^(?:been\s+)", "", rest, flags=re.IGNORECASE)
     shaped = _shaped(rest, vocabulary, negated)
     if shaped is not None:
@@ -1034,6 +1043,11 @@ _STUDENT_AT = re.compile(
     r"(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z])[\w&.'-]*)*)$",
     re.IGNORECASE,
 )
+# "I have a dentist appointment on Friday at 3pm": a dated fact's date ("have" already gone).
+_HAVE_ON = re.compile(
+    r"^(?:got\s+)?(?:a|an|my)\s+(?P<noun>[a-z][a-z -]{2,30}?)\s+(?:on|at|for)\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
 # "I work in Brussels": where the speaker works (a place: said with a capital).
 _WORK_IN = re.compile(
     r"^(?:work|works|working|am\s+working|'m\s+working)\s+in\s+"
@@ -1121,6 +1135,11 @@ def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     student = _STUDENT_AT.match(rest)
     if student is not None and "studied_at" in known:
         return _Fact("studied_at", "studies at", student.group("org"), negated)
+    booked = _HAVE_ON.match(rest)
+    if booked is not None and _defines(vocabulary, booked.group("noun")):
+        predicate = vocabulary.canonical(booked.group("noun"))
+        if predicate.endswith(_WHEN_VALUED) and not negated:
+            return _Fact(predicate, booked.group("noun"), booked.group("value"))
     works_in = _WORK_IN.match(rest)
     if (
         works_in is not None

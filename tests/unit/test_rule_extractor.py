@@ -617,6 +617,18 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
         # What a noun names with "is in" or "meets on".
         ("My office is in Leeds now.", [("sam", "work_location", "Leeds")]),
         ("My book club meets on Thursdays.", [("sam", "book_club_day", "Thursdays")]),
+        # Likes said in other words; a go-to is a favourite; a dated fact "I have".
+        ("I've been really into K-pop lately.", [("sam", "likes", "K-pop")]),
+        ("I've been loving Thai food.", [("sam", "likes", "Thai food")]),
+        ("I can't get enough of sushi.", [("sam", "likes", "sushi")]),
+        ("I've grown to like olives.", [("sam", "likes", "olives")]),
+        ("I can't eat sushi.", []),
+        ("My go-to drink is a flat white.", [("sam", "favorite_drink", "flat white")]),
+        (
+            "I have a dentist appointment on Friday at 3pm.",
+            [("sam", "dentist_appointment", "Friday at 3pm")],
+        ),
+        ("I have a cat on my lap.", []),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
