@@ -284,7 +284,7 @@ _HAVE_NAMED = re.compile(
 # Sentences without a subject in chat are the speaker's: "Moved to Porto", "Left Acme".
 _SUBJECTLESS = re.compile(
     r"^(?:moved|relocated|transferred|started|joined|left|quit|switched|retired|got|took|"
-    r"began)\b",
+    r"began|been|starting|joining|moving|relocating)\b",
     re.IGNORECASE,
 )
 # Facts a "we" of the speaker's household states for the speaker too.
@@ -687,7 +687,9 @@ class RuleExtractor:
             fact = _verb_group(body[we.end() :], vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact and fact.predicate in _HOUSEHOLD else None
         if _SUBJECTLESS.match(body):
-            fact = _verb_group(body, vocabulary, first_person=True, timing=timing)
+            # "Starting at Figma on Monday": "I'm starting ..."
+            said = f"am {body}" if re.match(r"^[a-z]+ing\b", body, re.IGNORECASE) else body
+            fact = _verb_group(said, vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact else None
         for name in sorted({*known_subjects, episode.speaker}, key=len, reverse=True):
             pattern = re.compile(rf"^{re.escape(name)}(?:'s|’s)?\b", re.IGNORECASE)
@@ -874,7 +876,8 @@ def _verb_group(
         rest = f"{_stem(stopped.group('verb'))} {rest[stopped.end() :]}"
     perfect = re.match(r"^(?:'ve|have|has)\s+(?!got\b)", rest, re.IGNORECASE) is not None
     rest = re.sub(r"^(?:'ve|have|has|'d|will|'ll|do|does)\s+", "", rest, flags=re.IGNORECASE)
-    rest = re.sub(r"^been\s+(?=into\b)", "is ", rest, flags=re.IGNORECASE)  # "I've been into"
+    # "I've been into K-pop", "we've been in Denver since March"
+    rest = re.sub(r"^been\s+(?=into\b|in\s+[A-Z])", "is ", rest, flags=re.IGNORECASE)
     rest = re.sub(r"^(?:been\s+)", "", rest, flags=re.IGNORECASE)
     shaped = _shaped(rest, vocabulary, negated)
     if shaped is not None:
@@ -1365,7 +1368,7 @@ _MY_JOB_AT = re.compile(
 _HOME = re.compile(
     r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|home\s+is|i\s+call)\s+"
     r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$"
-    r"|^(?P<value2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s+is\s+(?:(?:my\s+)?home|"
+    r"|^(?P<value2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)(?:\s+is|'s)\s+(?:(?:my\s+)?home|"
     r"where\s+(?:i|we)\s+live)(?:\s+now)?$",
     re.IGNORECASE,
 )
@@ -1644,7 +1647,7 @@ def _capitalized(match: re.Match[str]) -> str:
 
 _NAMED_RELATION = re.compile(
     r"^(?P<name>[A-Z][\w'-]+)(?P<apposed>,|\s+is)\s+my\s+"
-    r"(?i:(?:best|older|younger|little|big|eldest|youngest)\s+)?"
+    r"(?i:(?:best|older|younger|little|big|eldest|youngest|new)\s+)?"
     r"(?P<rel>(?i:sister|brother|wife|husband|partner|girlfriend|boyfriend|mum|mom|mother|dad|"
     r"father|son|daughter|friend|boss|manager|colleague|cousin|flatmate|roommate))\b"
 )

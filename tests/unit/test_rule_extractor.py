@@ -629,6 +629,13 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
             [("sam", "dentist_appointment", "Friday at 3pm")],
         ),
         ("I have a cat on my lap.", []),
+        # Where one has been living, a home by its name, a new manager named first.
+        ("We've been in Denver since March.", [("sam", "lives_in", "Denver")]),
+        ("Been in Denver for a year now.", [("sam", "lives_in", "Denver")]),
+        ("Denver's home now.", [("sam", "lives_in", "Denver")]),
+        ("I've been in a meeting all day.", []),
+        ("Priya is my new manager.", [("sam", "reports_to", "Priya")]),
+        ("Starting at Figma next week.", [("sam", "works_at", "Figma")]),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
