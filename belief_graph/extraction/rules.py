@@ -134,7 +134,7 @@ _ADVERBS = re.compile(
     r"instead|today|still|already|actually|really|just|also|too|as well|full[- ]time|"
     r"anymore|any more|any longer|remotely|from home|part[- ]time|freelance|only|usually|"
     r"normally|generally|typically|mostly|mainly|often|basically|originally|for now|recently|"
-    r"lately|officially)\b,?",
+    r"lately|officially|both)\b,?",
     re.IGNORECASE,
 )
 _NEGATION_WORDS = re.compile(r"\b(?:anymore|any more|any longer)\b", re.IGNORECASE)
@@ -218,7 +218,8 @@ _SUBORDINATE = re.compile(
     r"\s+(?:while|when|whereas|because|since|after|before|so|but|though|although|which|who|"
     r"mostly|mainly|until|once|instead\s+of|rather\s+than|as\s+(?:a|an)|over|every|each|daily|"
     r"most\s+days|within|(?:on|via|through)\s+(?-i:[A-Z])\w*$|"
-    r"(?:for|with)\s+(?:my|his|her|their|our|a|an|the|two|three|four|\d[\d,.]*))\b.*$",
+    r"(?:for|with)\s+(?:my|his|her|their|our|a|an|the|two|three|four|\d[\d,.]*)|"
+    r"for\s+(?:work|school|uni|university|now|good|a\s+while))\b.*$",
     re.IGNORECASE,
 )
 # Words that start a clause inside a value said as an action ("save for a baby").
@@ -278,7 +279,7 @@ _IN_PLACE = re.compile(r"^(?:am|'m|are|'re|is|'s)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z
 # "I've got two cats, Ziggy and Stardust", "we have a dog named Biscuit".
 _HAVE_NAMED = re.compile(
     r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+)\s+(?:new\s+)?"
-    r"([a-z]+?)(?:s)?(?:\s+(?:on|in|at)\s+[^:,]+)?(?::\s*|,\s*|\s+(?:named|called)\s+)(.+)$",
+    r"([a-z]+?)(?:s)?(?:\s+(?:on|in|at)\s+[^:,]+)?(?::\s*|,\s*|\s+\(|\s+(?:named|called)\s+)(.+)$",
     re.IGNORECASE,
 )
 # Sentences without a subject in chat are the speaker's: "Moved to Porto", "Left Acme".
@@ -410,6 +411,8 @@ class RuleExtractor:
             return out
         sentence = _BULLET.sub("", sentence)
         said, introduced = _introductions(sentence, episode.speaker, vocabulary, turn)
+        # "Me and my husband live in Cork", "Tom and I live in Cork": "we".
+        said = _ME_AND.sub("we", said)
         out.extend((p, None) for p in _with_source(introduced, sentence))
         for clause, source in self._split(said, episode, vocabulary, turn, previous):
             if source not in sentence:
@@ -907,6 +910,9 @@ def _verb_group(
         value = _clean(left.group(1))
         return _Fact(_WORKS_AT, "works at", value, True) if value else None
     named = _HAVE_NAMED.match(rest)
+    if named is not None and ")" in named.group(2):
+        # "two cats (Salt and Pepper) and a hamster": the names in the brackets.
+        named = _HAVE_NAMED.match(rest[: rest.index(")")])
     if named is not None and not negated:
         noun = named.group(1).lower()
         if re.fullmatch(_PET_KIND, noun) and "has_pet" in vocabulary.predicates:
@@ -1043,7 +1049,7 @@ _DIET_SWITCH = re.compile(
 # "I'm a student at UCL", "she's a second-year student at Leeds": where one studies.
 _STUDENT_AT = re.compile(
     r"^(?:am|'m|is|'s|are|'re)\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:student|pupil)\s+(?:at|in)\s+"
-    r"(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z])[\w&.'-]*)*)$",
+    r"(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z])[\w&.'-]*)*)(?:\s+[a-z]+ing\b.*)?$",
     re.IGNORECASE,
 )
 # "I have a dentist appointment on Friday at 3pm": a dated fact's date ("have" already gone).
@@ -1348,7 +1354,7 @@ _TIMEZONE = re.compile(
 )
 # "My place in Osaka is tiny": where the speaker lives.
 _MY_HOME_IN = re.compile(
-    r"^(?:my|our)\s+(?:new\s+|little\s+|tiny\s+|small\s+)?(?:place|flat|apartment|house|home)\s+"
+    r"^(?:(?:my|our)\s+(?:new\s+|little\s+|tiny\s+|small\s+)?|new\s+)(?:place|flat|apartment|house|home)\s+"
     r"(?:is\s+)?in\s+(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)",
     re.IGNORECASE,
 )
@@ -1361,7 +1367,7 @@ _LAST_DAY = re.compile(
 )
 # "this is for my job at Klarna": the speaker's employer.
 _MY_JOB_AT = re.compile(
-    r"\bmy\s+(?:new\s+|current\s+|day\s+|full-time\s+)?job\s+(?:at|with)\s+"
+    r"(?:\bmy\s+|^(?=new\s))(?:new\s+|current\s+|day\s+|full-time\s+)?job\s+(?:at|with)\s+"
     r"(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z&])[\w&.'-]*)*)",
     re.IGNORECASE,
 )
@@ -1936,7 +1942,8 @@ def _introductions(
             turn.local.append(name)
         turn.people.add(name)
         turn.last_person = name
-    named = _NAMED_RELATION.match(clause) or _RELATION_NAMED.match(clause)
+    unled = _without_leads(clause)
+    named = _NAMED_RELATION.match(unled) or _RELATION_NAMED.match(unled)
     if named is not None:
         relation = named.group("rel").lower()
         predicate = _RELATIONS_OUTSIDE_VOCABULARY.get(relation) or (
@@ -1951,7 +1958,7 @@ def _introductions(
                 turn.local.append(name)
             if named.groupdict().get("apposed") == ",":
                 # "Priya, my manager, is on leave": the clause is about Priya.
-                clause = f"{name} {clause[named.end() :].lstrip(' ,')}"
+                clause = f"{name} {unled[named.end() :].lstrip(' ,')}"
     if found or turn.local:
         clause = _INTRODUCED.sub(lambda m: m.group("name"), clause)
     return clause, found
@@ -2142,6 +2149,11 @@ def _changed_noun(
     return []
 
 
+_ME_AND = re.compile(
+    r"^(?:me\s+and\s+(?:my\s+)?[A-Za-z][\w'-]*|(?:my\s+)?[A-Za-z][\w'-]*\s+and\s+(?:i|me))"
+    r"(?=\s+(?:both\s+|now\s+|still\s+)?(?:live|lived|have|moved)\b)",
+    re.IGNORECASE,
+)
 _MEMBERS = re.compile(
     r"\b(?:with|have|has|got|own|adopted)\s+(?:my\s+|our\s+)?(?:a|an|one|two|three|four|five|\d+)"
     r"\s+(?P<noun>[a-z]+?)s?(?:\s+(?:now|too|already|as\s+well))?\s*(?:,\s*|\s+(?:named|called)\s+)"
@@ -2161,7 +2173,11 @@ def _members(clause: str, source: str, speaker: str, vocabulary: Vocabulary) -> 
             (p for p in (f"has a {noun}", noun, f"{noun}s") if _defines(vocabulary, p)), None
         )
         predicate = vocabulary.canonical(phrase) if phrase else ""
-        if predicate not in ("has_pet", "has_child"):
+        if not predicate and noun in ("boy", "girl", "kid", "child", "son", "daughter"):
+            predicate = "has_child"
+        elif not predicate and re.fullmatch(_PET_KIND, noun):
+            predicate = "has_pet"
+        if predicate not in ("has_pet", "has_child") or predicate not in vocabulary.predicates:
             continue
         for name in re.split(r"\s*(?:,\s*and|,|and)\s*", match.group("names")):
             if name:

@@ -636,6 +636,32 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
         ("I've been in a meeting all day.", []),
         ("Priya is my new manager.", [("sam", "reports_to", "Priya")]),
         ("Starting at Figma next week.", [("sam", "works_at", "Figma")]),
+        # Fragments of an update, a purpose after a place, a lead before a name.
+        (
+            "Update on me - new job at Canva, new flat in Sydney, same old cat.",
+            [("sam", "works_at", "Canva"), ("sam", "lives_in", "Sydney")],
+        ),
+        ("I'm moving to Oslo in August for work.", [("sam", "lives_in", "Oslo")]),
+        (
+            "FYI my wife's name is Ingrid and she's a dentist.",
+            [("sam", "spouse", "Ingrid"), ("Ingrid", "job_title", "dentist")],
+        ),
+        ("I'm a PhD student at ETH working on robotics.", [("sam", "studied_at", "ETH")]),
+        # The speaker with someone else; children and pets named in brackets or after a comma.
+        (
+            "Me and my husband live in Cork with our two boys, Fionn and Oisin.",
+            [
+                ("sam", "lives_in", "Cork"),
+                ("sam", "has_child", "Fionn"),
+                ("sam", "has_child", "Oisin"),
+            ],
+        ),
+        ("My husband and I both work at Intel.", [("sam", "works_at", "Intel")]),
+        ("Tom and I are friends.", []),
+        (
+            "We've got two cats (Salt and Pepper) and a hamster.",
+            [("sam", "has_pet", "Salt"), ("sam", "has_pet", "Pepper")],
+        ),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
