@@ -353,6 +353,8 @@ class _Fact:
     possessive: bool = False
     # A second fact the same words state ("a designer at Acme": job_title and works_at).
     also: tuple[str, str, str] | None = None
+    # Read from where one is ("I'm in Stockholm"): a home, unless it ends soon (a stay).
+    where_one_is: bool = False
 
 
 class RuleExtractor:
@@ -602,6 +604,8 @@ class RuleExtractor:
         if found is None:
             return [], None
         subject, fact = found
+        if fact.where_one_is and window.valid_to is not None and window.valid_to > episode.at:
+            return [], None  # "I'm in Berlin until Friday": a stay, not a home
         negated = negated or fact.negated
         values = _values(
             fact.value, vocabulary.cardinality(fact.predicate), phrase=fact.predicate in _ACTIONS
@@ -837,6 +841,15 @@ def _verb_group(
             r"^(?:a|an|the)\s", rest, re.I
         ):
             rest = f"am {rest}"  # "I'm not a fan of" is "is a fan of", negated
+    will_work = re.match(
+        r"^(?:will|'ll|shall|am\s+going\s+to|'m\s+going\s+to)\s+be\s+working\s+(?=at|for)\b",
+        rest,
+        re.IGNORECASE,
+    )
+    if will_work is not None:
+        if timing != "scheduled":
+            return None  # a plan without its date
+        rest = f"work {rest[will_work.end() :]}"
     planned = _PLANNED.match(rest)
     if planned is not None:
         if timing != "scheduled":
@@ -936,7 +949,7 @@ def _verb_group(
                 return _Fact(predicate, f"has a {noun} called", value) if value else None
     place = _IN_PLACE.match(rest)
     if place is not None and not negated:
-        return _Fact("lives_in", "lives in", place.group(1))
+        return _Fact("lives_in", "lives in", place.group(1), where_one_is=True)
     role_at = _ROLE_AT.match(re.sub(r"\s+(?:on|in)\s+the\s+[^,]+?(?=\s+(?:at|for)\s)", "", rest))
     if role_at is not None and not negated and _is_role(role_at.group(1)):
         value = _clean(role_at.group(2))

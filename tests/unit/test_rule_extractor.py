@@ -662,6 +662,11 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
             "We've got two cats (Salt and Pepper) and a hamster.",
             [("sam", "has_pet", "Salt"), ("sam", "has_pet", "Pepper")],
         ),
+        # A stay that ends soon is no home; a job "I'll be working at" only with its date.
+        ("I'm in Berlin until Friday.", []),
+        ("I'm in Berlin.", [("sam", "lives_in", "Berlin")]),
+        ("From May I'll be working at Globex.", [("sam", "works_at", "Globex")]),
+        ("I'll be working at Globex.", []),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
