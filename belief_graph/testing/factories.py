@@ -29,7 +29,9 @@ def draft(
 ) -> ClaimDraft:
     """A draft of ``(subject, predicate, obj)`` in ``namespace``; its sentence is ``text`` or
     "subject predicate obj." (the predicate's underscores as spaces). With no triple it is a
-    text-only draft, and ``text`` is required."""
+    text-only draft, and ``text`` is required. The object may be passed by its field's name,
+    ``object=`` (as a dict of fields spells it)."""
+    obj = fields.pop("object", obj)
     if text is None:
         parts = [p for p in (subject, (predicate or "").replace("_", " "), obj) if p]
         if not parts:

@@ -131,6 +131,7 @@ class Run:
     replays: int = 0
     asked: dict[Asked, str | None] = field(default_factory=dict)  # every answer so far
     latest: dict[Asked, str | None] = field(default_factory=dict)  # the last check's answers
+    long: bool = False  # a fact has more claims than the engine's reader walks
 
     def rid(self) -> str:
         return f"rev-{next(self.counter):04d}"
@@ -207,6 +208,7 @@ class Run:
         answer of the sequence again (each after each operation would grow with its square)."""
         bg = self.bg
         answers: dict[Asked, str | None] = {}
+        self.long = self.any_long_fact()
         for ns in NAMESPACES:
             for subject in SUBJECTS:
                 held = {(c.predicate, c.id) for c in bg.beliefs(ns, subject)}
@@ -226,7 +228,7 @@ class Run:
                             if days == 0
                             else bg.as_of(ns, subject, predicate, valid_at=key[3], known_at=t)
                         )
-                        assert ids(held_then) == self.by_walk(*key), "as_of ≠ its walk"
+                        assert self.walked_alike(ids(held_then), *key), "as_of ≠ its walk"
                         assert ids(held_then) == self.by_index(*key), "as_of ≠ by index"
                         answers[key] = first(held_then)
         for (ns, subject, predicate, valid_at, known_at), answer in (
@@ -234,7 +236,7 @@ class Run:
         ).items():
             held_then = bg.as_of(ns, subject, predicate, valid_at=valid_at, known_at=known_at)
             asked = (ns, subject, predicate, valid_at, known_at)
-            assert ids(held_then) == self.by_walk(*asked), "as_of ≠ its walk"
+            assert self.walked_alike(ids(held_then), *asked), "as_of ≠ its walk"
             assert ids(held_then) == self.by_index(*asked), "as_of ≠ by index"
             got = first(held_then)
             seen = {*(answer or "").split(","), *(got or "").split(",")} - {""}
@@ -271,6 +273,24 @@ class Run:
 
     def by_walk(self, *asked: Any) -> list[str]:
         return self.answer(self.walked, *asked)
+
+    def walked_alike(self, held: list[str], *asked: Any) -> bool:
+        """``held`` (the engine's answer to ``asked``) is what walking the fact answers. While
+        no fact has more claims than the engine's reader walks, its reader walks every fact (the
+        statement takes the same branch), and the answer is not read again."""
+        return not self.long or held == self.by_walk(*asked)
+
+    def any_long_fact(self) -> bool:
+        """Whether a fact of the sequence has more claims than the engine's reader walks (it
+        reads that one by index)."""
+        rows = q(
+            self.store,
+            "MATCH (s:Slot) WHERE s.namespace IN $namespaces "
+            "AND COUNT { (s)<-[:IN_SLOT]-() } > $walk_up_to RETURN count(s) AS n",
+            namespaces=NAMESPACES,
+            walk_up_to=self.bg._writer.walk_up_to,
+        )
+        return bool(rows[0]["n"])
 
     def prepare(self, op: tuple[Any, ...]) -> tuple[str, Any, bool] | None:
         bg, kind = self.bg, op[0]

@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import counts as graph_counts
 
 NS = "user:eve"
@@ -260,13 +261,7 @@ def test_a_contract_reason_up_to_a_thousand_characters_is_kept(bg: BeliefGraph) 
 
 def drafts(n: int, ns: str = NS) -> list[ClaimDraft]:
     return [
-        ClaimDraft(
-            namespace=ns,
-            subject=f"person-{i}",
-            predicate="city",
-            object="Lisbon",
-            text=f"Person {i} lives in Lisbon.",
-        )
+        draft(f"person-{i}", "city", "Lisbon", namespace=ns, text=f"Person {i} lives in Lisbon.")
         for i in range(n)
     ]
 
@@ -296,18 +291,11 @@ def test_ingest_leaves_the_processs_garbage_collector_as_it_found_it(bg: BeliefG
     before = gc.get_threshold()
     during: list[tuple[int, int, int]] = []
 
-    def draft(i: int, **extra: Any) -> ClaimDraft:
-        return ClaimDraft(
-            namespace=NS,
-            subject=f"p{i}",
-            predicate="city",
-            object="Lisbon",
-            text="Lisbon",
-            **extra,
-        )
+    def told(i: int, **extra: Any) -> ClaimDraft:
+        return draft(f"p{i}", "city", "Lisbon", namespace=NS, text="Lisbon", **extra)
 
     bg.ingest(
-        [draft(i) for i in range(4)],
+        [told(i) for i in range(4)],
         batch_size=2,
         progress=lambda _: during.append(gc.get_threshold()),
     )
@@ -315,7 +303,7 @@ def test_ingest_leaves_the_processs_garbage_collector_as_it_found_it(bg: BeliefG
     assert gc.get_threshold() == before
     future = datetime.now(UTC) + timedelta(days=3)
     with pytest.raises(ValueError, match="recorded_at"):
-        bg.ingest([draft(5), draft(6, recorded_at=future)], batch_size=1)
+        bg.ingest([told(5), told(6, recorded_at=future)], batch_size=1)
     assert gc.get_threshold() == before
 
 

@@ -19,6 +19,7 @@ from belief_graph.cli.app import app
 from belief_graph.errors import BeliefGraphError, ConfigError
 from belief_graph.server.launcher import LocalNeo4j
 from belief_graph.store import Store
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import namespace_snapshot, q, string_values
 from belief_graph.testing.servers import UserSandbox
 from belief_graph.transfer import compact as compaction
@@ -27,7 +28,7 @@ from belief_graph.transfer import compact as compaction
 # the sandboxed user's server.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("user-sandbox")]
 
-NS, KEEP = "user:compacted", "user:kept"
+NS, KEEP, REFUSED = "user:compacted", "user:kept", "user:refused"
 # Long and with punctuation, so Neo4j stores it as plain bytes (not a packed short string).
 ERASED_TEXT = "Xylophrax lab result, do-not-keep #7781: positive for the rare marker (Priya)"
 
@@ -56,7 +57,7 @@ def graph(server: LocalNeo4j) -> Iterator[BeliefGraph]:
     store = Store(server.bolt_uri, None, "neo4j")
     bg = BeliefGraph(store)
     bg.init_schema()
-    for ns in (NS, KEEP):
+    for ns in (NS, KEEP, REFUSED):
         q(store, "MATCH (n {namespace: $ns}) DETACH DELETE n", ns=ns)
     yield bg
     store.close()
@@ -94,46 +95,6 @@ def setting(store: Store, name: str) -> str:
     return str(rows[0]["value"])
 
 
-def test_compact_leaves_no_erased_string_in_the_data_directory(
-    server: LocalNeo4j, graph: BeliefGraph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    override = tmp_path / "neo4j.conf"
-    override.write_text(
-        "# mine\n\ndb.tx_log.rotation.retention_policy = 2 files\ndb.logs.query.enabled=OFF\n"
-    )
-    monkeypatch.setenv("BELIEF_GRAPH_NEO4J_CONF", str(override))
-    secret_story(graph)
-    kept = namespace_snapshot(graph.store, KEEP)
-    runner = CliRunner()
-    erased = runner.invoke(app, ["erase", "-n", NS, "--subject", "priya", "--yes"])
-    assert erased.exit_code == 0, erased.stderr
-    assert not any(ERASED_TEXT in v for v in string_values(graph.store))
-    data = server.home / "data"
-    assert on_disk(data, ERASED_TEXT), "not on disk before the compaction: the test proves nothing"
-    graph.close()
-
-    result = runner.invoke(app, ["neo4j", "compact", "--yes", "--json"])
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    report = json.loads(result.stdout)
-    assert report["namespaces"] >= 2 and report["bytes_after"] > 0
-    assert on_disk(data, ERASED_TEXT) == []
-    assert not (server.home / "data.before-compact").exists()
-    assert not (server.home / "compact").exists()
-
-    store = Store(server.bolt_uri, None, "neo4j")
-    try:
-        assert namespace_snapshot(store, KEEP) == kept
-        assert BeliefGraph(store).current(KEEP, "p3", "lives_in") is not None
-        # The launcher's defaults, with the user's file merged over them.
-        assert setting(store, "db.tx_log.rotation.retention_policy") == "2 files"
-        assert "16" in setting(store, "db.tx_log.rotation.size")
-        assert setting(store, "db.logs.query.enabled").upper() == "OFF"
-    finally:
-        store.close()
-    conf = (server.conf_dir / "neo4j.conf").read_text()
-    assert conf.count("db.tx_log.rotation.retention_policy=") == 1
-
-
 def test_a_failed_compaction_puts_the_old_store_back(
     server: LocalNeo4j, graph: BeliefGraph, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -156,59 +117,77 @@ def test_a_failed_compaction_puts_the_old_store_back(
         store.close()
 
 
-def test_a_namespace_larger_than_a_transaction_comes_back_whole(
+def test_compact_leaves_no_erased_string_and_brings_a_namespace_larger_than_a_transaction_back(
     server: LocalNeo4j, graph: BeliefGraph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On a server that lets a transaction hold 32 MiB, a namespace of 3,000 drafts cannot be
-    written in one transaction: a compaction restores it a statement a transaction, whole, and an
-    ingest that tries one is refused at once, naming the setting, storing nothing."""
+    """After an erase, `neo4j compact` leaves no file under the data directory holding the erased
+    string, and keeps everything else. The server comes back with the launcher's defaults and
+    the user's override file merged over them; the override lets a transaction hold 32 MiB, so
+    the kept namespace of 3,000 drafts cannot be written in one transaction: the compaction
+    restores it a statement a transaction, whole, and an ingest that tries one is refused at
+    once, naming the setting, storing nothing. (One compaction for both: each restarts the
+    server twice.)"""
     predicates = ("lives_in", "works_at", "uses_framework", "likes")
     graph.ingest(
         [
-            ClaimDraft(
+            draft(
+                f"p{i % 750}",
+                predicates[i // 750],
+                f"value {i}",
                 namespace=KEEP,
-                subject=f"p{i % 750}",
-                predicate=predicates[i // 750],
-                object=f"value {i}",
                 text=f"p{i % 750} {predicates[i // 750]} value {i}.",
             )
             for i in range(3000)
         ],
         batch_size=250,
     )
-    kept = namespace_snapshot(graph.store, KEEP)
-    graph.close()
     override = tmp_path / "neo4j.conf"
-    override.write_text("db.memory.transaction.max=32m\n")
+    override.write_text(
+        "# mine\n\ndb.tx_log.rotation.retention_policy = 2 files\ndb.logs.query.enabled=OFF\n"
+        "db.memory.transaction.max=32m\n"
+    )
     monkeypatch.setenv("BELIEF_GRAPH_NEO4J_CONF", str(override))
-    held = LocalNeo4j()  # the compaction starts the server again with the override
+    secret_story(graph)
+    kept = namespace_snapshot(graph.store, KEEP)
+    runner = CliRunner()
+    erased = runner.invoke(app, ["erase", "-n", NS, "--subject", "priya", "--yes"])
+    assert erased.exit_code == 0, erased.stderr
+    assert not any(ERASED_TEXT in v for v in string_values(graph.store))
+    data = server.home / "data"
+    assert on_disk(data, ERASED_TEXT), "not on disk before the compaction: the test proves nothing"
+    graph.close()
+
     try:
-        report = compaction.compact(held)
-        assert report["namespaces"] >= 1
-        store = Store(held.bolt_uri, None, "neo4j", retry_seconds=1)
+        result = runner.invoke(app, ["neo4j", "compact", "--yes", "--json"])
+        assert result.exit_code == 0, (result.stdout, result.stderr)
+        report = json.loads(result.stdout)
+        assert report["namespaces"] >= 2 and report["bytes_after"] > 0
+        assert on_disk(data, ERASED_TEXT) == []
+        assert not (server.home / "data.before-compact").exists()
+        assert not (server.home / "compact").exists()
+
+        store = Store(server.bolt_uri, None, "neo4j", retry_seconds=1)
         try:
             assert namespace_snapshot(store, KEEP) == kept
-            drafts = [
-                ClaimDraft(
-                    namespace=NS,
-                    subject=f"q{i}",
-                    predicate="lives_in",
-                    object=f"v{i}",
-                    text=f"q{i} lives in v{i}.",
-                )
-                for i in range(3000)
-            ]
+            assert BeliefGraph(store).current(KEEP, "p3", "lives_in") is not None
+            # The launcher's defaults, with the user's file merged over them.
+            assert setting(store, "db.tx_log.rotation.retention_policy") == "2 files"
+            assert "16" in setting(store, "db.tx_log.rotation.size")
+            assert setting(store, "db.logs.query.enabled").upper() == "OFF"
+            drafts = [draft(f"q{i}", "lives_in", f"v{i}", namespace=REFUSED) for i in range(3000)]
             with pytest.raises(
                 BeliefGraphError,
                 match=r"more memory than the server allows.*db\.memory\.transaction\.max",
             ):
                 BeliefGraph(store).ingest(drafts, batch_size=3000)
-            assert namespace_snapshot(store, NS) == []
+            assert namespace_snapshot(store, REFUSED) == []
         finally:
             store.close()
+        conf = (server.conf_dir / "neo4j.conf").read_text()
+        assert conf.count("db.tx_log.rotation.retention_policy=") == 1
     finally:
         monkeypatch.delenv("BELIEF_GRAPH_NEO4J_CONF")
-        held.stop()
+        server.stop()
         LocalNeo4j().start()  # the sandbox's server as the other tests expect it
 
 

@@ -19,6 +19,7 @@ from belief_graph.cli.app import app
 from belief_graph.policy import Policy
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import check_graph, namespace_snapshot, q, string_values
 from belief_graph.transfer.snapshot import export_namespace
 from belief_graph.write import writer
@@ -29,13 +30,11 @@ MARKS = ("zephyrine", "quolb")
 
 
 def about(subject: str, predicate: str, obj: str, **extra: Any) -> ClaimDraft:
-    return ClaimDraft(
-        namespace=extra.pop("namespace", NS),
-        subject=subject,
-        predicate=predicate,
-        object=obj,
-        text=f"{subject} {predicate} {obj}.",
-        **extra,
+    return draft(
+        subject,
+        predicate,
+        obj,
+        **{"namespace": NS, "text": f"{subject} {predicate} {obj}.", **extra},
     )
 
 

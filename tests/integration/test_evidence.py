@@ -6,6 +6,7 @@ a test here showing the intended behaviour."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -13,21 +14,15 @@ import pytest
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, Policy
 from belief_graph.detect import Detector
 from belief_graph.store import Store
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import check_graph, string_values
 
 NS = "project:atlas"
 
 
 def said(obj: str, predicate: str = "package_manager", **kw: Any) -> ClaimDraft:
-    fields: dict[str, Any] = {
-        "namespace": NS,
-        "subject": "atlas",
-        "predicate": predicate,
-        "object": obj,
-        "text": f"Atlas uses {obj}.",
-    }
-    fields.update(kw)
-    return ClaimDraft.model_validate(fields)
+    """Atlas's ``predicate`` is ``obj``, in the words "Atlas uses obj." unless ``text`` says."""
+    return draft("atlas", predicate, obj, **{"namespace": NS, "text": f"Atlas uses {obj}.", **kw})
 
 
 def belief(bg: BeliefGraph, predicate: str = "package_manager") -> Any:
@@ -325,15 +320,7 @@ def verifying(
     return make
 
 
-def car(**kw: Any) -> ClaimDraft:
-    return ClaimDraft(
-        namespace=NS,
-        subject="priya",
-        predicate="drives",
-        object="a red car",
-        text="Priya drives a red car.",
-        **kw,
-    )
+car = partial(draft, "priya", "drives", "a red car", namespace=NS, text="Priya drives a red car.")
 
 
 def test_a_claim_its_source_contradicts_is_refused(verifying: Callable[..., BeliefGraph]) -> None:

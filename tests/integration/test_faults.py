@@ -22,6 +22,7 @@ from belief_graph.models import RevisionResult
 from belief_graph.server.launcher import LocalNeo4j
 from belief_graph.server.status import free_port
 from belief_graph.store import Store
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import check_graph, q
 
 # Kills and restarts a server of its own, shared by the module's tests: the slow tier, on one
@@ -45,7 +46,7 @@ def server() -> Iterator[LocalNeo4j]:
 
 def _store(server: LocalNeo4j) -> Store:
     # Small retry budgets so an outage surfaces quickly (the default is 15 s).
-    return Store(server.bolt_uri, None, retry_seconds=4, connect_timeout=2)
+    return Store(server.bolt_uri, None, retry_seconds=2, connect_timeout=1)
 
 
 def _restart(server: LocalNeo4j) -> float:
@@ -77,11 +78,11 @@ def _acked(results: list[RevisionResult]) -> list[dict[str, Any]]:
 
 def _drafts(n: int) -> list[ClaimDraft]:
     return [
-        ClaimDraft(
+        draft(
+            f"person-{i % 97}",
+            ["city", "likes", "risk_tolerance"][i % 3],
+            f"value-{i % 5}",
             namespace=NS,
-            subject=f"person-{i % 97}",
-            predicate=["city", "likes", "risk_tolerance"][i % 3],
-            object=f"value-{i % 5}",
             text=f"Person {i % 97} fact number {i}.",
             episode_id=f"ep-{i}",
             episode_content=f"chat line {i}",
@@ -99,7 +100,7 @@ def test_sigkill_during_ingest_and_stream_then_rerun(server: LocalNeo4j) -> None
     bg.init_schema()
 
     # -- 1. bulk ingest, killed after some batches were acknowledged ----------------------------
-    drafts = _drafts(1200)
+    drafts = _drafts(600)
     ids = [f"ingest-{i:05d}" for i in range(len(drafts))]
     acknowledged = [0]
     kill_point = threading.Event()
@@ -107,7 +108,7 @@ def test_sigkill_during_ingest_and_stream_then_rerun(server: LocalNeo4j) -> None
 
     def progress(done: int) -> None:
         acknowledged[0] = done
-        if done >= 300:
+        if done >= 200:
             kill_point.set()
 
     def ingest() -> None:
@@ -164,11 +165,11 @@ def test_sigkill_during_ingest_and_stream_then_rerun(server: LocalNeo4j) -> None
                     result = bg.rollback(STREAM_NS, log[-1].revision_id, new_revision_id=rid)
                 else:
                     result = bg.remember(
-                        ClaimDraft(
+                        draft(
+                            f"s-{i % 4}",
+                            "city",
+                            f"town-{i}",
                             namespace=STREAM_NS,
-                            subject=f"s-{i % 4}",
-                            predicate="city",
-                            object=f"town-{i}",
                             text=f"S{i % 4} lives in town {i}.",
                         ),
                         revision_id=rid,

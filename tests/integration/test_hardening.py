@@ -11,7 +11,7 @@ import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.policy import Policy
-from belief_graph.testing.factories import Clock
+from belief_graph.testing.factories import Clock, draft
 from belief_graph.testing.graph import one_active_per_single_slot
 from belief_graph.vocabulary import Vocabulary
 
@@ -20,14 +20,7 @@ NOW = datetime(2026, 5, 1, 9, 0, tzinfo=UTC)
 
 
 def lives_in(city: str, **extra: object) -> ClaimDraft:
-    return ClaimDraft(
-        namespace=NS,
-        subject="priya",
-        predicate="lives_in",
-        object=city,
-        text=f"Priya lives in {city}.",
-        **extra,  # type: ignore[arg-type]
-    )
+    return draft("priya", "lives_in", city, namespace=NS, text=f"Priya lives in {city}.", **extra)
 
 
 @pytest.mark.parametrize("ahead", [timedelta(minutes=6), timedelta(days=1), timedelta(days=3000)])

@@ -29,6 +29,7 @@ from belief_graph.policy import Policy
 from belief_graph.semantic.contradiction import PairScore
 from belief_graph.store import Store
 from belief_graph.testing.examples import examples
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import namespace_snapshot, wipe
 from belief_graph.write import remember as remember_module
 from belief_graph.write import writer as writer_module
@@ -120,9 +121,9 @@ def run(
         store, detector=Detector(embedder, counting, lazy=lazy), clock=clock, policy=PAIRED
     )
     results = []
-    for i, draft in enumerate(drafts):
+    for i, told in enumerate(drafts):
         try:
-            result = bg.remember(draft, revision_id=f"rev{i:03d}")
+            result = bg.remember(told, revision_id=f"rev{i:03d}")
             results.append(result.model_dump())
         except Exception as exc:  # the same refusal both ways counts as the same outcome
             results.append({"error": f"{type(exc).__name__}: {exc}"})
@@ -145,9 +146,8 @@ def same_both_ways(
 
 
 def d(text: str, *spo: str, **fields: Any) -> ClaimDraft:
-    if spo:
-        fields.update(subject=spo[0], predicate=spo[1], object=spo[2])
-    return ClaimDraft(namespace=NS, text=text, **fields)
+    """A draft of ``NS`` said in ``text``: of the triple ``spo`` when given, else text-only."""
+    return draft(*spo, namespace=NS, text=text, **fields)
 
 
 TABLE = [
@@ -460,11 +460,11 @@ def spy_adopt(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 
 def elsewhere(i: int) -> ClaimDraft:
     """A fact of another namespace: a batch of its own between two of ``NS``."""
-    return ClaimDraft(
+    return draft(
+        f"build server {i}",
+        "runs",
+        "Debian",
         namespace="models-path-elsewhere",
-        subject=f"build server {i}",
-        predicate="runs",
-        object="Debian",
         text=f"Build server {i} runs Debian.",
     )
 
@@ -906,11 +906,11 @@ def splurges(namespace: str) -> list[ClaimDraft]:
     """Priya splurging at ``CROWD`` shops: sentences nearer to "Priya splurges on everything."
     than anything else of ours."""
     return [
-        ClaimDraft(
+        draft(
+            "priya",
+            "has_habit",
+            f"splurging at shop {i}",
             namespace=namespace,
-            subject="priya",
-            predicate="has_habit",
-            object=f"splurging at shop {i}",
             text=f"Priya splurges on everything at shop {i}.",
         )
         for i in range(CROWD)
@@ -1013,13 +1013,7 @@ def test_ingest_commits_100_drafts_a_transaction_with_a_contradiction_model_and_
 
     def notes(namespace: str, n: int) -> list[ClaimDraft]:
         return [
-            ClaimDraft(
-                namespace=namespace,
-                subject=f"s{i}",
-                predicate="note",
-                object=str(i),
-                text=f"S{i} keeps note {i}.",
-            )
+            draft(f"s{i}", "note", str(i), namespace=namespace, text=f"S{i} keeps note {i}.")
             for i in range(n)
         ]
 

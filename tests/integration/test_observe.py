@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from belief_graph import BeliefGraph, Claim, ClaimDraft
 from belief_graph.extraction import ChatExtractor, ChatSettings, Episode, RuleExtractor
 from belief_graph.testing.chat_replay import ChatReplayServer, recorded_answers
+from belief_graph.testing.factories import episode
 from belief_graph.write.remember import REFUSED_BY_SOURCE
 
 NS = "user:alice"
@@ -35,12 +37,7 @@ def recorded(conv: dict[str, Any]) -> dict[str, str | list[str]]:
 def turns(conv: dict[str, Any], start: datetime) -> list[Episode]:
     texts = [t["text"] for t in conv["turns"]]
     return [
-        Episode(
-            speaker=conv["speaker"],
-            at=start + timedelta(minutes=i),
-            text=text,
-            context=tuple(texts[:i]),
-        )
+        episode(text, *texts[:i], at=start + timedelta(minutes=i), speaker=conv["speaker"])
         for i, text in enumerate(texts)
     ]
 
@@ -51,8 +48,7 @@ def single(found: Claim | list[Claim] | None) -> Claim:
     return found
 
 
-def said(text: str, at: datetime, *context: str, id: str | None = None) -> Episode:
-    return Episode(speaker="alice", at=at, text=text, context=context, id=id)
+said = partial(episode, speaker="alice")
 
 
 def claim(obj: str, source: str, **extra: object) -> dict[str, object]:
@@ -84,9 +80,11 @@ def chat(server: ChatReplayServer) -> ChatExtractor:
 def test_vegan_then_pescatarian_leaves_one_current_diet(semantic_bg: BeliefGraph) -> None:
     bg = semantic_bg
     start = datetime.now(UTC) - timedelta(days=3)
-    first = bg.observe(NS, said("I'm vegan - no meat, no fish, no dairy.", start), extractor=RULES)
+    first = bg.observe(
+        NS, said("I'm vegan - no meat, no fish, no dairy.", at=start), extractor=RULES
+    )
     assert [r.verdict for r in first.results] == ["NEW"] and first.refused == []
-    later = said("Wait, I eat fish now. I'm pescatarian these days.", start + timedelta(days=1))
+    later = said("Wait, I eat fish now. I'm pescatarian these days.", at=start + timedelta(days=1))
     second = bg.observe(NS, later, extractor=RULES)
     assert [(p.predicate, p.object) for p in second.proposals] == [
         ("dietary_preference", "pescatarian")
@@ -117,10 +115,10 @@ def test_vegan_then_pescatarian_leaves_one_current_diet(semantic_bg: BeliefGraph
 
 def test_a_correction_retracts_the_wrong_value(bg: BeliefGraph) -> None:
     now = datetime.now(UTC)
-    bg.observe(NS, said("I live in Lisbon.", now - timedelta(hours=2)), extractor=RULES)
+    bg.observe(NS, said("I live in Lisbon.", at=now - timedelta(hours=2)), extractor=RULES)
     fixed = bg.observe(
         NS,
-        said("Actually, I live in Porto, not Lisbon.", now - timedelta(hours=1)),
+        said("Actually, I live in Porto, not Lisbon.", at=now - timedelta(hours=1)),
         extractor=RULES,
     )
     assert [p.correction for p in fixed.proposals] == [True]
@@ -136,7 +134,7 @@ def test_a_relative_time_becomes_valid_from(bg: BeliefGraph) -> None:
     monday = (at - timedelta(days=at.weekday() + 7)).replace(
         hour=0, minute=0, second=0, microsecond=0
     )
-    seen = bg.observe(NS, said("I moved to Berlin last week.", at), extractor=RULES)
+    seen = bg.observe(NS, said("I moved to Berlin last week.", at=at), extractor=RULES)
     assert seen.proposals[0].valid_from == monday
     current = bg.current(NS, "alice", "lives_in")
     assert current is not None and not isinstance(current, list)
@@ -145,8 +143,8 @@ def test_a_relative_time_becomes_valid_from(bg: BeliefGraph) -> None:
 
 def test_a_move_said_as_coming_keeps_the_old_city_current_until_its_date(bg: BeliefGraph) -> None:
     now = datetime.now(UTC)
-    bg.observe(NS, said("I live in Lisbon.", now - timedelta(days=30)), extractor=RULES)
-    seen = bg.observe(NS, said("I'm moving to Berlin next month.", now), extractor=RULES)
+    bg.observe(NS, said("I live in Lisbon.", at=now - timedelta(days=30)), extractor=RULES)
+    seen = bg.observe(NS, said("I'm moving to Berlin next month.", at=now), extractor=RULES)
     (proposal,) = seen.proposals
     first_of_next_month = (now.replace(day=1) + timedelta(days=32)).replace(
         day=1, hour=0, minute=0, second=0, microsecond=0
@@ -156,15 +154,15 @@ def test_a_move_said_as_coming_keeps_the_old_city_current_until_its_date(bg: Bel
     then = bg.as_of(NS, "alice", "lives_in", valid_at=first_of_next_month + timedelta(days=1))
     assert single(then).object == "Berlin"
     # A plan without a date is no change at all.
-    plan = bg.observe(NS, said("I'm moving to Madrid.", now), extractor=RULES)
+    plan = bg.observe(NS, said("I'm moving to Madrid.", at=now), extractor=RULES)
     assert [p.text_only for p in plan.proposals] == [True]  # kept as said, keying no fact
     assert single(bg.current(NS, "alice", "lives_in")).object == "Lisbon"
 
 
 def test_a_closed_range_in_the_past_is_what_held_then_and_not_now(bg: BeliefGraph) -> None:
     now = datetime.now(UTC)
-    bg.observe(NS, said("I live in Lisbon.", now - timedelta(days=1)), extractor=RULES)
-    seen = bg.observe(NS, said("I lived in Paris from 2015 to 2019.", now), extractor=RULES)
+    bg.observe(NS, said("I live in Lisbon.", at=now - timedelta(days=1)), extractor=RULES)
+    seen = bg.observe(NS, said("I lived in Paris from 2015 to 2019.", at=now), extractor=RULES)
     (proposal,) = seen.proposals
     assert (proposal.object, proposal.valid_from, proposal.valid_to) == (
         "Paris",
@@ -177,7 +175,7 @@ def test_a_closed_range_in_the_past_is_what_held_then_and_not_now(bg: BeliefGrap
 
 
 def test_the_same_episode_observed_again_changes_nothing(bg: BeliefGraph) -> None:
-    episode = said("I work at Acme.", datetime.now(UTC) - timedelta(minutes=5), id="chat-7:3")
+    episode = said("I work at Acme.", at=datetime.now(UTC) - timedelta(minutes=5), id="chat-7:3")
     first = bg.observe(NS, episode, extractor=RULES)
     again = bg.observe(NS, episode, extractor=RULES)
     assert first.episode_id == again.episode_id == "chat-7:3"
@@ -211,7 +209,7 @@ def test_the_llm_extractor_retries_a_malformed_answer(bg: BeliefGraph) -> None:
     with ChatReplayServer(
         {text: ["{not json", *([real] if isinstance(real, str) else real)]}
     ) as server:
-        seen = bg.observe(NS, said(text, datetime.now(UTC)), extractor=chat(server))
+        seen = bg.observe(NS, said(text, at=datetime.now(UTC)), extractor=chat(server))
     assert len(server.requests) == 2
     assert seen.extractor == "chat" and seen.refused == []
     assert [r.verdict for r in seen.results] == ["NEW"]
@@ -221,7 +219,7 @@ def test_the_llm_extractor_retries_a_malformed_answer(bg: BeliefGraph) -> None:
 def test_always_malformed_is_refused_with_the_reason_and_stores_nothing(bg: BeliefGraph) -> None:
     """Hand-written: prose every time."""
     with ChatReplayServer({"vegan": "I think alice is vegan"}) as server:
-        seen = bg.observe(NS, said("I'm vegan.", datetime.now(UTC)), extractor=chat(server))
+        seen = bg.observe(NS, said("I'm vegan.", at=datetime.now(UTC)), extractor=chat(server))
     assert len(server.requests) == 2  # the answer and one retry
     assert seen.proposals == [] and seen.results == []
     (refusal,) = seen.refused
@@ -235,7 +233,7 @@ def test_a_proposal_its_source_contradicts_is_refused(semantic_bg: BeliefGraph) 
     text = "I'm not vegan anymore, I eat meat and fish now."
     wrong = claim("vegan", text)  # hand-written, adversarial: the negation misread
     with ChatReplayServer({"not vegan": answer(wrong)}) as server:
-        seen = bg.observe(NS, said(text, datetime.now(UTC)), extractor=chat(server))
+        seen = bg.observe(NS, said(text, at=datetime.now(UTC)), extractor=chat(server))
     (result,) = seen.results
     assert result.decision == "refuse"
     (refusal,) = seen.refused
@@ -259,7 +257,7 @@ def test_a_first_person_source_supports_its_third_person_claims(semantic_bg: Bel
     job = claim("maths teacher", "I teach maths at Greenfield High.", predicate="job_title")
     job["sentence"] = "alice works as maths teacher."
     with ChatReplayServer({"Dublin": answer(lives, job)}) as server:
-        seen = bg.observe(NS, said(text, datetime.now(UTC)), extractor=chat(server))
+        seen = bg.observe(NS, said(text, at=datetime.now(UTC)), extractor=chat(server))
     assert seen.refused == []
     assert [r.decision for r in seen.results] == ["expand", "expand"]
     current = bg.current(NS, "alice", "lives_in")
@@ -270,7 +268,7 @@ def test_an_invalid_proposal_is_refused_by_field_and_the_rest_is_kept(bg: Belief
     bad = claim("vegan\x00", "I'm vegan.")  # hand-written: an object no draft may hold
     good = claim("vegan", "I'm vegan.")
     with ChatReplayServer({"vegan": answer(bad, good)}) as server:
-        seen = bg.observe(NS, said("I'm vegan.", datetime.now(UTC)), extractor=chat(server))
+        seen = bg.observe(NS, said("I'm vegan.", at=datetime.now(UTC)), extractor=chat(server))
     (refusal,) = seen.refused
     assert refusal.reason.startswith("invalid: object: ")
     assert [r.verdict for r in seen.results] == ["NEW"]
@@ -278,13 +276,13 @@ def test_an_invalid_proposal_is_refused_by_field_and_the_rest_is_kept(bg: Belief
 
 def test_third_person_statements_use_the_known_subjects(bg: BeliefGraph) -> None:
     now = datetime.now(UTC)
-    bg.observe(NS, said("My manager is Bob.", now - timedelta(minutes=2)), extractor=RULES)
-    bg.observe(NS, said("I live in Oslo.", now - timedelta(minutes=1)), extractor=RULES)
+    bg.observe(NS, said("My manager is Bob.", at=now - timedelta(minutes=2)), extractor=RULES)
+    bg.observe(NS, said("I live in Oslo.", at=now - timedelta(minutes=1)), extractor=RULES)
     assert set(bg.subjects(NS)) == {"alice"}
     bg.remember(
         ClaimDraft(namespace=NS, subject="Bob", predicate="age", object="41", text="Bob is 41.")
     )
-    seen = bg.observe(NS, said("Bob lives in Rome.", now), extractor=RULES)
+    seen = bg.observe(NS, said("Bob lives in Rome.", at=now), extractor=RULES)
     assert [(p.subject, p.object) for p in seen.proposals] == [("Bob", "Rome")]
     current = bg.current(NS, "bob", "lives_in")
     assert current is not None and not isinstance(current, list) and current.object == "Rome"
@@ -302,7 +300,7 @@ def test_we_switched_the_project_to_go_and_express_is_no_longer_its_stack(bg: Be
             valid_from=now - timedelta(days=90),
         )
     )
-    seen = bg.observe(NS, said("We switched Atlas to Go last week.", now), extractor=RULES)
+    seen = bg.observe(NS, said("We switched Atlas to Go last week.", at=now), extractor=RULES)
     assert [(p.subject, p.predicate, p.object) for p in seen.proposals] == [
         ("Atlas", "uses_framework", "Go")
     ]
@@ -324,7 +322,7 @@ def test_what_one_turn_says_is_written_at_once_each_proposal_seeing_the_one_befo
     conv = conversation("job-c01")
     text = conv["turns"][1]["text"]
     with ChatReplayServer(recorded(conv)) as server:
-        seen = bg.observe(NS, said(text, datetime.now(UTC)), extractor=chat(server))
+        seen = bg.observe(NS, said(text, at=datetime.now(UTC)), extractor=chat(server))
     assert [p.object for p in seen.proposals] == ["Globex", "Initech"]
     assert [r.verdict for r in seen.results] == ["NEW", "UPDATE"] and not seen.refused
     assert sent.count("write/apply") == 1  # one write for the turn, not one per proposal
@@ -336,7 +334,7 @@ def test_a_proposal_the_write_path_refuses_keeps_none_of_the_others_out(bg: Beli
     # Hand-written: the same proposal twice in one episode, one revision id twice, which a
     # batch refuses.
     twice = claim("vegan", "I'm vegan.")
-    episode = said("I'm vegan. I work at Acme.", datetime.now(UTC), id="chat-9:1")
+    episode = said("I'm vegan. I work at Acme.", at=datetime.now(UTC), id="chat-9:1")
     with ChatReplayServer({"vegan": answer(twice, twice, JOB)}) as server:
         seen = bg.observe(NS, episode, extractor=chat(server))
     assert len(seen.results) == 3 and seen.results[1].replayed
@@ -351,10 +349,10 @@ def test_a_turn_in_the_first_person_does_not_read_the_subjects(
     bg: BeliefGraph, sent: list[str]
 ) -> None:
     now = datetime.now(UTC)
-    bg.observe(NS, said("I live in Oslo. My sister lives in Bergen.", now), extractor=RULES)
+    bg.observe(NS, said("I live in Oslo. My sister lives in Bergen.", at=now), extractor=RULES)
     assert "read/subjects_list" not in sent
     # About someone else: the rules match the clause against the names known, read once.
-    about = said("Alice works at Acme. Alice speaks Norwegian.", now)
+    about = said("Alice works at Acme. Alice speaks Norwegian.", at=now)
     seen = bg.observe(NS, about, extractor=RULES)
     assert sent.count("read/subjects_list") == 1
     assert {(p.subject, p.object) for p in seen.proposals} == {
@@ -376,7 +374,7 @@ def test_a_long_turn_states_several_facts_and_a_changed_number_updates_its_fact(
         "commits so far. My budget for hosting is $35 a month; I live in Porto.\n"
         "```python\nprint('I live in Code')\n```"
     )
-    seen = bg.observe(NS, Episode(speaker="sam", at=start, text=first, id="c1:0"), extractor=RULES)
+    seen = bg.observe(NS, episode(first, at=start, speaker="sam", id="c1:0"), extractor=RULES)
     assert [(p.predicate, p.object, p.source) for p in seen.proposals] == [
         ("working_on", "budgeting app", "I'm working on a budgeting app"),
         ("commit_count", "150 commits", "I've made 150 commits so far."),
@@ -386,7 +384,7 @@ def test_a_long_turn_states_several_facts_and_a_changed_number_updates_its_fact(
     later = "Progress: now at 165 commits. And the budget went up to $50 a month."
     bg.observe(
         NS,
-        Episode(speaker="sam", at=start + timedelta(days=8), text=later, context=(first,)),
+        episode(later, first, at=start + timedelta(days=8), speaker="sam"),
         extractor=RULES,
     )
     assert [(c.object, c.status) for c in bg.history(NS, "sam", "commit_count")] == [
@@ -408,7 +406,7 @@ def test_a_long_turn_states_several_facts_and_a_changed_number_updates_its_fact(
 def test_a_turn_the_rules_cannot_read_is_kept_for_search(semantic_bg: BeliefGraph) -> None:
     bg = semantic_bg
     said_it = "The quarterly report is eating my whole week. Any tips for focus?"
-    seen = bg.observe(NS, said(said_it, datetime.now(UTC)), extractor=RULES)
+    seen = bg.observe(NS, said(said_it, at=datetime.now(UTC)), extractor=RULES)
     (kept,) = seen.proposals
     assert kept.text_only and [r.verdict for r in seen.results] == ["NEW"]
     (hit,) = bg.search("quarterly report", NS, k=1)

@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy, RevisionResult
 from belief_graph.detect import Detector
 from belief_graph.store import Store
+from belief_graph.testing import factories
 from belief_graph.testing.examples import examples
 from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import claims_read, wipe
@@ -61,14 +62,7 @@ OPS_HERE = st.one_of(
 
 def city(value: str, subject: str = "ana", **extra: Any) -> ClaimDraft:
     """Where ``subject`` lives, in the first namespace of the run."""
-    return ClaimDraft(
-        namespace=NAMESPACES[0],
-        subject=subject,
-        predicate="city",
-        object=value,
-        text=value,
-        **extra,
-    )
+    return factories.draft(subject, "city", value, namespace=NAMESPACES[0], text=value, **extra)
 
 
 # Random sequences of writes under each preset, each played twice and compared.
@@ -83,14 +77,16 @@ compared = settings(
 )
 
 
-def draft(run: Run, parts: tuple[Any, ...], **extra: Any) -> ClaimDraft:
+def said(run: Run, parts: tuple[Any, ...], **extra: Any) -> ClaimDraft:
+    """The draft of a sequence's step ``parts`` (namespace, subject, predicate, object and
+    source by index), its sentence numbered by ``run``'s counter."""
     n, s, p, o, source = parts
     token = next(run.counter)
-    return ClaimDraft(
+    return factories.draft(
+        SUBJECTS[s],
+        PREDICATES[p],
+        OBJECTS[o],
         namespace=NAMESPACES[n],
-        subject=SUBJECTS[s],
-        predicate=PREDICATES[p],
-        object=OBJECTS[o],
         text=f"{SUBJECTS[s]} {PREDICATES[p]} {OBJECTS[o]} (said #{token:04d}).",
         source_type=source,
         **extra,
@@ -144,10 +140,10 @@ def play(
                 ns, premise = run.claims[op[1] % len(run.claims)]
                 parts = (NAMESPACES.index(ns), *op[2][1:])
                 link = {"depends_on": (premise,)} if op[3] else {"supports": (premise,)}
-                result = bg.remember(draft(run, parts, **link), revision_id=run.rid())
+                result = bg.remember(said(run, parts, **link), revision_id=run.rid())
                 record(ns, result)
             elif kind == "batch":
-                drafts = [draft(run, parts) for parts in op[1]]
+                drafts = [said(run, parts) for parts in op[1]]
                 # An odd batch lets the engine draw its revision ids (so it may be decided on
                 # the state the last write carried back); an even one gives them.
                 rids = None if len(drafts) % 2 else [run.rid() for _ in drafts]
@@ -784,13 +780,13 @@ def play_ingest(
                 link = {"depends_on": (premise,)} if op[3] else {"supports": (premise,)}
                 parts = (NAMESPACES.index(ns), *op[2][1:])
                 try:
-                    result = bg.remember(draft(run, parts, **link), revision_id=run.rid())
+                    result = bg.remember(said(run, parts, **link), revision_id=run.rid())
                     answers.append(result.model_dump())
                 except (ConflictError, NotFound, ValueError) as exc:
                     answers.append(f"{type(exc).__name__}: {exc}")
             continue
         _, parts, size, again = op
-        fresh = [draft(run, p) for p in parts]
+        fresh = [said(run, p) for p in parts]
         rids = [run.rid() for _ in fresh]
         drafts, revisions = (last[0] + fresh, last[1] + rids) if again else (fresh, rids)
         last = (fresh, rids)

@@ -15,6 +15,7 @@ from typing import Any
 
 from belief_graph import BeliefGraph, ClaimDraft, cypher
 from belief_graph.store import Store
+from belief_graph.testing import factories
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 # A unique seek as EXPLAIN details it: "UNIQUE s:Slot(id) WHERE id = k.id, cache[s.id]"
@@ -175,14 +176,8 @@ def test_every_kind_of_write_uses_the_one_plan_init_schema_made(
     days = iter(range(1000))
 
     def draft(subject: str, predicate: str, value: str) -> ClaimDraft:
-        return ClaimDraft(
-            namespace="plans",
-            subject=subject,
-            predicate=predicate,
-            object=value,
-            text=f"{subject} {predicate} {value}.",
-            valid_from=START + timedelta(days=next(days)),
-        )
+        start = START + timedelta(days=next(days))
+        return factories.draft(subject, predicate, value, namespace="plans", valid_from=start)
 
     bg.remember(draft("ana", "lives_in", "Paris"))  # NEW
     bg.remember(draft("ana", "lives_in", "Paris"))  # SAME: a reinforcement

@@ -4,11 +4,13 @@ supersedes a ``user_stated`` or ``human_verified`` belief, and every one shows i
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.store import Store
+from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import check_graph
 
 NS = "user:target"
@@ -71,16 +73,8 @@ def test_replays_and_echoes_never_outvote_the_users_word(
     the user's word, and the flood of a rival value never becomes the belief."""
     bg = make_bg()
 
-    def lives(obj: str, **kw: object) -> ClaimDraft:
-        fields: dict[str, object] = {
-            "namespace": NS,
-            "subject": "priya",
-            "predicate": "lives_in",
-            "object": obj,
-            "text": f"Priya lives in {obj}.",
-        }
-        fields.update(kw)
-        return ClaimDraft.model_validate(fields)
+    def lives(obj: str, **kw: Any) -> ClaimDraft:
+        return draft("priya", "lives_in", obj, namespace=NS, text=f"Priya lives in {obj}.", **kw)
 
     said = bg.remember(lives("Lisbon", episode_id="chat-1", author="priya"))
     echoes = [

@@ -17,6 +17,7 @@ from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.cli.app import app
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing import factories
 from belief_graph.testing.graph import check_graph, namespace_snapshot, q, wipe
 from belief_graph.transfer.snapshot import SnapshotError, export_namespace, restore_snapshot
 
@@ -25,9 +26,7 @@ CLAIMS = 15
 
 
 def draft(subject: str, predicate: str, obj: str) -> ClaimDraft:
-    return ClaimDraft(
-        namespace=NS, subject=subject, predicate=predicate, object=obj, text=f"{subject} {obj}"
-    )
+    return factories.draft(subject, predicate, obj, namespace=NS, text=f"{subject} {obj}")
 
 
 @pytest.fixture(scope="module")

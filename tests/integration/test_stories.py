@@ -4,19 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 
 import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy
+from belief_graph.testing import factories
 from belief_graph.testing.graph import q
 
 NS = "user:priya"
 
 
-def draft(**kw: object) -> ClaimDraft:
-    base: dict[str, object] = {"namespace": NS, "subject": "user"}
-    base.update(kw)
-    return ClaimDraft.model_validate(base)
+draft = partial(factories.draft, namespace=NS, subject="user")
 
 
 def d(month: int, day: int) -> datetime:

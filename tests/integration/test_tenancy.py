@@ -18,6 +18,7 @@ from belief_graph.cli.app import app
 from belief_graph.errors import ConfigError
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing import factories
 from belief_graph.testing.graph import counts, one_active_per_single_slot, string_values
 from belief_graph.transfer.snapshot import export_namespace
 
@@ -27,12 +28,8 @@ GHOST = "ghost:priya"
 
 
 def draft(namespace: str, obj: str) -> ClaimDraft:
-    return ClaimDraft(
-        namespace=namespace,
-        subject="priya",
-        predicate="lives_in",
-        object=obj,
-        text=f"Priya lives in {obj}.",
+    return factories.draft(
+        "priya", "lives_in", obj, namespace=namespace, text=f"Priya lives in {obj}."
     )
 
 

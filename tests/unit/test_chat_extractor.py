@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,12 @@ from belief_graph.errors import ConfigError, ModelError
 from belief_graph.extraction import (
     ChatExtractor,
     ChatSettings,
-    Episode,
     MalformedOutput,
     RuleExtractor,
     default_extractor,
 )
 from belief_graph.extraction.chat import claims_schema, read_answer
+from belief_graph.testing import factories
 from belief_graph.testing.chat_replay import ChatReplayServer, recorded_answers
 from belief_graph.vocabulary import Vocabulary
 
@@ -47,8 +48,7 @@ PESCATARIAN = json.dumps(
 )
 
 
-def episode(text: str, *context: str, speaker: str = "alice") -> Episode:
-    return Episode(speaker=speaker, at=AT, text=text, context=context)
+episode = partial(factories.episode, speaker="alice", at=AT)
 
 
 def extractor(url: str, **settings: object) -> ChatExtractor:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from belief_graph import ClaimDraft
+from belief_graph.testing import factories
 
 GOOD: dict[str, Any] = {
     "namespace": "user:priya",
@@ -19,8 +21,7 @@ GOOD: dict[str, Any] = {
 }
 
 
-def draft(**changes: Any) -> ClaimDraft:
-    return ClaimDraft.model_validate({**GOOD, **changes})
+draft = partial(factories.draft, **GOOD)
 
 
 def locs(exc: pytest.ExceptionInfo[ValidationError]) -> list[tuple[Any, ...]]:

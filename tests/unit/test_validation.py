@@ -8,6 +8,7 @@ import inspect
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime, timedelta, timezone
+from functools import partial
 from typing import Annotated, Any, Literal
 
 import pytest
@@ -16,6 +17,7 @@ from pydantic import AwareDatetime, Field, TypeAdapter, ValidationError
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.models import Identifier, Moment, Reason, Term, Text
 from belief_graph.store import Store
+from belief_graph.testing import factories
 from belief_graph.validation import checked, gaps, unchecked
 
 NS = "user:ana"
@@ -28,8 +30,7 @@ def bg() -> Iterator[BeliefGraph]:
     graph.close()
 
 
-def draft(**fields: Any) -> ClaimDraft:
-    return ClaimDraft(namespace=NS, text="Ana lives in Oslo.", **fields)
+draft = partial(factories.draft, namespace=NS, text="Ana lives in Oslo.")
 
 
 def hint_id(hint: Any) -> str:
