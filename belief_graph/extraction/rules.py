@@ -577,7 +577,12 @@ class RuleExtractor:
             correction = correction and not_tail is not None
         negated = bool(_NEGATION_WORDS.search(body))
         body = _CHANGE_FROM.sub(lambda m: f"{m.group(1)} to ", body)
-        body = re.sub(r"\b(moved|relocated)\s+(?:out|over|back)\s+to\b", r"\1 to", body, flags=re.I)
+        body = re.sub(
+            r"\b(moved|relocated)\s+(?:(?:out|over|back)\s+)?(?:home\s+)?to\b",
+            r"\1 to",
+            body,
+            flags=re.I,
+        )
         aside = _ASIDE.search(body)
         if aside is not None and aside.start() > 0:
             body = body[: aside.start()]

@@ -736,6 +736,11 @@ def test_round_two_shapes_and_their_neighbours(
             "We upped it to £990 a month.",
             [("sam", "rent", "£990 a month")],
         ),
+        (
+            "My brother Leo lives in Kyiv.",
+            "Leo moved back home to Lviv.",
+            [("Leo", "lives_in", "Lviv")],
+        ),
         # "he" after "and" is who was just named.
         (
             "My friend Luca lives in Rome.",
