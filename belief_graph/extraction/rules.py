@@ -153,7 +153,7 @@ _CONTEXT_VALUE = re.compile(
 _JOIN = re.compile(
     r"^(?:start\s+at|started\s+(?:working\s+)?(?:at|for)|started\s+a\s+(?:new\s+)?job\s+at|joined|"
     r"got\s+a\s+(?:new\s+)?job\s+(?:at|with)|"
-    r"took\s+a\s+job\s+at|am\s+joining|'m\s+joining|will\s+join|now\s+work\s+at|"
+    r"(?:took|taken)\s+a\s+(?:new\s+)?job\s+(?:at|with)|am\s+joining|'m\s+joining|will\s+join|now\s+work\s+at|"
     r"transferred\s+to|started\s+at)\s+(.+)$",
     re.IGNORECASE,
 )
@@ -162,7 +162,7 @@ _LEAVE = re.compile(
     r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from|"
     r"handed\s+in\s+my\s+notice\s+at|left\s+my\s+job\s+at|was\s+let\s+go\s+from|"
     r"(?:got|was|been)\s+(?:fired|sacked|let\s+go|made\s+redundant)\s+(?:from|by|at)|retired\s+from)\s+"
-    r"(?!(?:for|to|home|early|soon|on|in|at|with)\b|\w+ing\b)(.+)$",
+    r"(?!(?:for|to|home|early|soon|on|in|at|with)\b|\w+ing\b)(?!.*\s+for\s+(?-i:[A-Z]))(.+)$",
     re.IGNORECASE,
 )
 # A change said as coming: "I'm moving to Berlin in May", "I'll be leaving Acme in June", "I'm
@@ -272,6 +272,40 @@ _NOT_ROLES = frozenset(
         "regular",
         "winner",
         "newcomer",
+        # Not a job: what one is like, does for fun, or where one is from.
+        "smoker",
+        "drinker",
+        "sleeper",
+        "eater",
+        "learner",
+        "gamer",
+        "reader",
+        "dreamer",
+        "thinker",
+        "worrier",
+        "runner",
+        "swimmer",
+        "climber",
+        "cyclist",
+        "golfer",
+        "surfer",
+        "skier",
+        "hiker",
+        "londoner",
+        "yorker",
+        "berliner",
+        "northerner",
+        "southerner",
+        "islander",
+        "foreigner",
+        "outsider",
+        "insider",
+        "introvert",
+        "extrovert",
+        "optimist",
+        "pessimist",
+        "perfectionist",
+        "minimalist",
     }
 )
 # "I'm in Stockholm" (and nothing after it): where the speaker is based.
@@ -1557,6 +1591,10 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
         flags=re.I,
     ).rstrip(".!?,;:")
     value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
+    # "a startup called Nimbus", "a dog named Biscuit": the name.
+    value = re.sub(
+        r"^(?:a|an|the|this|my|our)\s+(?:[a-z-]+\s+){1,3}(?:called|named)\s+(?=[A-Z])", "", value
+    )
     value = re.sub(
         r"^(?:a\s+)?(?:bit|little)\s+of\s+|^(?:some|basic|fluent|conversational)\s+(?=[A-Z])",
         "",

@@ -667,6 +667,18 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
         ("I'm in Berlin.", [("sam", "lives_in", "Berlin")]),
         ("From May I'll be working at Globex.", [("sam", "works_at", "Globex")]),
         ("I'll be working at Globex.", []),
+        # What one is like, does for fun or is from is no job; a job named by what it is called.
+        ("I'm a Londoner now.", []),
+        ("I'm a heavy smoker.", []),
+        ("I'm a runner.", []),
+        ("I'm a baker.", [("sam", "job_title", "baker")]),
+        (
+            "Work's been crazy, I've taken a job at a startup called Nimbus.",
+            [("sam", "works_at", "Nimbus")],
+        ),
+        # Leaving one place for another names no employer.
+        ("I left Leeds for York.", []),
+        ("I left Initech.", [("sam", "works_at", "not Initech")]),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
