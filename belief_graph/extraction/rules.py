@@ -354,6 +354,7 @@ _NAMED_VALUES = frozenset(
         "has_cousin",
         "uses_framework",
         "work_location",
+        "name",
     }
 )
 _PEOPLE = frozenset(
@@ -1139,7 +1140,8 @@ _MOVED_INTO = re.compile(
 )
 # "I teach maths at Greenfield High", "she teaches piano": a teacher of that subject.
 _TEACH = re.compile(
-    r"^(?:teach|teaches)\s+(?!(?:my|our|his|her|their|the|them|him|me|us|you|people|kids|at)\b)"
+    r"^(?:teach|teaches)\s+"
+    r"(?!(?:my|our|his|her|their|the|them|him|me|us|you|people|kids|at|myself|himself|herself)\b)"
     r"(?P<what>[A-Za-z][\w-]*(?:\s+[a-z]+)?)(?:\s+(?:at|in)\s+(?P<org>(?-i:[A-Z])[\w&.' -]*))?$"
     r"|^(?:teach|teaches)\s+at\s+(?P<org2>(?-i:[A-Z])[\w&.' -]*)$",
     re.IGNORECASE,
@@ -1913,6 +1915,34 @@ def _fact_of(proposal: Proposal) -> tuple[str, _Fact]:
     return proposal.subject or "", _Fact(predicate, words, proposal.object or "", possessive=True)
 
 
+# Facts whose value is an amount: said with a number.
+_AMOUNTS = frozenset(
+    {
+        "age",
+        "budget",
+        "savings",
+        "rent",
+        "salary",
+        "day_rate",
+        "weight",
+        "commit_count",
+        "weekly_distance",
+        "caffeine_intake",
+        "calorie_target",
+        "sleep_hours",
+        "student_count",
+        "car_mileage",
+        "set_length",
+        "team_size",
+    }
+)
+# Words that say when: a day, a month, a part of the day, a relative day.
+_WHEN_WORD = re.compile(
+    r"\b(?i:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?i:january|february|march|april|may|"
+    r"june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|"
+    r"oct|nov|dec|morning|mornings|evening|evenings|afternoon|afternoons|night|nights|noon|"
+    r"midnight|weekend|weekends|weekday|weekdays|today|tomorrow|tonight|week|month|year)\b"
+)
 _DAY_OR_MONTH = re.compile(
     r"(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
     r"april|may|june|july|august|september|october|november|december)s?"
@@ -1951,6 +1981,12 @@ def _plausible(proposal: Proposal, turn: _Turn) -> bool:
         return True
     if proposal.predicate in _PEOPLE and proposal.object[:1].isdigit():
         return False  # "my mum is 70" names no mother
+    if proposal.predicate in _AMOUNTS and not re.search(r"\d", proposal.object):
+        return False  # "the budget is tight", "rent is due": no amount
+    if (proposal.predicate or "").endswith(_WHEN_VALUED) and not (
+        re.search(r"\d", proposal.object) or _WHEN_WORD.search(proposal.object)
+    ):
+        return False  # "my flight was delayed": no date
     if proposal.predicate in _NAMED_VALUES and _DAY_OR_MONTH.fullmatch(proposal.object):
         return False  # "it's Friday" names no employer, home or person
     if proposal.predicate in _NAMED_VALUES and not proposal.object[:1].isupper():

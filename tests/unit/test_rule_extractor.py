@@ -679,6 +679,13 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
         # Leaving one place for another names no employer.
         ("I left Leeds for York.", []),
         ("I left Initech.", [("sam", "works_at", "not Initech")]),
+        # A value of the wrong kind is no value: an amount without a number, a date without a
+        # day, a name that is a phrase.
+        ("The budget is tight.", []),
+        ("Rent is due.", []),
+        ("My flight was delayed.", []),
+        ("Her name is on the list.", []),
+        ("I teach myself guitar.", []),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
