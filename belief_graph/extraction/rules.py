@@ -1332,7 +1332,8 @@ _FAVOURITE = re.compile(
 _PLAY = re.compile(
     r"^(?:i|we)\s+(?:also\s+|still\s+)?"
     r"(?P<negated>no\s+longer\s+|don't\s+|do\s+not\s+|never\s+|stopped\s+)?"
-    r"(?P<verb>play|go|playing|going)\s+(?:the\s+)?(?P<value>[a-z]+(?:ing)?(?:\s[a-z]+)?)"
+    r"(?P<verb>play|go|playing|going)\s+(?:the\s+)?(?P<value>[a-z]+(?:ing)?(?:\s[a-z]+)?"
+    r"(?:(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?[a-z]+(?:\s[a-z]+)?)*)"
     r"(?:\s+(?:on|at|in|every|with|twice|once|most)\b.*)?$",
     re.IGNORECASE,
 )
@@ -1342,6 +1343,13 @@ _TAKEN_UP = re.compile(
     r"gotten\s+into)\s+(?P<value>[a-z]+(?:\s+[a-z]+)?)$",
     re.IGNORECASE,
 )
+# "I've stopped doing yoga": a pastime given up.
+_STOPPED_DOING = re.compile(
+    r"^i(?:'ve|\s+have)?\s+(?:stopped|quit)\s+doing\s+(?P<value>[a-z]+(?:\s+[a-z]+)?)$",
+    re.IGNORECASE,
+)
+# "Allergies: peanuts and shellfish": a list headed by its fact's noun.
+_HEADED_LIST = re.compile(r"^(?P<noun>[A-Za-z][a-z]+(?:\s+[a-z]+)?)\s*:\s+(?P<values>.+)$")
 _ALLERGY = re.compile(r"^i\s+have\s+(?:an?\s+)?(?P<value>[\w -]+?)\s+allergy\b", re.IGNORECASE)
 _PROMOTED = re.compile(
     r"^(?:i\s+)?(?:just\s+)?(?:got|was|'ve\s+been|have\s+been)\s+promoted\s+to\s+"
@@ -1514,7 +1522,11 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
         stopped = match.group("verb").lower().endswith("ing")
         if stopped != (match.group("negated") or "").lower().startswith("stopped"):
             return []  # "I'm playing" is not said this way; "I stopped play" neither
-        found = one("has_hobby", match.group("value"))
+        found = [
+            p
+            for value in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("value"))
+            for p in one("has_hobby", re.sub(r"^the\s+", "", value, flags=re.I))
+        ]
         if match.group("negated"):
             found = [
                 _proposal(speaker, "has_hobby", p.object or "", clause, negated=True) for p in found
@@ -1522,6 +1534,18 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
         return found
     if match := _TAKEN_UP.match(body):
         return one("has_hobby", match.group("value"))
+    if match := _STOPPED_DOING.match(body):
+        value = _clean(match.group("value"))
+        return [_proposal(speaker, "has_hobby", value, clause, negated=True)] if value else []
+    if (match := _HEADED_LIST.match(body)) and _defines(vocabulary, match.group("noun")):
+        predicate = vocabulary.canonical(match.group("noun"))
+        if vocabulary.cardinality(predicate) == "multi" and predicate not in _PEOPLE:
+            return [
+                p
+                for value in _values(match.group("values"), "multi")
+                for p in one(predicate, value)
+                if not re.match(r"^(?:a|an|one|two|three|four|five|\d+)\s", value, re.I)
+            ]
     if match := _ALLERGY.match(body):
         return one("has_allergy", match.group("value"))
     if match := _PROMOTED.match(body):
@@ -1598,7 +1622,7 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
         r"^(?:a|an|the|this|my|our)\s+(?:[a-z-]+\s+){1,3}(?:called|named)\s+(?=[A-Z])", "", value
     )
     value = re.sub(
-        r"^(?:a\s+)?(?:bit|little)\s+of\s+|^(?:some|basic|fluent|conversational)\s+(?=[A-Z])",
+        r"^(?:a\s+)?(?:bit|little)\s+of\s+|^(?:some|basic|fluent|conversational)\s+(?:in\s+)?(?=[A-Z])",
         "",
         value,
         flags=re.IGNORECASE,
@@ -2265,7 +2289,7 @@ def _members(clause: str, source: str, speaker: str, vocabulary: Vocabulary) -> 
             (p for p in (f"has a {noun}", noun, f"{noun}s") if _defines(vocabulary, p)), None
         )
         predicate = vocabulary.canonical(phrase) if phrase else ""
-        if not predicate and noun in ("boy", "girl", "kid", "child", "son", "daughter"):
+        if not predicate and noun in ("boy", "girl", "kid", "child", "son", "daughter", "twin"):
             predicate = "has_child"
         elif not predicate and re.fullmatch(_PET_KIND, noun):
             predicate = "has_pet"

@@ -686,6 +686,25 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
         ("My flight was delayed.", []),
         ("Her name is on the list.", []),
         ("I teach myself guitar.", []),
+        # A list headed by its fact's noun; a pastime stopped; a level before a language.
+        (
+            "Allergies: peanuts and shellfish.",
+            [("sam", "has_allergy", "peanuts"), ("sam", "has_allergy", "shellfish")],
+        ),
+        ("Note: I'm out tomorrow.", []),
+        (
+            "I play chess, golf and tennis.",
+            [
+                ("sam", "has_hobby", "chess"),
+                ("sam", "has_hobby", "golf"),
+                ("sam", "has_hobby", "tennis"),
+            ],
+        ),
+        ("I've stopped doing yoga.", [("sam", "has_hobby", "not yoga")]),
+        (
+            "I'm fluent in Spanish and conversational in Italian.",
+            [("sam", "language_spoken", "Spanish"), ("sam", "language_spoken", "Italian")],
+        ),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
