@@ -319,7 +319,7 @@ _HAVE_NAMED = re.compile(
 # Sentences without a subject in chat are the speaker's: "Moved to Porto", "Left Acme".
 _SUBJECTLESS = re.compile(
     r"^(?:moved|relocated|transferred|started|joined|left|quit|switched|retired|got|took|"
-    r"began|been|starting|joining|moving|relocating)\b",
+    r"began|been|starting|joining|moving|relocating|born)\b",
     re.IGNORECASE,
 )
 # Facts a "we" of the speaker's household states for the speaker too.
@@ -890,6 +890,10 @@ def _verb_group(
         if timing != "scheduled":
             return None  # a plan without its date
         rest = f"work {rest[will_work.end() :]}"
+    if negated and (gone := re.match(r"^at\s+(?P<org>(?-i:[A-Z])[\w&.' -]*)$", rest, re.I)):
+        # "I'm no longer at Stripe": that job ended (a place one is at is not said this way).
+        value = _clean(gone.group("org"))
+        return _Fact(_WORKS_AT, "works at", value, True) if value else None
     planned = _PLANNED.match(rest)
     if planned is not None:
         if timing != "scheduled":
@@ -914,6 +918,15 @@ def _verb_group(
     # Words the vocabulary knows by another name.
     rest = re.sub(r"^(am|'m|is|'s|are|'re)\s+located\s+in\b", r"\1 based in", rest, flags=re.I)
     rest = re.sub(r"^(?:adore|adores)\b", "love", rest, flags=re.IGNORECASE)
+    rest = re.sub(
+        r"^(?:(?:was|were)\s+)?born\s+and\s+(?:raised|bred)\s+in\b", "born in", rest, flags=re.I
+    )
+    rest = re.sub(
+        r"^(?:am|'m|is|'s)\s+(?:a\s+)?(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+resident$",
+        r"lives in \g<place>",
+        rest,
+        flags=re.I,
+    )
     rest = re.sub(
         r"^(?:(?:am|'m|'ve\s+been|have\s+been)\s+loving|can't\s+get\s+enough\s+of|"
         r"(?:'ve|have)\s+(?:grown|come)\s+to\s+(?:like|love))\b",
@@ -1420,6 +1433,13 @@ _MY_HOME_IN = re.compile(
     r"(?:is\s+)?in\s+(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)",
     re.IGNORECASE,
 )
+# "Hello from sunny Lisbon, where I live now": a greeting from home.
+_GREETINGS_FROM_HOME = re.compile(
+    r"^(?:greetings|hello|hi|hey|writing)\s+from\s+(?:(?:rainy|sunny|snowy|cold|hot|grey|gray|lovely)\s+)?"
+    r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s*,?\s+where\s+(?:i|we)(?:'ve|\s+have)?\s+"
+    r"(?:live|lived|been\s+living)\b",
+    re.IGNORECASE,
+)
 # "Last day at Globex was Friday", "today was my last day at Acme": that job ended.
 _LAST_DAY = re.compile(
     r"^(?:(?:today|yesterday|friday|monday|it)\s+was\s+)?(?:my\s+)?(?:final|last)\s+day\s+"
@@ -1494,7 +1514,7 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
     if (match := _ROLE_ALONE.match(body)) and _is_role(match.group("role")):
         role = " ".join(w if w.isupper() else w.lower() for w in match.group("role").split())
         return one("job_title", role) + one(_WORKS_AT, match.group("org"))
-    if match := _MY_HOME_IN.match(body):
+    if match := _MY_HOME_IN.match(body) or _GREETINGS_FROM_HOME.match(body):
         return one("lives_in", match.group("value"))
     if match := _LAST_DAY.match(body):
         value = _clean(match.group("org"))

@@ -705,6 +705,13 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
             "I'm fluent in Spanish and conversational in Italian.",
             [("sam", "language_spoken", "Spanish"), ("sam", "language_spoken", "Italian")],
         ),
+        # A greeting from home, a resident, born and raised; a job that ended said with "at".
+        ("Hello from sunny Lisbon, where I live now.", [("sam", "lives_in", "Lisbon")]),
+        ("Greetings from rainy Lisbon!", []),
+        ("I'm a Lisbon resident.", [("sam", "lives_in", "Lisbon")]),
+        ("Born and raised in Cork.", [("sam", "born_in", "Cork")]),
+        ("I'm no longer at Stripe.", [("sam", "works_at", "not Stripe")]),
+        ("I'm not at home.", []),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
