@@ -540,7 +540,9 @@ class RuleExtractor:
                 for word in re.findall(r"[a-z]+(?:\s+(?:that|bad))?", current[0].lower())
             )
             if not lead_only and (
-                _STARTS_WITH_SUBJECT.match(part)
+                _STARTS_WITH_SUBJECT.match(
+                    re.sub(r"^(?:now|then|nowadays)\s*,?\s+", "", part, flags=re.I)
+                )
                 or turn.names_at_start(part)
                 or _everyday(part, episode.speaker, vocabulary)
             ):
@@ -871,6 +873,10 @@ def _verb_group(
     rest = rest.strip()
     negated = False
     negating = _NEGATING.match(rest)
+    # "used to", "no longer", "stopped": it held and holds no more (not a dislike).
+    ended = negating is not None and re.match(
+        r"^(?:used|no\s+longer|stopped|(?:am|'m)\s+no\s+longer)", negating.group(0), re.I
+    )
     if negating is not None:
         negated = True
         rest = rest[negating.end() :]
@@ -918,6 +924,7 @@ def _verb_group(
     # Words the vocabulary knows by another name.
     rest = re.sub(r"^(am|'m|is|'s|are|'re)\s+located\s+in\b", r"\1 based in", rest, flags=re.I)
     rest = re.sub(r"^(?:adore|adores)\b", "love", rest, flags=re.IGNORECASE)
+    rest = re.sub(r"^(?:am|'m|is|'s)\s+(drink|eat)ing\b", r"\1", rest, flags=re.IGNORECASE)
     rest = re.sub(
         r"^(?:(?:was|were)\s+)?born\s+and\s+(?:raised|bred)\s+in\b", "born in", rest, flags=re.I
     )
@@ -1065,7 +1072,16 @@ def _verb_group(
                         negated,
                         also=("works_at", "works at", employer.group(2)),
                     )
-                if negated and predicate == "likes" and "dislikes" in vocabulary.predicates:
+                if predicate == "prefers":
+                    value = re.sub(
+                        r"\s+(?:to|over|rather\s+than)\s+.*$", "", value
+                    )  # "tea to coffee"
+                if (
+                    negated
+                    and not ended
+                    and predicate == "likes"
+                    and "dislikes" in vocabulary.predicates
+                ):
                     # "I don't like mushrooms" says a dislike, not a like that ended.
                     return _Fact("dislikes", "dislikes", value)
                 return _Fact(predicate, phrase.lower(), value, negated)
@@ -1339,7 +1355,8 @@ _REACH = re.compile(
     re.IGNORECASE,
 )
 _FAVOURITE = re.compile(
-    r"^(?P<value>[\w' -]+?)\s+is\s+my\s+(?:all-time\s+|absolute\s+)?favou?rite\s+(?P<noun>[a-z]+)",
+    r"^(?P<value>[\w' -]+?)\s+is\s+(?:still\s+|now\s+|definitely\s+)?my\s+"
+    r"(?:all-time\s+|absolute\s+)?(?:new\s+)?favou?rite\s+(?P<noun>[a-z]+)",
     re.IGNORECASE,
 )
 _PLAY = re.compile(

@@ -712,6 +712,17 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
         ("Born and raised in Cork.", [("sam", "born_in", "Cork")]),
         ("I'm no longer at Stripe.", [("sam", "works_at", "not Stripe")]),
         ("I'm not at home.", []),
+        # A like that ended is not a dislike; what is preferred, without what it beats.
+        ("I used to love pizza.", [("sam", "likes", "not pizza")]),
+        ("I don't like pizza.", [("sam", "dislikes", "pizza")]),
+        ("I prefer tea to coffee now.", [("sam", "prefers", "tea")]),
+        ("I'm drinking tea instead of coffee now.", [("sam", "favorite_drink", "tea")]),
+        ("Sushi is still my favourite food.", [("sam", "favorite_food", "Sushi")]),
+        # ", now I'm ..." starts a clause of its own.
+        (
+            "I used to work at Acme, now I work at Globex.",
+            [("sam", "works_at", "not Acme"), ("sam", "works_at", "Globex")],
+        ),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
