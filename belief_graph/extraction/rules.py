@@ -1450,6 +1450,15 @@ _MY_HOME_IN = re.compile(
     r"(?:is\s+)?in\s+(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)",
     re.IGNORECASE,
 )
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_DAYS = rf"{_DAY}(?:(?:,\s*|\s+and\s+){_DAY})*"
+# "Wednesdays are my day off", "I have Fridays off", "I'm off Mondays": the day off.
+_DAY_OFF = re.compile(
+    rf"^(?P<value>{_DAYS})\s+(?:is|are)\s+(?:now\s+)?my\s+days?\s+off(?:\s+now)?$"
+    rf"|^i\s+(?:have|get)\s+(?P<value2>{_DAYS})\s+off(?:\s+now)?$"
+    rf"|^i(?:'m|\s+am)\s+off\s+(?:on\s+)?(?P<value3>{_DAYS})(?:\s+now)?$",
+    re.IGNORECASE,
+)
 # "Hello from sunny Lisbon, where I live now": a greeting from home.
 _GREETINGS_FROM_HOME = re.compile(
     r"^(?:greetings|hello|hi|hey|writing)\s+from\s+(?:(?:rainy|sunny|snowy|cold|hot|grey|gray|lovely)\s+)?"
@@ -1526,6 +1535,10 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
         ):
             value = match.group("zone") or match.group("abbr")
             return one("timezone", " ".join(value.split()))
+    if match := _DAY_OFF.match(body):
+        return one(
+            "day_off", match.group("value") or match.group("value2") or match.group("value3")
+        )
     if match := _HOME.match(body):
         return one("lives_in", match.group("value") or match.group("value2"))
     if (match := _ROLE_ALONE.match(body)) and _is_role(match.group("role")):

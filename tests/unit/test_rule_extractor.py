@@ -723,6 +723,12 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
             "I used to work at Acme, now I work at Globex.",
             [("sam", "works_at", "not Acme"), ("sam", "works_at", "Globex")],
         ),
+        # The day off said in other words; "off" that says no day is none.
+        ("Wednesdays are my day off now.", [("sam", "day_off", "Wednesdays")]),
+        ("I have Fridays off.", [("sam", "day_off", "Fridays")]),
+        ("I'm off Mondays and Tuesdays.", [("sam", "day_off", "Mondays and Tuesdays")]),
+        ("I'm off sick.", []),
+        ("I have the day off.", []),
         # A day that is the value, and a time from which it holds.
         (
             "My day off is on Fridays from next month.",
