@@ -430,10 +430,15 @@ def print_side_by_side(title: str, results: dict[str, dict[str, Any]], scopes: l
         print(f"({counts})")
     print("\n-- per category: extraction R (accepted) / current right / search top 3 right")
     print(f"{'':<20}" + "".join(f"{n:>20}" for n in names))
-    for category in next(iter(results.values()))["categories"]:
+    categories = dict.fromkeys(c for r in results.values() for c in r["categories"])
+    for category in sorted(categories):
         cells = []
         for name in names:
-            t = results[name]["categories"][category]
+            t = results[name]["categories"].get(category)
+            if t is None:
+                # A recording still under way may cover no conversation of a category.
+                cells.append(f"{'not played':>20}")
+                continue
             r = "-" if name == "text" else fmt(t["accepted"]["recall"])
             cells.append(
                 f"{r + ' / ' + fmt(t['current right']) + ' / ' + fmt(t['top3 right']):>20}"
@@ -521,21 +526,37 @@ def recorded_ids() -> set[str]:
     return {r["id"] for r in load(RECORDED.name)} if RECORDED.exists() else set()
 
 
+def interleaved(conversations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The conversations taken a category at a time in turn (file order within a category,
+    which alternates the halves), so that a recording stopped part way covers every category
+    and both halves rather than the first categories of the file."""
+    by_category: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for conv in conversations:
+        by_category[conv["category"]].append(conv)
+    queues = list(by_category.values())
+    out: list[dict[str, Any]] = []
+    for rank in range(max((len(q) for q in queues), default=0)):
+        out.extend(q[rank] for q in queues if rank < len(q))
+    return out
+
+
 def record(
     url: str, model: str, conversations: list[dict[str, Any]], *, reverse: bool = False
 ) -> int:
     """Play each conversation not yet in recorded.jsonl through ``observe`` with the chat
     extractor at ``url`` and append every turn's answers, a conversation at a time (a stopped
-    run loses at most the conversation it was on and goes on where it stopped). Two runs
-    against two servers may share the work: one in file order, one ``reverse``d; each skips
-    what the other has recorded by the time it gets there."""
+    run loses at most the conversation it was on and goes on where it stopped). The
+    conversations go a category at a time in turn (:func:`interleaved`), so a partial
+    recording covers every category. Two runs against two servers may share the work: one in
+    that order, one ``reverse``d; each skips what the other has recorded by the time it gets
+    there."""
     import httpx
 
     from belief_graph.extraction import ChatExtractor, ChatSettings
     from belief_graph.extraction.chat import prefix_digest
 
     done = recorded_ids()
-    todo = [c for c in conversations if c["id"] not in done]
+    todo = [c for c in interleaved(conversations) if c["id"] not in done]
     if reverse:
         todo.reverse()
     print(f"recording {len(todo)} conversations ({len(done)} already recorded)", file=sys.stderr)

@@ -77,17 +77,38 @@ _WORKS_AT = "works_at"
 _LEAD = re.compile(
     r"^(?:wait|oh|ok|okay|so|well|hey|hmm|btw|by the way|also|and|but|yes|yeah|yep|no|nope|"
     r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway|typo|"
-    r"my bad|ugh|whoops|honestly|quick update|good news|bad news|sadly|news|small change)"
+    r"my bad|ugh|whoops|honestly|quick update|good news|bad news|sadly|news|small change|"
+    r"i'd say|i would say|i guess|i suppose|i think|let me think|to be honest|for the record|"
+    r"scratch that|autocorrect)"
     r"\b[\s,:;!.-]*",
     re.IGNORECASE,
 )
-_CORRECTING_LEAD = {"actually", "sorry", "correction", "no", "nope", "oops", "typo", "my bad"}
+_CORRECTING_LEAD = {
+    "actually",
+    "sorry",
+    "correction",
+    "no",
+    "nope",
+    "oops",
+    "typo",
+    "my bad",
+    "scratch that",
+    "autocorrect",
+}
 # "a house in Brno": the place is the value.
 _DWELLING = re.compile(
     r"^(?:a|an|the|our|my)\s+(?:\w+\s+)?(?:house|flat|apartment|place|village|town)\s+"
     r"(?:in|near|outside)\s+",
     re.IGNORECASE,
 )
+
+
+def _without_leads(text: str) -> str:
+    """The text without the words that lead into a statement ("no wait, ", "ok so ")."""
+    text = text.strip()
+    while (lead := _LEAD.match(text)) is not None and lead.end() > 0:
+        text = text[lead.end() :]
+    return text
 
 
 def _bare_value(body: str) -> bool:
@@ -103,12 +124,17 @@ def _bare_value(body: str) -> bool:
 _NOT_TAIL = re.compile(
     r"(?:,\s*|\s+and\s+|\s+[-–—]\s+)not\s+(?:in\s+|at\s+|a\s+|an\s+)?([^,.;!?]+?)\s*[.!?]*$"
 )
-_MEANT = re.compile(r"^(?:i\s+meant|i\s+mean|i\s+misspoke,?|i\s+was\s+wrong,?)\s+", re.IGNORECASE)
+_MEANT = re.compile(
+    r"^(?:i\s+meant|i\s+mean|i\s+misspoke,?|i\s+was\s+wrong,?|make\s+that)\s+", re.IGNORECASE
+)
+# After "no wait", "scratch that", "sorry": "it's Lille" is the right value of the last fact.
+_IT_IS = re.compile(r"^(?:it's|it\s+is|it\s+was|that's|that\s+is)\s+", re.IGNORECASE)
 _ADVERBS = re.compile(
     r"\s*,?\s*\b(?:now|these days|nowadays|currently|at the moment|right now|at present|"
     r"instead|today|still|already|actually|really|just|also|too|as well|full[- ]time|"
     r"anymore|any more|any longer|remotely|from home|part[- ]time|freelance|only|usually|"
-    r"normally|generally|typically|mostly|mainly|often|basically|originally|for now)\b,?",
+    r"normally|generally|typically|mostly|mainly|often|basically|originally|for now|recently|"
+    r"lately|officially|both)\b,?",
     re.IGNORECASE,
 )
 _NEGATION_WORDS = re.compile(r"\b(?:anymore|any more|any longer)\b", re.IGNORECASE)
@@ -118,21 +144,25 @@ _CHANGE_FROM = re.compile(
 )
 _CONTEXT_VALUE = re.compile(
     r"^(?:it\s+was|that\s+was|(?:i|we)\s+(?:switched|changed|moved)\s+to|"
-    r"(?:i|we)'ve\s+(?:switched|changed|moved)\s+to|i\s+use|i\s+went\s+with|i\s+picked)"
+    r"(?:i|we)'ve\s+(?:switched|changed|moved)\s+to|i\s+use|i\s+went\s+with|i\s+picked(?!\s+up\b)|"
+    r"(?:i|we)(?:'ve)?\s+(?:upped|raised|increased|cut|lowered|reduced|bumped|dropped|pushed|"
+    r"moved|changed)\s+(?:it|that|them)\s+(?:up\s+|down\s+|back\s+)?to)"
     r"\s+(.+)$",
     re.IGNORECASE,
 )
 _JOIN = re.compile(
-    r"^(?:start\s+at|started\s+(?:working\s+)?(?:at|for)|started\s+a\s+(?:new\s+)?job\s+at|joined|got\s+a\s+job\s+at|"
-    r"took\s+a\s+job\s+at|am\s+joining|'m\s+joining|will\s+join|now\s+work\s+at|"
+    r"^(?:start\s+at|started\s+(?:working\s+)?(?:at|for)|started\s+a\s+(?:new\s+)?job\s+at|joined|"
+    r"got\s+a\s+(?:new\s+)?job\s+(?:at|with)|"
+    r"(?:took|taken)\s+a\s+(?:new\s+)?job\s+(?:at|with)|am\s+joining|'m\s+joining|will\s+join|now\s+work\s+at|"
     r"transferred\s+to|started\s+at)\s+(.+)$",
     re.IGNORECASE,
 )
 # Not an employer: "left for Paris", "quit smoking", "left early".
 _LEAVE = re.compile(
     r"^(?:left|quit|resigned\s+from|was\s+laid\s+off\s+from|got\s+laid\s+off\s+from|"
-    r"handed\s+in\s+my\s+notice\s+at|left\s+my\s+job\s+at|was\s+let\s+go\s+from)\s+"
-    r"(?!(?:for|to|home|early|soon|on|in|at|with)\b|\w+ing\b)(.+)$",
+    r"handed\s+in\s+my\s+notice\s+at|left\s+my\s+job\s+at|was\s+let\s+go\s+from|"
+    r"(?:got|was|been)\s+(?:fired|sacked|let\s+go|made\s+redundant)\s+(?:from|by|at)|retired\s+from)\s+"
+    r"(?!(?:for|to|home|early|soon|on|in|at|with)\b|\w+ing\b)(?!.*\s+for\s+(?-i:[A-Z]))(.+)$",
     re.IGNORECASE,
 )
 # A change said as coming: "I'm moving to Berlin in May", "I'll be leaving Acme in June", "I'm
@@ -188,7 +218,8 @@ _SUBORDINATE = re.compile(
     r"\s+(?:while|when|whereas|because|since|after|before|so|but|though|although|which|who|"
     r"mostly|mainly|until|once|instead\s+of|rather\s+than|as\s+(?:a|an)|over|every|each|daily|"
     r"most\s+days|within|(?:on|via|through)\s+(?-i:[A-Z])\w*$|"
-    r"(?:for|with)\s+(?:my|his|her|their|our|a|an|the|two|three|four|\d[\d,.]*))\b.*$",
+    r"(?:for|with)\s+(?:my|his|her|their|our|a|an|the|two|three|four|\d[\d,.]*)|"
+    r"for\s+(?:work|school|uni|university|now|good|a\s+while))\b.*$",
     re.IGNORECASE,
 )
 # Words that start a clause inside a value said as an action ("save for a baby").
@@ -207,7 +238,9 @@ _ROLE_AT = re.compile(
     r"^(?:am|'m|is|'s)\s+(?:a|an|the)\s+(.+?)\s+(?:at|for|with)\s+(.+)$", re.IGNORECASE
 )
 # "I'm a nurse": a role when its head noun names a person's work (a suffix or a common title).
-_ROLE = re.compile(r"^(?:am|'m|is|'s)\s+(?:a|an|the)\s+(.+)$", re.IGNORECASE)
+_ROLE = re.compile(
+    r"^(?:am|'m|is|'s|became|become|got\s+promoted\s+to)\s+(?:a|an|the)\s+(.+)$", re.IGNORECASE
+)
 _ROLE_HEAD = re.compile(
     r"(?:er|or|ist|yst|ian|ant|ent|ect|nurse|tech|chef|pilot|medic|vet|intern|cook|paralegal|"
     r"clerk|cashier|barista|surgeon|midwife|mechanic|lead|head|director|officer|coach)$",
@@ -239,20 +272,54 @@ _NOT_ROLES = frozenset(
         "regular",
         "winner",
         "newcomer",
+        # Not a job: what one is like, does for fun, or where one is from.
+        "smoker",
+        "drinker",
+        "sleeper",
+        "eater",
+        "learner",
+        "gamer",
+        "reader",
+        "dreamer",
+        "thinker",
+        "worrier",
+        "runner",
+        "swimmer",
+        "climber",
+        "cyclist",
+        "golfer",
+        "surfer",
+        "skier",
+        "hiker",
+        "londoner",
+        "yorker",
+        "berliner",
+        "northerner",
+        "southerner",
+        "islander",
+        "foreigner",
+        "outsider",
+        "insider",
+        "introvert",
+        "extrovert",
+        "optimist",
+        "pessimist",
+        "perfectionist",
+        "minimalist",
     }
 )
 # "I'm in Stockholm" (and nothing after it): where the speaker is based.
-_IN_PLACE = re.compile(r"^(?:am|'m|are|'re)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$")
+_IN_PLACE = re.compile(r"^(?:am|'m|are|'re|is|'s)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,3})$")
 # "I've got two cats, Ziggy and Stardust", "we have a dog named Biscuit".
 _HAVE_NAMED = re.compile(
     r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+)\s+(?:new\s+)?"
-    r"([a-z]+?)(?:s)?(?:\s+(?:on|in|at)\s+[^:,]+)?(?::\s*|,\s*|\s+(?:named|called)\s+)(.+)$",
+    r"([a-z]+?)(?:s)?(?:\s+(?:on|in|at)\s+[^:,]+)?(?::\s*|,\s*|\s+\(|\s+(?:named|called)\s+)(.+)$",
     re.IGNORECASE,
 )
 # Sentences without a subject in chat are the speaker's: "Moved to Porto", "Left Acme".
 _SUBJECTLESS = re.compile(
     r"^(?:moved|relocated|transferred|started|joined|left|quit|switched|retired|got|took|"
-    r"began)\b",
+    r"began|been|starting|joining|moving|relocating|born)\b",
     re.IGNORECASE,
 )
 # Facts a "we" of the speaker's household states for the speaker too.
@@ -287,6 +354,7 @@ _NAMED_VALUES = frozenset(
         "has_cousin",
         "uses_framework",
         "work_location",
+        "name",
     }
 )
 _PEOPLE = frozenset(
@@ -303,6 +371,8 @@ _PEOPLE = frozenset(
         "roommate",
     }
 )
+# Facts whose value is a kind, never a number.
+_NOT_A_NUMBER = frozenset({"commute_mode", "dietary_preference", "response_language"})
 _STACK = frozenset({"uses_framework", "uses_language", "uses_database", "deployed_on"})
 _UNREAD_FIRST_PERSON = frozenset({"uses", "switched to"})
 _MAX_OBJECT_WORDS = 7
@@ -318,6 +388,8 @@ class _Fact:
     possessive: bool = False
     # A second fact the same words state ("a designer at Acme": job_title and works_at).
     also: tuple[str, str, str] | None = None
+    # Read from where one is ("I'm in Stockholm"): a home, unless it ends soon (a stay).
+    where_one_is: bool = False
 
 
 class RuleExtractor:
@@ -376,6 +448,8 @@ class RuleExtractor:
             return out
         sentence = _BULLET.sub("", sentence)
         said, introduced = _introductions(sentence, episode.speaker, vocabulary, turn)
+        # "Me and my husband live in Cork", "Tom and I live in Cork": "we".
+        said = _ME_AND.sub("we", said)
         out.extend((p, None) for p in _with_source(introduced, sentence))
         for clause, source in self._split(said, episode, vocabulary, turn, previous):
             if source not in sentence:
@@ -407,13 +481,31 @@ class RuleExtractor:
         known = turn.known()
         numbers = _numbers(clause, episode, vocabulary, turn)
         if numbers:
-            return numbers, _fact_of(numbers[-1])
+            # The clause may state another fact beside its number ("my car is a 2015 Civic
+            # with 140,000 km on it"): kept when it is not the number again.
+            said, _ = self._sentence(clause, episode, vocabulary, known, previous)
+            counted = {p.predicate for p in numbers}
+            values = [(n.object or "").casefold() for n in numbers]
+            besides = [
+                p
+                for p in said
+                if p.predicate not in counted
+                and not any(_overlaps((p.object or "").casefold(), v) for v in values)
+            ]
+            return numbers + besides, _fact_of(numbers[-1])
         found, fact = self._sentence(clause, episode, vocabulary, known, previous)
         if (fact is None or fact[1].predicate.endswith(_WHEN_VALUED)) and when.find(
             clause, episode.at
         ).phrase:
-            # The time may be the value itself ("my day off is on Monday").
-            found, fact = self._sentence(clause, episode, vocabulary, known, previous, timed=False)
+            # The time may be the value itself ("my day off is on Monday"); a value read with
+            # the time left out stays ("from next week I'm on 10pm to 6am").
+            untimed = self._sentence(clause, episode, vocabulary, known, previous, timed=False)
+            phrase = when.find(clause, episode.at).phrase
+            if not found or (untimed[0] and not _keeps_time(found, untimed[0], phrase)):
+                found, fact = untimed
+        if not found:
+            found = _same_unit(clause, episode, turn)
+            fact = _fact_of(found[-1]) if found else fact
         if not found:
             found = _changed_noun(clause, episode, vocabulary, turn)
             fact = _fact_of(found[-1]) if found else fact
@@ -442,7 +534,20 @@ class RuleExtractor:
                 current[0] += joint + part
                 current[1] += joint + part
                 continue
-            if _STARTS_WITH_SUBJECT.match(part) or turn.names_at_start(part):
+            # "No wait, it's Lille": the correction and what it corrects stay one clause.
+            lead_only = not _without_leads(current[0]).strip(" ,.!:;-") and any(
+                word in _CORRECTING_LEAD
+                for word in re.findall(r"[a-z]+(?:\s+(?:that|bad))?", current[0].lower())
+            )
+            if not lead_only and (
+                _STARTS_WITH_SUBJECT.match(
+                    re.sub(r"^(?:now|then|nowadays)\s*,?\s+", "", part, flags=re.I)
+                )
+                or turn.names_at_start(part)
+                or _everyday(part, episode.speaker, vocabulary)
+            ):
+                # A part with its own subject, or a request said on its own ("..., answer
+                # in Portuguese from now on please").
                 clauses.append([part, part])
                 continue
             subject = _subject_of(current[0], turn)
@@ -484,13 +589,15 @@ class RuleExtractor:
     ) -> tuple[list[Proposal], tuple[str, _Fact] | None]:
         window = when.find(sentence, episode.at) if timed else when.Window()
         body = _without_time(sentence, window).strip().rstrip(".!?;").strip()
+        # "im vegan now", "ive moved": typed without the apostrophe.
+        body = re.sub(r"\b(i)(m|ve|ll|d)\b", r"\1'\2", body, flags=re.IGNORECASE)
         correction = False
         while (lead := _LEAD.match(body)) is not None and lead.end() > 0:
             word = lead.group(0).strip(" ,:;!.-").lower()
             correction = correction or word in _CORRECTING_LEAD
             body = body[lead.end() :]
         led = correction
-        meant = _MEANT.match(body)
+        meant = _MEANT.match(body) or (_IT_IS.match(body) if led else None)
         if meant is not None:
             correction = True
             body = body[meant.end() :]
@@ -507,7 +614,12 @@ class RuleExtractor:
             correction = correction and not_tail is not None
         negated = bool(_NEGATION_WORDS.search(body))
         body = _CHANGE_FROM.sub(lambda m: f"{m.group(1)} to ", body)
-        body = re.sub(r"\b(moved|relocated)\s+(?:out|over|back)\s+to\b", r"\1 to", body, flags=re.I)
+        body = re.sub(
+            r"\b(moved|relocated)\s+(?:(?:out|over|back)\s+)?(?:home\s+)?to\b",
+            r"\1 to",
+            body,
+            flags=re.I,
+        )
         aside = _ASIDE.search(body)
         if aside is not None and aside.start() > 0:
             body = body[: aside.start()]
@@ -526,9 +638,16 @@ class RuleExtractor:
             meant is not None or (led and correction and _bare_value(body)),
             _timing(window, episode.at),
         )
+        if found is None and not_tail is not None and _bare_value(body):
+            # "Rox, not Rex" after "my dog is Rex": the fact the wrong value was, corrected.
+            old = getattr(known_subjects, "values", {}).get(not_tail.group(1).strip().casefold())
+            if old is not None:
+                found = (old[0], _Fact(old[1], old[1].replace("_", " "), body, possessive=True))
         if found is None:
             return [], None
         subject, fact = found
+        if fact.where_one_is and window.valid_to is not None and window.valid_to > episode.at:
+            return [], None  # "I'm in Berlin until Friday": a stay, not a home
         negated = negated or fact.negated
         values = _values(
             fact.value, vocabulary.cardinality(fact.predicate), phrase=fact.predicate in _ACTIONS
@@ -584,9 +703,19 @@ class RuleExtractor:
         ):
             # "I moved to Berlin" after "my sister lives in Porto" is the speaker's move.
             context = None
+        if (
+            context is not None
+            and previous is not None
+            and previous[1].predicate != "lives_in"
+            and re.match(r"^(?:i|we)\s+(?:'ve\s+)?moved\s+to\b", body, re.IGNORECASE)
+            and ("lives_in", episode.speaker) in getattr(known_subjects, "facts", ())
+        ):
+            # "I moved to Toronto" after "I'm in Stockholm, so Central European time": the
+            # home the context gave, not its last fact.
+            context = None
         if previous is not None and (context is not None or (meant and len(body.split()) <= 3)):
             subject, last = previous
-            value = _clean(context.group(1) if context is not None else body)
+            value = _clean(context.group(1) if context is not None else body.split(",")[0])
             if not value:
                 return None
             return subject, _Fact(last.predicate, last.relation, value, False, last.possessive)
@@ -595,7 +724,7 @@ class RuleExtractor:
         switched = _moved_onto(onto, known_subjects, vocabulary, timing) if onto else None
         if switched is not None:
             return switched
-        if lowered.startswith(("my ", "our ")):
+        if lowered.startswith(("my ", "our ", "the ")):
             fact = _possessive(body.split(" ", 1)[1], vocabulary)
             return (episode.speaker, fact) if fact else None
         first = re.match(r"^i(?:\s+|(?='))", body, re.IGNORECASE)
@@ -607,7 +736,9 @@ class RuleExtractor:
             fact = _verb_group(body[we.end() :], vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact and fact.predicate in _HOUSEHOLD else None
         if _SUBJECTLESS.match(body):
-            fact = _verb_group(body, vocabulary, first_person=True, timing=timing)
+            # "Starting at Figma on Monday": "I'm starting ..."
+            said = f"am {body}" if re.match(r"^[a-z]+ing\b", body, re.IGNORECASE) else body
+            fact = _verb_group(said, vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact else None
         for name in sorted({*known_subjects, episode.speaker}, key=len, reverse=True):
             pattern = re.compile(rf"^{re.escape(name)}(?:'s|’s)?\b", re.IGNORECASE)
@@ -627,7 +758,27 @@ class RuleExtractor:
             else:
                 fact = _verb_group(rest, vocabulary, first_person=False, timing=timing)
             return (name, fact) if fact else None
+        if body[:1].isupper():
+            # "Gym days are Tuesdays", "Rent is £950": a fact of the speaker's named by its noun.
+            fact = _possessive(body, vocabulary)
+            return (episode.speaker, fact) if fact else None
         return None
+
+
+def _overlaps(value: str, number: str) -> bool:
+    """Whether a value read beside a number is that number again ("4 cups of coffee a day"
+    read as a drink), not another fact of the clause."""
+    return value in number or number in value
+
+
+def _keeps_time(timed: list[Proposal], untimed: list[Proposal], phrase: str) -> bool:
+    """Whether the reading with the time phrase left out stands: read with it, the values
+    are those values and the phrase ("lessons are on Wednesdays from next month": Wednesdays,
+    from next month); else the time is the value ("my day off is on Monday")."""
+    said = {(p.object or "").casefold() for p in timed}
+    return bool(phrase) and all(
+        " ".join((p.object or "").replace(phrase, " ").split()).casefold() in said for p in untimed
+    )
 
 
 def _without_time(sentence: str, window: when.Window) -> str:
@@ -638,6 +789,13 @@ def _without_time(sentence: str, window: when.Window) -> str:
     head, _, tail = sentence.partition(window.phrase)
     keep = "," if head.strip(" ,") and tail.lstrip(" ").startswith(",") else ""
     return " ".join(f"{head.rstrip(' ,')}{keep} {tail.lstrip(' ,')}".split())
+
+
+def _defines(vocabulary: Vocabulary, phrase: str) -> bool:
+    """Whether the phrase names a predicate of the vocabulary: a phrase it only shares ("is
+    in", "is on", "is at": an event's place or day where the words say it is an event) names
+    none by itself."""
+    return phrase in vocabulary and vocabulary.canonical(phrase) in vocabulary.predicates
 
 
 def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
@@ -651,15 +809,32 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
     noun = re.sub(
         r"^(?:new|current|main|primary|biggest|only|usual|all-time)\s+", "", noun, flags=re.I
     )
+    noun = re.sub(r"^(?:go-to|go\s+to|favou?rite)\s+(?=[a-z])", "favorite ", noun, flags=re.I)
     noun = re.sub(r"\s+(?:to|from|with|for|in|at)\s+.*$", "", noun)
+    if re.match(r"^[a-z]+ing\s+(?:to|from|up|down|back)\b", value):
+        return None  # "the meeting is moving to Thursday": a change (_changed_noun)
     relation = _RELATIONS_OUTSIDE_VOCABULARY.get(noun.lower())
     if value and relation is not None and relation in vocabulary.predicates:
         return _Fact(relation, noun.lower(), value, possessive=True)
-    if not value or noun not in vocabulary or len(noun.split()) > 4:
+    if not _defines(vocabulary, noun) and noun.endswith("s") and _defines(vocabulary, noun[:-1]):
+        noun = noun[:-1]  # "my meetings are on Tuesdays"
+    place = re.match(r"^in\s+(?P<place>.+)$", match.group(2), re.IGNORECASE)
+    if (
+        place is not None
+        and not _defines(vocabulary, noun)
+        and _defines(vocabulary, f"{noun} is in")
+    ):
+        where = _clean(place.group("place"))  # "my office is in Leeds"
+        return (
+            _Fact(vocabulary.canonical(f"{noun} is in"), f"{noun} is in", where) if where else None
+        )
+    if not value or not _defines(vocabulary, noun) or len(noun.split()) > 4:
         return None
     predicate = vocabulary.canonical(noun)
     if predicate == "job_title" and at:
         return _Fact(_WORKS_AT, "works at", value)  # "my new job is at Canva": the employer
+    if predicate in _PEOPLE and re.match(r"^(?:on|at|in|with|for)\s", match.group(2), re.I):
+        return None  # "my sister is on Pacific time" names no sister
     return _Fact(predicate, noun.lower(), value, possessive=True)
 
 
@@ -698,6 +873,10 @@ def _verb_group(
     rest = rest.strip()
     negated = False
     negating = _NEGATING.match(rest)
+    # "used to", "no longer", "stopped": it held and holds no more (not a dislike).
+    ended = negating is not None and re.match(
+        r"^(?:used|no\s+longer|stopped|(?:am|'m)\s+no\s+longer)", negating.group(0), re.I
+    )
     if negating is not None:
         negated = True
         rest = rest[negating.end() :]
@@ -708,6 +887,19 @@ def _verb_group(
             r"^(?:a|an|the)\s", rest, re.I
         ):
             rest = f"am {rest}"  # "I'm not a fan of" is "is a fan of", negated
+    will_work = re.match(
+        r"^(?:will|'ll|shall|am\s+going\s+to|'m\s+going\s+to)\s+be\s+working\s+(?=at|for)\b",
+        rest,
+        re.IGNORECASE,
+    )
+    if will_work is not None:
+        if timing != "scheduled":
+            return None  # a plan without its date
+        rest = f"work {rest[will_work.end() :]}"
+    if negated and (gone := re.match(r"^at\s+(?P<org>(?-i:[A-Z])[\w&.' -]*)$", rest, re.I)):
+        # "I'm no longer at Stripe": that job ended (a place one is at is not said this way).
+        value = _clean(gone.group("org"))
+        return _Fact(_WORKS_AT, "works at", value, True) if value else None
     planned = _PLANNED.match(rest)
     if planned is not None:
         if timing != "scheduled":
@@ -729,6 +921,29 @@ def _verb_group(
         flags=re.I,
     )
     rest = re.sub(r"\b(?:big|huge|massive|great)\s+(?=fan\s+of)", "", rest, flags=re.IGNORECASE)
+    # Words the vocabulary knows by another name.
+    rest = re.sub(r"^(am|'m|is|'s|are|'re)\s+located\s+in\b", r"\1 based in", rest, flags=re.I)
+    rest = re.sub(r"^(?:adore|adores)\b", "love", rest, flags=re.IGNORECASE)
+    rest = re.sub(r"^(?:am|'m|is|'s)\s+(drink|eat)ing\b", r"\1", rest, flags=re.IGNORECASE)
+    rest = re.sub(
+        r"^(?:(?:was|were)\s+)?born\s+and\s+(?:raised|bred)\s+in\b", "born in", rest, flags=re.I
+    )
+    rest = re.sub(
+        r"^(?:am|'m|is|'s)\s+(?:a\s+)?(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+resident$",
+        r"lives in \g<place>",
+        rest,
+        flags=re.I,
+    )
+    rest = re.sub(
+        r"^(?:(?:am|'m|'ve\s+been|have\s+been)\s+loving|can't\s+get\s+enough\s+of|"
+        r"(?:'ve|have)\s+(?:grown|come)\s+to\s+(?:like|love))\b",
+        "love",
+        rest,
+        flags=re.IGNORECASE,
+    )
+    rest = re.sub(
+        r"^(?:got|am\s+getting|'m\s+getting)\s+married\s+to\b", "married to", rest, flags=re.I
+    )
     stopped = re.match(
         r"^(?:stopped|quit|gave\s+up|given\s+up)\s+(?P<verb>[a-z]+)ing\s+", rest, re.IGNORECASE
     )
@@ -737,6 +952,8 @@ def _verb_group(
         rest = f"{_stem(stopped.group('verb'))} {rest[stopped.end() :]}"
     perfect = re.match(r"^(?:'ve|have|has)\s+(?!got\b)", rest, re.IGNORECASE) is not None
     rest = re.sub(r"^(?:'ve|have|has|'d|will|'ll|do|does)\s+", "", rest, flags=re.IGNORECASE)
+    # "I've been into K-pop", "we've been in Denver since March"
+    rest = re.sub(r"^been\s+(?=into\b|in\s+[A-Z])", "is ", rest, flags=re.IGNORECASE)
     rest = re.sub(r"^(?:been\s+)", "", rest, flags=re.IGNORECASE)
     shaped = _shaped(rest, vocabulary, negated)
     if shaped is not None:
@@ -747,7 +964,7 @@ def _verb_group(
         rest,
         re.IGNORECASE,
     )
-    if used_as is not None and used_as.group(2) in vocabulary:
+    if used_as is not None and _defines(vocabulary, used_as.group(2)):
         value = _clean(used_as.group(1))
         noun = used_as.group(2).lower()
         if value:
@@ -766,17 +983,33 @@ def _verb_group(
         value = _clean(left.group(1))
         return _Fact(_WORKS_AT, "works at", value, True) if value else None
     named = _HAVE_NAMED.match(rest)
+    if named is not None and ")" in named.group(2):
+        # "two cats (Salt and Pepper) and a hamster": the names in the brackets.
+        named = _HAVE_NAMED.match(rest[: rest.index(")")])
     if named is not None and not negated:
         noun = named.group(1).lower()
+        if re.fullmatch(_PET_KIND, noun) and "has_pet" in vocabulary.predicates:
+            value = re.sub(
+                r"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+",
+                "",
+                named.group(2).strip(),
+                flags=re.I,
+            ).rstrip(".!")
+            return _Fact("has_pet", f"has a {noun} called", value) if value else None
         for phrase in (f"has a {noun}", noun, f"{noun}s"):
-            if phrase in vocabulary:
+            if _defines(vocabulary, phrase):
                 predicate = vocabulary.canonical(phrase)
                 # A list may be longer than one value may be: _values cuts it.
-                value = named.group(2).strip().rstrip(".!")
+                value = re.sub(
+                    r"^(?:his|her|its|their)\s+name(?:'s|\s+is)\s+",
+                    "",
+                    named.group(2).strip(),
+                    flags=re.I,
+                ).rstrip(".!")
                 return _Fact(predicate, f"has a {noun} called", value) if value else None
     place = _IN_PLACE.match(rest)
     if place is not None and not negated:
-        return _Fact("lives_in", "lives in", place.group(1))
+        return _Fact("lives_in", "lives in", place.group(1), where_one_is=True)
     role_at = _ROLE_AT.match(re.sub(r"\s+(?:on|in)\s+the\s+[^,]+?(?=\s+(?:at|for)\s)", "", rest))
     if role_at is not None and not negated and _is_role(role_at.group(1)):
         value = _clean(role_at.group(2))
@@ -811,7 +1044,7 @@ def _verb_group(
             lowered = phrase.lower()
             if lowered in _UNREAD or (first_person and lowered in _UNREAD_FIRST_PERSON):
                 continue
-            if phrase not in vocabulary:
+            if not _defines(vocabulary, phrase):
                 continue
             predicate = vocabulary.canonical(phrase)
             # A list is cut into values (each as long as a value may be) after this.
@@ -839,7 +1072,16 @@ def _verb_group(
                         negated,
                         also=("works_at", "works at", employer.group(2)),
                     )
-                if negated and predicate == "likes" and "dislikes" in vocabulary.predicates:
+                if predicate == "prefers":
+                    value = re.sub(
+                        r"\s+(?:to|over|rather\s+than)\s+.*$", "", value
+                    )  # "tea to coffee"
+                if (
+                    negated
+                    and not ended
+                    and predicate == "likes"
+                    and "dislikes" in vocabulary.predicates
+                ):
                     # "I don't like mushrooms" says a dislike, not a like that ended.
                     return _Fact("dislikes", "dislikes", value)
                 return _Fact(predicate, phrase.lower(), value, negated)
@@ -866,6 +1108,7 @@ _COMMUTE_VALUE = {
 }
 _HOURS = re.compile(
     r"^(?:work|working|am\s+working|'m\s+working|am\s+on|'m\s+on|'m|am)\s+"
+    r"(?:(?:night|day|early|late|evening|morning|the\s+\w+)\s+shifts?,?\s+(?:from\s+)?)?"
     r"(?P<value>\d{1,2}(?::\d\d)?\s*(?:am|pm)?\s*(?:to|-|until|till)\s*\d{1,2}(?::\d\d)?\s*(?:am|pm)?)\b",
     re.IGNORECASE,
 )
@@ -879,7 +1122,98 @@ _BOUGHT_HOME = re.compile(
     r"\s+in\s+(?P<value>[A-Z][\w' -]*)$"
 )
 _DIET_SWITCH = re.compile(
-    r"^(?:switched|changed|moved|went|gone|turned)\s+(?:to\s+)?(?:a\s+|an\s+)?(?P<value>[\w-]+(?:\s[\w-]+)?)(?:\s+diet)?$",
+    r"^(?:switched|changed|moved|went|gone|turned)\s+(?:to\s+)?(?:a\s+|an\s+)?"
+    r"(?P<value>[\w-]+(?:\s(?!diet$)[\w-]+)?)(?:\s+diet)?$",
+    re.IGNORECASE,
+)
+
+
+# "I'm a student at UCL", "she's a second-year student at Leeds": where one studies.
+_STUDENT_AT = re.compile(
+    r"^(?:am|'m|is|'s|are|'re)\s+(?:a|an)\s+(?:[\w-]+\s+)?(?:student|pupil)\s+(?:at|in)\s+"
+    r"(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z])[\w&.'-]*)*)(?:\s+[a-z]+ing\b.*)?$",
+    re.IGNORECASE,
+)
+# "I have a dentist appointment on Friday at 3pm": a dated fact's date ("have" already gone).
+_HAVE_ON = re.compile(
+    r"^(?:got\s+)?(?:a|an|my)\s+(?P<noun>[a-z][a-z -]{2,30}?)\s+(?:on|at|for)\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)
+# "I work in Brussels": where the speaker works (a place: said with a capital).
+_WORK_IN = re.compile(
+    r"^(?:work|works|working|am\s+working|'m\s+working)\s+in\s+"
+    r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,2})(?:\s+(?:at|for|as)\b.*|,.*)?$",
+    re.IGNORECASE,
+)
+# Fields of work, not places ("I work in Marketing").
+_FIELDS = frozenset(
+    "marketing sales finance hr it tech engineering design education healthcare retail legal "
+    "operations support product research accounting consulting software media publishing "
+    "banking insurance hospitality construction logistics admin management data security "
+    "government science academia".split()
+)
+# "I'm flying to Tokyo on May 3": the flight's date.
+_FLYING = re.compile(
+    r"^(?:am\s+|'m\s+|is\s+|'s\s+|are\s+|'re\s+)?(?:flying|fly|flies)\s+(?:out\s+|back\s+|home\s+)?"
+    r"(?:to\s+(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*\s+)?on\s+"
+    r"(?P<date>(?-i:[A-Z])[a-z]+\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}(?:st|nd|rd|th)?\s+(?-i:[A-Z])[a-z]+|"
+    r"(?-i:[A-Z])[a-z]+day)\b(?:\s+(?:with|for|to|from)\b.*)?$",
+    re.IGNORECASE,
+)
+# "We moved into a flat in Leeds": where the speaker lives.
+_MOVED_INTO = re.compile(
+    r"^(?:moved|move|moving)\s+into\s+(?:a|an|our|my|the)\s+(?:new\s+|little\s+|bigger\s+|"
+    r"smaller\s+)?(?:flat|house|apartment|place|home|studio)\s+in\s+"
+    r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)$",
+    re.IGNORECASE,
+)
+# "I teach maths at Greenfield High", "she teaches piano": a teacher of that subject.
+_TEACH = re.compile(
+    r"^(?:teach|teaches)\s+"
+    r"(?!(?:my|our|his|her|their|the|them|him|me|us|you|people|kids|at|myself|himself|herself)\b)"
+    r"(?P<what>[A-Za-z][\w-]*(?:\s+[a-z]+)?)(?:\s+(?:at|in)\s+(?P<org>(?-i:[A-Z])[\w&.' -]*))?$"
+    r"|^(?:teach|teaches)\s+at\s+(?P<org2>(?-i:[A-Z])[\w&.' -]*)$",
+    re.IGNORECASE,
+)
+# "got headhunted by ABB", "was hired by Acme": the new employer.
+_HIRED_BY = re.compile(
+    r"^(?:(?:got|was|were|been|is|'s|has\s+been)\s+)+(?:hired|headhunted|poached|recruited)\s+"
+    r"by\s+(?P<org>(?-i:[A-Z])[\w&.' -]*)$",
+    re.IGNORECASE,
+)
+# "I take the train", "I commute by bus": how one gets to work.
+_TRANSPORT = re.compile(
+    r"^(?:take|takes|get|gets|ride|rides|catch|catches)\s+the\s+"
+    r"(?P<how>train|bus|tram|metro|subway|tube|ferry)(?:\s+(?:to|into)\s+(?:work|the\s+office))?$"
+    r"|^(?:commute|commutes)\s+(?:by|on)\s+(?P<by>[\w-]+)$",
+    re.IGNORECASE,
+)
+# "picked up Spanish", "learnt German": a language now spoken.
+_PICKED_UP = re.compile(
+    r"^(?:is\s+|'s\s+)?(?:picked\s+up|learned|learnt)\s+(?:some\s+|basic\s+)?"
+    r"(?P<value>[A-Z][a-z]+)(?:\s+(?:while|when|since|after|before|during|from|at|in)\b.*)?$"
+)
+# "started a pottery class", "I'm taking Spanish lessons": what one is learning.
+_CLASS = re.compile(
+    r"^(?:started|began|am\s+taking|'m\s+taking|is\s+taking|'s\s+taking|took\s+up|"
+    r"signed\s+up\s+for|enrolled\s+in|joined)\s+(?:a\s+|an\s+|some\s+)?(?:new\s+|weekly\s+)?"
+    r"(?P<value>[\w-]+(?:\s+[\w-]+)?)\s+(?:class|classes|course|lessons)\b",
+    re.IGNORECASE,
+)
+# "she's diabetic", "I have asthma": a health condition.
+_CONDITION_ADJECTIVES = {
+    "diabetic": "diabetes",
+    "asthmatic": "asthma",
+    "epileptic": "epilepsy",
+    "coeliac": "coeliac disease",
+    "celiac": "celiac disease",
+    "anaemic": "anaemia",
+    "anemic": "anemia",
+}
+_CONDITION = re.compile(
+    r"^(?:(?:am|'m|is|'s|are|'re)\s+(?P<adjective>[a-z]+)"
+    r"|(?:(?:have|has|got)\s+)?(?P<noun>(?:type\s+[12]\s+)?diabetes|asthma|epilepsy|migraines|"
+    r"arthritis|eczema|celiac\s+disease|coeliac\s+disease|hay\s+fever|anaemia|anemia))$",
     re.IGNORECASE,
 )
 
@@ -887,8 +1221,63 @@ _DIET_SWITCH = re.compile(
 def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     """Shapes of everyday facts whose verb the vocabulary does not name: a school one goes to,
     how one gets to work, working hours, a job said with "as a", a home bought, a diet
-    switched to."""
+    switched to, a subject taught, an employer that hired, a language picked up, a class
+    started, a health condition."""
     known = vocabulary.predicates
+    student = _STUDENT_AT.match(rest)
+    if student is not None and "studied_at" in known:
+        return _Fact("studied_at", "studies at", student.group("org"), negated)
+    booked = _HAVE_ON.match(rest)
+    if booked is not None and _defines(vocabulary, booked.group("noun")):
+        predicate = vocabulary.canonical(booked.group("noun"))
+        if predicate.endswith(_WHEN_VALUED) and not negated:
+            return _Fact(predicate, booked.group("noun"), booked.group("value"))
+    works_in = _WORK_IN.match(rest)
+    if (
+        works_in is not None
+        and "work_location" in known
+        and works_in.group("value").lower() not in _FIELDS
+    ):
+        return _Fact("work_location", "works in", works_in.group("value"), negated)
+    flying = _FLYING.match(rest)
+    if flying is not None and "flight_date" in known and not negated:
+        return _Fact("flight_date", "flies on", flying.group("date"))
+    moved_in = _MOVED_INTO.match(rest)
+    if moved_in is not None and "lives_in" in known:
+        return _Fact("lives_in", "lives in", moved_in.group("value"), negated)
+    been = re.match(r"^(?P<diet>[a-z-]+(?:\s+vegan)?)(?:\s+(?:for|since)\b.*)?$", rest, re.I)
+    if been is not None and been.group("diet").lower() in DIETS:
+        return _Fact(_DIET_PREDICATE, "is", been.group("diet").lower(), negated)
+    teach = _TEACH.match(rest)
+    if teach is not None and "job_title" in known and not negated:
+        org = teach.group("org") or teach.group("org2")
+        title = f"{teach.group('what')} teacher" if teach.group("what") else "teacher"
+        also = ("works_at", "works at", _clean(org)) if org and _clean(org) else None
+        return _Fact("job_title", "works as", title, also=also)
+    hired = _HIRED_BY.match(rest)
+    if hired is not None and _WORKS_AT in known and not negated:
+        value = _clean(hired.group("org"))
+        return _Fact(_WORKS_AT, "works at", value) if value else None
+    transport = _TRANSPORT.match(rest)
+    if transport is not None and "commute_mode" in known:
+        how = (transport.group("how") or transport.group("by")).lower()
+        return _Fact("commute_mode", "commutes by", how, negated)
+    picked = _PICKED_UP.match(rest)
+    if (
+        picked is not None
+        and picked.group("value").lower() in _LANGUAGES
+        and "language_spoken" in known
+    ):
+        return _Fact("language_spoken", "speaks", picked.group("value"), negated)
+    course = _CLASS.match(rest)
+    if course is not None and "is_learning" in known:
+        return _Fact("is_learning", "is learning", course.group("value").lower(), negated)
+    condition = _CONDITION.match(rest)
+    if condition is not None and "health_condition" in known:
+        adjective = (condition.group("adjective") or "").lower()
+        value = _CONDITION_ADJECTIVES.get(adjective) or (condition.group("noun") or "").lower()
+        if value:
+            return _Fact("health_condition", "has", value, negated)
     school = _SCHOOL.match(rest)
     if school is not None and "studied_at" in known:
         return _Fact("studied_at", "goes to", school.group("value"), negated)
@@ -912,7 +1301,11 @@ def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     if home is not None and "lives_in" in known:
         value = _clean(home.group("value"))
         return _Fact("lives_in", "lives in", value) if value else None
-    on_diet = re.match(r"^(?:am|'m|is|'s)\s+on\s+(?:a|an|the)\s+([\w-]+)\s+diet\b", rest, re.I)
+    on_diet = re.match(
+        r"^(?:am|'m|is|'s|follow|follows|do|does|eat|eats)\s+(?:on\s+)?(?:a|an|the)\s+([\w-]+)\s+diet\b",
+        rest,
+        re.I,
+    )
     if on_diet is not None and on_diet.group(1).lower() in DIETS:
         return _Fact(_DIET_PREDICATE, "is", on_diet.group(1).lower(), negated)
     intolerant = re.match(r"^(?:am|'m|is|'s)\s+([\w-]+)\s+intolerant\b", rest, re.I)
@@ -962,14 +1355,31 @@ _REACH = re.compile(
     re.IGNORECASE,
 )
 _FAVOURITE = re.compile(
-    r"^(?P<value>[\w' -]+?)\s+is\s+my\s+(?:all-time\s+|absolute\s+)?favou?rite\s+(?P<noun>[a-z]+)",
+    r"^(?P<value>[\w' -]+?)\s+is\s+(?:still\s+|now\s+|definitely\s+)?my\s+"
+    r"(?:all-time\s+|absolute\s+)?(?:new\s+)?favou?rite\s+(?P<noun>[a-z]+)",
     re.IGNORECASE,
 )
 _PLAY = re.compile(
-    r"^(?:i|we)\s+(?:also\s+|still\s+)?(?P<verb>play|go)\s+(?:the\s+)?(?P<value>[a-z]+(?:ing)?(?:\s[a-z]+)?)"
+    r"^(?:i|we)\s+(?:also\s+|still\s+)?"
+    r"(?P<negated>no\s+longer\s+|don't\s+|do\s+not\s+|never\s+|stopped\s+)?"
+    r"(?P<verb>play|go|playing|going)\s+(?:the\s+)?(?P<value>[a-z]+(?:ing)?(?:\s[a-z]+)?"
+    r"(?:(?:,\s*(?:and\s+)?|\s+and\s+)(?:the\s+)?[a-z]+(?:\s[a-z]+)?)*)"
     r"(?:\s+(?:on|at|in|every|with|twice|once|most)\b.*)?$",
     re.IGNORECASE,
 )
+# "I've taken up yoga", "I got into climbing": a new pastime.
+_TAKEN_UP = re.compile(
+    r"^i(?:'ve|\s+have|\s+just|\s+recently)*\s+(?:taken\s+up|took\s+up|got\s+into|"
+    r"gotten\s+into)\s+(?P<value>[a-z]+(?:\s+[a-z]+)?)$",
+    re.IGNORECASE,
+)
+# "I've stopped doing yoga": a pastime given up.
+_STOPPED_DOING = re.compile(
+    r"^i(?:'ve|\s+have)?\s+(?:stopped|quit)\s+doing\s+(?P<value>[a-z]+(?:\s+[a-z]+)?)$",
+    re.IGNORECASE,
+)
+# "Allergies: peanuts and shellfish": a list headed by its fact's noun.
+_HEADED_LIST = re.compile(r"^(?P<noun>[A-Za-z][a-z]+(?:\s+[a-z]+)?)\s*:\s+(?P<values>.+)$")
 _ALLERGY = re.compile(r"^i\s+have\s+(?:an?\s+)?(?P<value>[\w -]+?)\s+allergy\b", re.IGNORECASE)
 _PROMOTED = re.compile(
     r"^(?:i\s+)?(?:just\s+)?(?:got|was|'ve\s+been|have\s+been)\s+promoted\s+to\s+"
@@ -1026,9 +1436,60 @@ _HIRED = re.compile(
     r"(?P<org>[A-Z][\w&.' -]*?)|(?P<org2>[A-Z][\w&.'-]*)\s+(?:just\s+)?hired\s+me)"
     r"(?:\s+as\s+(?:a|an)\s+(?P<role>[\w -]+))?$"
 )
+# "I'm on Pacific time", "Central European time for me": the speaker's time zone.
+_TIMEZONE = re.compile(
+    r"\b(?P<zone>(?:Central|Eastern|Western|Pacific|Mountain|Atlantic|Greenwich\s+Mean|"
+    r"Central\s+European|Eastern\s+European|Western\s+European|Central\s+African|"
+    r"Australian\s+Eastern|Indian|Japan|China|Korea)(?:\s+Standard)?\s+(?i:time))"
+    r"|\b(?i:on|in|use)\s+(?P<abbr>(?:CET|CEST|EET|WET|EST|EDT|PST|PDT|CST|MST|GMT|UTC|BST|IST|JST|"
+    r"AEST|AEDT)(?:[+-]\d{1,2}(?::?\d\d)?)?)(?![\w+-])"
+)
+# "My place in Osaka is tiny": where the speaker lives.
+_MY_HOME_IN = re.compile(
+    r"^(?:(?:my|our)\s+(?:new\s+|little\s+|tiny\s+|small\s+)?|new\s+)(?:place|flat|apartment|house|home)\s+"
+    r"(?:is\s+)?in\s+(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)",
+    re.IGNORECASE,
+)
+_DAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_DAYS = rf"{_DAY}(?:(?:,\s*|\s+and\s+){_DAY})*"
+# "Wednesdays are my day off", "I have Fridays off", "I'm off Mondays": the day off.
+_DAY_OFF = re.compile(
+    rf"^(?P<value>{_DAYS})\s+(?:is|are)\s+(?:now\s+)?my\s+days?\s+off(?:\s+now)?$"
+    rf"|^i\s+(?:have|get)\s+(?P<value2>{_DAYS})\s+off(?:\s+now)?$"
+    rf"|^i(?:'m|\s+am)\s+off\s+(?:on\s+)?(?P<value3>{_DAYS})(?:\s+now)?$",
+    re.IGNORECASE,
+)
+# "Hello from sunny Lisbon, where I live now": a greeting from home.
+_GREETINGS_FROM_HOME = re.compile(
+    r"^(?:greetings|hello|hi|hey|writing)\s+from\s+(?:(?:rainy|sunny|snowy|cold|hot|grey|gray|lovely)\s+)?"
+    r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)\s*,?\s+where\s+(?:i|we)(?:'ve|\s+have)?\s+"
+    r"(?:live|lived|been\s+living)\b",
+    re.IGNORECASE,
+)
+# "Last day at Globex was Friday", "today was my last day at Acme": that job ended.
+_LAST_DAY = re.compile(
+    r"^(?:(?:today|yesterday|friday|monday|it)\s+was\s+)?(?:my\s+)?(?:final|last)\s+day\s+"
+    r"(?:at|with)\s+(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z&])[\w&.'-]*)*)"
+    r"(?:\s+(?:was|is\s+over|is\s+done)\b.*)?$",
+    re.IGNORECASE,
+)
+# "this is for my job at Klarna": the speaker's employer.
+_MY_JOB_AT = re.compile(
+    r"(?:\bmy\s+|^(?=new\s))(?:new\s+|current\s+|day\s+|full-time\s+)?job\s+(?:at|with)\s+"
+    r"(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z&])[\w&.'-]*)*)",
+    re.IGNORECASE,
+)
 _HOME = re.compile(
     r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|home\s+is|i\s+call)\s+"
-    r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$",
+    r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$"
+    r"|^(?P<value2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)(?:\s+is|'s)\s+(?:(?:my\s+)?home|"
+    r"where\s+(?:i|we)\s+live)(?:\s+now)?$",
+    re.IGNORECASE,
+)
+# "Backend engineer at Stripe, starting in two weeks": a role and its employer, said alone.
+_ROLE_ALONE = re.compile(
+    r"^(?:(?:a|an)\s+)?(?P<role>(?-i:[A-Z])[\w-]*(?:\s+[\w-]+){0,2}?)\s+(?:at|with)\s+"
+    r"(?P<org>(?-i:[A-Z])[\w&.'-]*(?:\s+(?-i:[A-Z&])[\w&.'-]*)*)(?:\s+now)?(?:,.*)?$",
     re.IGNORECASE,
 )
 
@@ -1036,7 +1497,7 @@ _HOME = re.compile(
 def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposal]:
     """What people tell an assistant about themselves without a vocabulary verb: how to
     reply, how to reach them, a favourite, what they play, an allergy, a promotion."""
-    body = re.sub(r"\s*[.!]+$", "", _LEAD.sub("", clause.strip()))
+    body = re.sub(r"\s*[.!;:]+$", "", _LEAD.sub("", clause.strip()))
     body = re.sub(r"^(?:from\s+now\s+on|now|please)[, ]+", "", body, flags=re.IGNORECASE)
     known = vocabulary.predicates
 
@@ -1068,8 +1529,28 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
         return one(_WORKS_AT, match.group("org") or match.group("org2")) + (
             one("job_title", match.group("role")) if match.group("role") else []
         )
+    if match := _TIMEZONE.search(body):
+        if re.match(
+            r"^(?:i\b|i'm\b|we\b|[A-Z][a-z]+\s+[A-Z]?[a-z]*\s*time\b|on\b|so\b)", body, re.I
+        ):
+            value = match.group("zone") or match.group("abbr")
+            return one("timezone", " ".join(value.split()))
+    if match := _DAY_OFF.match(body):
+        return one(
+            "day_off", match.group("value") or match.group("value2") or match.group("value3")
+        )
     if match := _HOME.match(body):
+        return one("lives_in", match.group("value") or match.group("value2"))
+    if (match := _ROLE_ALONE.match(body)) and _is_role(match.group("role")):
+        role = " ".join(w if w.isupper() else w.lower() for w in match.group("role").split())
+        return one("job_title", role) + one(_WORKS_AT, match.group("org"))
+    if match := _MY_HOME_IN.match(body) or _GREETINGS_FROM_HOME.match(body):
         return one("lives_in", match.group("value"))
+    if match := _LAST_DAY.match(body):
+        value = _clean(match.group("org"))
+        return [_proposal(speaker, _WORKS_AT, value, clause, negated=True)] if value else []
+    if match := _MY_JOB_AT.search(body):
+        return one(_WORKS_AT, match.group("org"))
     if match := _LANGUAGE_REQUEST.match(body):
         return one("response_language", match.group("value"))
     if match := _STYLE_REQUEST.match(body):
@@ -1082,18 +1563,49 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
         return one("nickname", match.group("value"))
     if match := _FAVOURITE.match(body):
         noun = f"favorite {match.group('noun').lower()}"
-        if noun in vocabulary:
+        if _defines(vocabulary, noun):
             return one(vocabulary.canonical(noun), match.group("value"))
     if (match := _PLAY.match(body)) and (
-        match.group("verb").lower() == "play" or match.group("value").lower().endswith("ing")
+        match.group("verb").lower().startswith("play")
+        or match.group("value").lower().endswith("ing")
     ):
+        stopped = match.group("verb").lower().endswith("ing")
+        if stopped != (match.group("negated") or "").lower().startswith("stopped"):
+            return []  # "I'm playing" is not said this way; "I stopped play" neither
+        found = [
+            p
+            for value in re.split(r",\s*(?:and\s+)?|\s+and\s+", match.group("value"))
+            for p in one("has_hobby", re.sub(r"^the\s+", "", value, flags=re.I))
+        ]
+        if match.group("negated"):
+            found = [
+                _proposal(speaker, "has_hobby", p.object or "", clause, negated=True) for p in found
+            ]
+        return found
+    if match := _TAKEN_UP.match(body):
         return one("has_hobby", match.group("value"))
+    if match := _STOPPED_DOING.match(body):
+        value = _clean(match.group("value"))
+        return [_proposal(speaker, "has_hobby", value, clause, negated=True)] if value else []
+    if (match := _HEADED_LIST.match(body)) and _defines(vocabulary, match.group("noun")):
+        predicate = vocabulary.canonical(match.group("noun"))
+        if vocabulary.cardinality(predicate) == "multi" and predicate not in _PEOPLE:
+            return [
+                p
+                for value in _values(match.group("values"), "multi")
+                for p in one(predicate, value)
+                if not re.match(r"^(?:a|an|one|two|three|four|five|\d+)\s", value, re.I)
+            ]
     if match := _ALLERGY.match(body):
         return one("has_allergy", match.group("value"))
     if match := _PROMOTED.match(body):
         return one("job_title", match.group("value"))
     if _RETIRED.match(body) and re.match(r"^(?:i\b|retired)", body, re.IGNORECASE):
-        return one("job_title", "retired")
+        employer = re.search(r"\bretired\s+from\s+(?P<org>(?-i:[A-Z])[\w&.' -]*)$", body, re.I)
+        ended = _clean(employer.group("org")) if employer else ""
+        return one("job_title", "retired") + (
+            [_proposal(speaker, _WORKS_AT, ended, clause, negated=True)] if ended else []
+        )
     return []
 
 
@@ -1102,6 +1614,10 @@ def _is_role(phrase: str) -> bool:
     words = phrase.split()
     if not words or len(words) > 3 or not words[-1].isalpha():
         return False
+    if any(w.lower() in ("at", "for", "with", "in", "of") for w in words):
+        return False
+    if words[-1].isupper() and 2 <= len(words[-1]) <= 4:
+        return True  # "an SRE", "a senior PM"
     head = words[-1].lower()
     if head in _NOT_ROLES or _ARTICLE.sub("", phrase).lower() in DIETS:
         return False
@@ -1141,9 +1657,22 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
     too long to be one value (a clause, not a name). A ``phrase`` (a goal: "save for a baby")
     keeps what follows "for" and "with"."""
     value = value.strip().strip("\"'“”‘’").rstrip(".!?,;:").strip()
-    value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
+    # An aside at the end ("Ghent btw") or in brackets ("Ava (7)") is not the value.
+    value = re.sub(r"\s*\([^)]*\)", "", value)
     value = re.sub(
-        r"^(?:a\s+)?(?:bit|little)\s+of\s+|^(?:some|basic|fluent|conversational)\s+(?=[A-Z])",
+        r"(?:,?\s+(?:btw|by\s+the\s+way|lol|haha|fyi|tbh|lmao|sorry|my\s+bad|oops|[:;]-?[)(DP]))+$"
+        r"|\s+(?:is|was)\s+(?:right|correct)$",
+        "",
+        value,
+        flags=re.I,
+    ).rstrip(".!?,;:")
+    value = re.sub(r"^(?:named|called)\s+", "", value, flags=re.IGNORECASE)
+    # "a startup called Nimbus", "a dog named Biscuit": the name.
+    value = re.sub(
+        r"^(?:a|an|the|this|my|our)\s+(?:[a-z-]+\s+){1,3}(?:called|named)\s+(?=[A-Z])", "", value
+    )
+    value = re.sub(
+        r"^(?:a\s+)?(?:bit|little)\s+of\s+|^(?:some|basic|fluent|conversational)\s+(?:in\s+)?(?=[A-Z])",
         "",
         value,
         flags=re.IGNORECASE,
@@ -1154,6 +1683,11 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
     if not value or len(_ARTICLE.sub("", value).split()) > (longest or _MAX_OBJECT_WORDS):
         return ""
     if _ARTICLE.sub("", value).lower() in (
+        "nothing",
+        "none",
+        "anything",
+        "everything",
+        "something",
         "us",
         "me",
         "him",
@@ -1226,8 +1760,32 @@ _INTRODUCED = re.compile(
     r"friend|boss|manager|lead|colleague|cousin|flatmate|roommate|neighbour|neighbor))"
     r"\s*,?\s+(?P<name>[A-Z][\w'-]+)(?P<comma>\s*,)?"
 )
+# The same, typed without capitals: "my sister ana lives in porto".
+_LOWERCASE_INTRODUCED = re.compile(
+    r"\b(?P<head>my\s+(?:(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new)\s+)?"
+    r"(?:best\s+friend|girlfriend|boyfriend|husband|wife|partner|sister|brother|mum|mom|mother|"
+    r"dad|father|son|daughter|friend|boss|manager|colleague|cousin|flatmate|roommate|neighbour|"
+    r"neighbor)\s*,?\s+)(?P<name>[a-z][a-z'-]+)\b"
+)
+# Words after "my sister" that are no name.
+_NOT_LOWERCASE_NAMES = frozenset(
+    "is was has had and but who that the a an in at to from of for with just also lives lived "
+    "works worked moved moves said says got gets started starts left quit and or so is's isn't "
+    "doesn't didn't does did will would can could should might must now still always never "
+    "really finally recently here there too as on by".split()
+)
+
+
+def _capitalized(match: re.Match[str]) -> str:
+    name = match.group("name")
+    if name in _NOT_LOWERCASE_NAMES or name.endswith(("ing", "ed", "ly")):
+        return match.group(0)
+    return f"{match.group('head')}{name.capitalize()}"
+
+
 _NAMED_RELATION = re.compile(
-    r"^(?P<name>[A-Z][\w'-]+)\s+is\s+my\s+(?i:(?:best|older|younger|little|big|eldest|youngest)\s+)?"
+    r"^(?P<name>[A-Z][\w'-]+)(?P<apposed>,|\s+is)\s+my\s+"
+    r"(?i:(?:best|older|younger|little|big|eldest|youngest|new)\s+)?"
     r"(?P<rel>(?i:sister|brother|wife|husband|partner|girlfriend|boyfriend|mum|mom|mother|dad|"
     r"father|son|daughter|friend|boss|manager|colleague|cousin|flatmate|roommate))\b"
 )
@@ -1243,13 +1801,20 @@ _RELATIONS_OUTSIDE_VOCABULARY = {
     "flatmate": "roommate",
 }
 _NOT_NAMES = frozenset({"i", "the", "a", "an", "is", "was", "and", "but", "who", "he", "she"})
-_PRONOUN = re.compile(r"^(?P<word>he|she|he's|she's|his|her)\b", re.IGNORECASE)
+_PRONOUN = re.compile(
+    r"^(?:(?:and|but|so|also|plus|oh)\s+)?(?P<word>he|she|he's|she's|his|her)\b", re.IGNORECASE
+)
 # What a number's unit says it counts: (unit, predicate, a word the clause must also hold).
 _UNITS: tuple[tuple[re.Pattern[str], str, re.Pattern[str] | None], ...] = (
     (
         re.compile(r"^(?:km|kilomet(?:er|re)s?|miles?)\s+(?:a|per|each)\s+week$"),
         "weekly_distance",
         None,
+    ),
+    (
+        re.compile(r"^(?:km|kilomet(?:er|re)s?|miles?)$"),
+        "car_mileage",
+        re.compile(r"\b(?:on\s+it|on\s+the\s+clock|on\s+the\s+car|odometer|mileage)\b", re.I),
     ),
     (re.compile(r"^(?:cups?|coffees?|espressos?)\b"), "caffeine_intake", None),
     (re.compile(r"^(?:calories|kcal)\b"), "calorie_target", None),
@@ -1279,8 +1844,11 @@ _AGE = re.compile(
 _NOUN_CHANGED = re.compile(
     r"^(?:(?P<whose>my|our|the|his|her)\s+)?(?:new\s+|current\s+)?(?P<noun>[a-z][a-z -]{1,30}?)\s+"
     r"(?:went|has\s+gone|have\s+gone|goes|is|are|was|got|'s|moved|moves|is\s+moving|has\s+moved|"
-    r"changed|switched|jumped|dropped|rose|fell|increased|decreased|shifted)\s+"
-    r"(?:(?:now|back|up|down|all\s+the\s+way)\s+)*(?:from\s+.+?\s+)?(?:to|at|on)\s+(?P<value>.+)$",
+    r"changed|switched|jumped|dropped|rose|fell|increased|decreased|shifted|meets|happens|runs|"
+    r"is\s+held|takes\s+place|"
+    r"(?:got|was|were|has\s+been|have\s+been)\s+(?:moved|pushed|changed|rescheduled|bumped|"
+    r"raised|cut|lowered|increased|reduced))\s+"
+    r"(?:(?:now|back|up|down|forward|all\s+the\s+way)\s+)*(?:from\s+.+?\s+)?(?:to|at|on)\s+(?P<value>.+)$",
     re.IGNORECASE,
 )
 # "we cut the budget to 3500 euros", "the landlord raised my rent to £1,020".
@@ -1297,6 +1865,7 @@ _REMOVAL = re.compile(
     r"any\s+more|don't\s+have|doesn't\s+have|left|not)\b",
     re.IGNORECASE,
 )
+_DIED = re.compile(r"\b(?:passed\s+away|died|passed)\b", re.IGNORECASE)
 _SAYS_ENDED = re.compile(
     r"\b(?:no\s+more|no\s+longer|anymore|any\s+more|quit|gave\s+up|dropped|stopped)\b",
     re.IGNORECASE,
@@ -1321,9 +1890,18 @@ class _Turn:
         self.values: dict[str, tuple[str, str, bool, str]] = {}
         self.context_values: dict[str, tuple[str, str, bool, str]] = {}
         self.last_person: str | None = None
+        self.last_pet: bool | None = None
+        self.last_unnamed: str | None = None
 
     def known(self) -> Sequence[str]:
-        return _Names(self.local, self._known, self.people)
+        names = _Names(self.local, self._known, self.people)
+        names.facts = {(p, s) for s, p, negated, _ in self.context_values.values() if not negated}
+        names.values = {
+            value.casefold(): (s, p)
+            for s, p, negated, value in self.context_values.values()
+            if not negated and p
+        }
+        return names
 
     def remember(self, proposal: Proposal | None) -> None:
         if proposal is None or proposal.text_only or not proposal.object:
@@ -1361,6 +1939,10 @@ class _Names(Sequence[str]):
 
     def __init__(self, local: list[str], known: Sequence[str], people: set[str]) -> None:
         self.people = people
+        # (predicate, subject) of what the earlier turns said.
+        self.facts: set[tuple[str, str]] = set()
+        # What the earlier turns said, by value: (subject, predicate).
+        self.values: dict[str, tuple[str, str]] = {}
         self._local = local
         self._known = known
         self._all: list[str] | None = None
@@ -1407,14 +1989,86 @@ def _fact_of(proposal: Proposal) -> tuple[str, _Fact]:
     return proposal.subject or "", _Fact(predicate, words, proposal.object or "", possessive=True)
 
 
+# Facts whose value is an amount: said with a number.
+_AMOUNTS = frozenset(
+    {
+        "age",
+        "budget",
+        "savings",
+        "rent",
+        "salary",
+        "day_rate",
+        "weight",
+        "commit_count",
+        "weekly_distance",
+        "caffeine_intake",
+        "calorie_target",
+        "sleep_hours",
+        "student_count",
+        "car_mileage",
+        "set_length",
+        "team_size",
+    }
+)
+# Words that say when: a day, a month, a part of the day, a relative day.
+_WHEN_WORD = re.compile(
+    r"\b(?i:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?i:january|february|march|april|may|"
+    r"june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|"
+    r"oct|nov|dec|morning|mornings|evening|evenings|afternoon|afternoons|night|nights|noon|"
+    r"midnight|weekend|weekends|weekday|weekdays|today|tomorrow|tonight|week|month|year)\b"
+)
+_DAY_OR_MONTH = re.compile(
+    r"(?i:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|"
+    r"april|may|june|july|august|september|october|november|december)s?"
+)
+
+
+def _typed_lowercase(text: str) -> bool:
+    """Whether a clause was typed without capitals (then a name is not told by one)."""
+    return bool(text.strip()) and not any(c.isupper() for c in text)
+
+
+# Common nouns that follow "in", "at", "to" and name no place, employer or person.
+_NOT_NAMED = frozenset(
+    "home work school bed town city office gym uni college church hospital night nights day days "
+    "shifts guitar drums bass piano vocals lunch dinner breakfast the a an my our his her their "
+    "this that it them him me us you there here".split()
+)
+
+
+def _name_like(value: str) -> bool:
+    """A value typed in lowercase that may still be a name: one to three words, none a common
+    word that follows "in"/"at"/"to" ("home", "work", "the gym")."""
+    words = value.split()
+    return (
+        1 <= len(words) <= 3
+        and not any(w in _NOT_NAMED or w.endswith("ing") for w in words)
+        and value[:1].isalpha()
+    )
+
+
 def _plausible(proposal: Proposal, turn: _Turn) -> bool:
     """Whether a proposal's value fits its fact: a place, an employer or a person is a name
     ("moved to guitar" is no home, "works at that's" no employer); a person named in the
     conversation has no stack ("Jonas switched to day shifts")."""
     if proposal.text_only or not proposal.object:
         return True
+    if proposal.predicate in _PEOPLE and proposal.object[:1].isdigit():
+        return False  # "my mum is 70" names no mother
+    if proposal.predicate in _AMOUNTS and not re.search(r"\d", proposal.object):
+        return False  # "the budget is tight", "rent is due": no amount
+    if (proposal.predicate or "").endswith(_WHEN_VALUED) and not (
+        re.search(r"\d", proposal.object) or _WHEN_WORD.search(proposal.object)
+    ):
+        return False  # "my flight was delayed": no date
+    if proposal.predicate in _NAMED_VALUES and _DAY_OR_MONTH.fullmatch(proposal.object):
+        return False  # "it's Friday" names no employer, home or person
     if proposal.predicate in _NAMED_VALUES and not proposal.object[:1].isupper():
+        if _typed_lowercase(proposal.source or "") and _name_like(proposal.object):
+            return True  # "i live in porto": typed without capitals, the name is as typed
         return proposal.object[:1].isdigit()
+    if proposal.predicate in _NOT_A_NUMBER and proposal.object[:1].isdigit():
+        return False  # "my commute is 40 minutes" says how long, not how
     return not (proposal.predicate in _STACK and proposal.subject in turn.people)
 
 
@@ -1424,6 +2078,11 @@ def _introductions(
     """ "My sister Marta moved to Lyon": (speaker, has_sibling, Marta), and the clause as
     "Marta moved to Lyon", Marta now a subject of the conversation."""
     found: list[Proposal] = []
+    if _typed_lowercase(clause):
+        clause = _LOWERCASE_INTRODUCED.sub(_capitalized, clause)
+    pet = _pet_named(clause, speaker, vocabulary, turn)
+    if pet is not None:
+        return "", [pet]
     for match in list(_INTRODUCED.finditer(clause)):
         name = match.group("name")
         if name.lower() in _NOT_NAMES:
@@ -1431,7 +2090,7 @@ def _introductions(
         relation = " ".join(match.group("rel").lower().split())
         if relation in _RELATIONS_OUTSIDE_VOCABULARY:
             predicate: str | None = _RELATIONS_OUTSIDE_VOCABULARY[relation]
-        elif relation in vocabulary:
+        elif _defines(vocabulary, relation):
             predicate = vocabulary.canonical(relation)
         else:
             predicate = None
@@ -1449,11 +2108,12 @@ def _introductions(
             turn.local.append(name)
         turn.people.add(name)
         turn.last_person = name
-    named = _NAMED_RELATION.match(clause) or _RELATION_NAMED.match(clause)
+    unled = _without_leads(clause)
+    named = _NAMED_RELATION.match(unled) or _RELATION_NAMED.match(unled)
     if named is not None:
         relation = named.group("rel").lower()
         predicate = _RELATIONS_OUTSIDE_VOCABULARY.get(relation) or (
-            vocabulary.canonical(relation) if relation in vocabulary else None
+            vocabulary.canonical(relation) if _defines(vocabulary, relation) else None
         )
         name = named.group("name")
         if predicate is not None and predicate in vocabulary.predicates:
@@ -1462,9 +2122,79 @@ def _introductions(
             turn.last_person = name
             if name not in turn.local:
                 turn.local.append(name)
+            if named.groupdict().get("apposed") == ",":
+                # "Priya, my manager, is on leave": the clause is about Priya.
+                clause = f"{name} {unled[named.end() :].lstrip(' ,')}"
     if found or turn.local:
         clause = _INTRODUCED.sub(lambda m: m.group("name"), clause)
     return clause, found
+
+
+_PET_KIND = (
+    r"(?P<kind>cat|dog|puppy|kitten|rabbit|bunny|hamster|parrot|budgie|horse|tortoise|turtle|"
+    r"guinea\s+pig|ferret|gecko|snake)"
+)
+# "my cat", "our new puppy": a pet the next "her name is ..." names.
+_PET_MENTION = re.compile(rf"\b(?i:my|our|a|an)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})\b")
+_PET_NAME = re.compile(
+    r"^(?:(?i:her|his|its|their)\s+name(?:'s|\s+is)|"
+    rf"(?i:my|our)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})(?:'s\s+name\s+is|"
+    r"\s+is\s+(?:called|named))|(?:(?i:i|we)\s+)?(?i:named|called)\s+(?i:him|her|it|them))"
+    r"\s+(?P<name>[A-Z][\w'-]*)\s*(?i:btw|by\s+the\s+way)?[.!]*$"
+)
+
+
+# "I have a new boss", "my new manager": someone the next "her name is ..." names.
+_UNNAMED_RELATION = re.compile(
+    r"\b(?i:a|my|our)\s+(?i:new\s+)(?P<rel>(?i:boss|manager|team\s+lead|colleague|"
+    r"flatmate|roommate|neighbour|neighbor|partner|girlfriend|boyfriend))\b(?!\s*,?\s+[A-Z])"
+)
+
+
+# "..., her name is Priya": the name of the one just mentioned, later in the sentence.
+_NAME_LATER = re.compile(
+    r"[,;:-]\s*(?:and\s+)?(?i:her|his|their|its)\s+name(?:'s|\s+is)\s+(?P<name>[A-Z][\w'-]*)"
+)
+
+
+def _pet_named(clause: str, speaker: str, vocabulary: Vocabulary, turn: _Turn) -> Proposal | None:
+    """ "My cat just walked across the keyboard. Her name is Pixel": (speaker, has_pet, Pixel);
+    also "my dog's name is Rex", "my cat is called Pixel". A pet mentioned without a name is
+    what the next "her name is" names, until someone else is named."""
+    said = _LEAD.sub("", clause.strip())
+    named = _PET_NAME.match(said)
+    if named is not None and "has_pet" in vocabulary.predicates:
+        if named.group("kind") or turn.last_pet:
+            turn.last_pet = None
+            return _proposal(speaker, "has_pet", named.group("name"), clause)
+    if named is not None and named.group("kind") is None and turn.last_unnamed:
+        predicate = turn.last_unnamed
+        turn.last_unnamed = None
+        turn.people.add(named.group("name"))
+        return _proposal(speaker, predicate, named.group("name"), clause)
+    pet = _PET_MENTION.search(clause)
+    if pet is not None:
+        turn.last_pet = True
+        later = _NAME_LATER.search(clause, pet.end())
+        if later is not None and "has_pet" in vocabulary.predicates:
+            turn.last_pet = None
+            return _proposal(speaker, "has_pet", later.group("name"), clause)
+    elif _INTRODUCED.search(clause):
+        turn.last_pet = None
+    unnamed = _UNNAMED_RELATION.search(clause)
+    if unnamed is not None and not _INTRODUCED.search(clause):
+        relation = unnamed.group("rel").lower()
+        relates = _RELATIONS_OUTSIDE_VOCABULARY.get(relation) or (
+            vocabulary.canonical(relation) if _defines(vocabulary, relation) else None
+        )
+        if relates is not None and relates in vocabulary.predicates:
+            turn.last_unnamed = relates
+            later = _NAME_LATER.search(clause, unnamed.end())
+            if later is not None:
+                turn.last_unnamed = None
+                turn.people.add(later.group("name"))
+                return _proposal(speaker, relates, later.group("name"), clause)
+    return None
 
 
 def _clause_subject(clause: str, speaker: str, turn: _Turn) -> tuple[str, str] | None:
@@ -1528,6 +2258,32 @@ def _proposal(
     )
 
 
+_BARE_NUMBER = re.compile(
+    r"^(?P<value>(?P<currency>[$£€])?\s?\d[\d,.]*(?:\s?k\b)?(?:\s+(?P<unit>[a-z]+))?"
+    r"(?:\s+(?:a|per|an|each)\s+[a-z]+)?)(?:\s+(?:now|today|so\s+far))?$",
+    re.IGNORECASE,
+)
+
+
+def _same_unit(clause: str, episode: Episode, turn: _Turn) -> list[Proposal]:
+    """A number said alone ("15 books now", "$60 a month now") of the speaker's fact an earlier
+    turn gave in the same unit or currency: that fact's new value."""
+    body = re.sub(r"\s*[.!]+$", "", _without_leads(clause))
+    match = _BARE_NUMBER.match(body)
+    if match is None or not (match.group("unit") or match.group("currency")):
+        return []
+    unit = (match.group("unit") or "").lower()
+    currency = match.group("currency") or ""
+    for subject, predicate, negated, value in reversed(list(turn.context_values.values())):
+        if negated or not predicate or subject != episode.speaker:
+            continue
+        words = value.lower().split()
+        same = (unit and unit in words[1:2]) if unit else value.startswith(currency)
+        if same and re.match(r"^[$£€]?\s?\d", value):
+            return [_proposal(subject, predicate, match.group("value").strip(), clause)]
+    return []
+
+
 def _changed_noun(
     clause: str, episode: Episode, vocabulary: Vocabulary, turn: _Turn
 ) -> list[Proposal]:
@@ -1545,7 +2301,7 @@ def _changed_noun(
         if match is None:
             continue
         noun = match.group("noun").strip()
-        if noun not in vocabulary or noun.lower() in _UNREAD:
+        if not _defines(vocabulary, noun) or noun.lower() in _UNREAD:
             continue
         if vocabulary.canonical(noun) in _PEOPLE:
             continue  # "my daughter goes to St Anne's" is not a new daughter
@@ -1559,6 +2315,11 @@ def _changed_noun(
     return []
 
 
+_ME_AND = re.compile(
+    r"^(?:me\s+and\s+(?:my\s+)?[A-Za-z][\w'-]*|(?:my\s+)?[A-Za-z][\w'-]*\s+and\s+(?:i|me))"
+    r"(?=\s+(?:both\s+|now\s+|still\s+)?(?:live|lived|have|moved)\b)",
+    re.IGNORECASE,
+)
 _MEMBERS = re.compile(
     r"\b(?:with|have|has|got|own|adopted)\s+(?:my\s+|our\s+)?(?:a|an|one|two|three|four|five|\d+)"
     r"\s+(?P<noun>[a-z]+?)s?(?:\s+(?:now|too|already|as\s+well))?\s*(?:,\s*|\s+(?:named|called)\s+)"
@@ -1574,9 +2335,15 @@ def _members(clause: str, source: str, speaker: str, vocabulary: Vocabulary) -> 
     found: list[Proposal] = []
     for match in _MEMBERS.finditer(clause):
         noun = match.group("noun").lower()
-        phrase = next((p for p in (f"has a {noun}", noun, f"{noun}s") if p in vocabulary), None)
+        phrase = next(
+            (p for p in (f"has a {noun}", noun, f"{noun}s") if _defines(vocabulary, p)), None
+        )
         predicate = vocabulary.canonical(phrase) if phrase else ""
-        if predicate not in ("has_pet", "has_child"):
+        if not predicate and noun in ("boy", "girl", "kid", "child", "son", "daughter", "twin"):
+            predicate = "has_child"
+        elif not predicate and re.fullmatch(_PET_KIND, noun):
+            predicate = "has_pet"
+        if predicate not in ("has_pet", "has_child") or predicate not in vocabulary.predicates:
             continue
         for name in re.split(r"\s*(?:,\s*and|,|and)\s*", match.group("names")):
             if name:
@@ -1603,10 +2370,19 @@ def _removals(
             said.append(last)  # "the Civic" of "2015 Honda Civic"
         if not any(re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", clause, re.I) for v in said):
             continue
+        words = {m.group(0).lower() for m in _REMOVAL.finditer(clause)}
+        if words == {"not"} and not any(
+            re.search(rf"\bnot\s+(?:\w+\s+){{0,3}}{re.escape(v)}(?![\w])", clause, re.I)
+            for v in said
+        ):
+            continue  # "His name is Biscuit, not Brisket": "not" says of another value
         if any(p.object and p.object.casefold() == value.casefold() for p in found):
             continue
         if vocabulary.cardinality(predicate) != "multi" and not _SAYS_ENDED.search(clause):
             continue
+        if predicate in _PEOPLE and not _DIED.search(clause):
+            continue  # "Tom quit his job": still the speaker's husband
+
         removed.append(_proposal(subject, predicate, value, source, negated=True))
     return removed
 

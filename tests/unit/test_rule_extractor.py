@@ -473,3 +473,346 @@ def test_a_turn_it_cannot_read_is_kept_as_text_without_its_questions() -> None:
     assert (
         RuleExtractor().extract(chatter, vocabulary=Vocabulary.default(), known_subjects=[]) == []
     )
+
+
+# -- shapes added in round 2 of issue #59, each with the neighbours it must leave alone --------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A phrase the vocabulary only shares with an event's day or place is no fact of a person.
+        ("I'm at the gym.", []),
+        ("I'm on call this weekend.", []),
+        # A subject taught is a teacher's job; where, the employer.
+        (
+            "I teach chemistry at Northfield Academy.",
+            [("sam", "job_title", "chemistry teacher"), ("sam", "works_at", "Northfield Academy")],
+        ),
+        ("I teach piano.", [("sam", "job_title", "piano teacher")]),
+        ("I teach my kids to swim.", []),
+        # Hired by someone: the new employer; the person's own subject.
+        ("I got hired by Zalando.", [("sam", "works_at", "Zalando")]),
+        ("I got hired.", []),
+        # How one gets to work.
+        ("I take the tram to work.", [("sam", "commute_mode", "tram")]),
+        ("I commute by ferry.", [("sam", "commute_mode", "ferry")]),
+        ("I take the bus to my mum's on Sundays.", []),
+        ("My commute is 40 minutes.", []),
+        # A language picked up; anything else picked up is not one.
+        ("I picked up Greek while living in Crete.", [("sam", "language_spoken", "Greek")]),
+        ("I picked up Ana from the airport.", []),
+        # A class started is what one is learning.
+        ("I started a ceramics class.", [("sam", "is_learning", "ceramics")]),
+        ("I'm taking Italian lessons.", [("sam", "is_learning", "italian")]),
+        # A condition said as an adjective or a noun.
+        ("I'm diabetic.", [("sam", "health_condition", "diabetes")]),
+        ("I have asthma.", [("sam", "health_condition", "asthma")]),
+        ("I'm tired.", []),
+        # A home named by where it is.
+        ("My flat in Tallinn is tiny but cosy.", [("sam", "lives_in", "Tallinn")]),
+        ("We moved into a house in Tartu.", [("sam", "lives_in", "Tartu")]),
+        ("My flat is tiny.", []),
+        # The last day at an employer ends that job; a job named in passing is the employer.
+        ("Last day at Initech was Friday.", [("sam", "works_at", "not Initech")]),
+        ("This is for my job at Wise.", [("sam", "works_at", "Wise")]),
+        ("I miss my old job at Wise.", []),
+        # A diet held for a while; a diet switched to, said with "diet".
+        ("I've been vegan for two years.", [("sam", "dietary_preference", "vegan")]),
+        ("I switched to a paleo diet.", [("sam", "dietary_preference", "paleo")]),
+        # Pastimes taken up, played, and no longer played.
+        ("I've taken up archery.", [("sam", "has_hobby", "archery")]),
+        ("I no longer play squash.", [("sam", "has_hobby", "not squash")]),
+        # A hedge before a statement does not hide it.
+        ("I'd say my main hobby is birdwatching.", [("sam", "has_hobby", "birdwatching")]),
+        # A request after a comma is its own clause.
+        (
+            "ok I've been practising, reply in Dutch from now on please",
+            [("sam", "response_language", "Dutch")],
+        ),
+        # An aside at the end of a value, or in brackets, is not part of it.
+        ("I live in Ghent btw.", [("sam", "lives_in", "Ghent")]),
+        (
+            "My kids are Ava (7) and Noah (4).",
+            [("sam", "has_child", "Ava"), ("sam", "has_child", "Noah")],
+        ),
+        # A role said as an acronym.
+        ("I joined Monzo as an SRE.", [("sam", "works_at", "Monzo"), ("sam", "job_title", "SRE")]),
+        # "the <fact> is ..." is the speaker's, as "my <fact> is ..." is.
+        ("The budget is now 900 euros.", [("sam", "budget", "900 euros")]),
+        ("The weather is lovely.", []),
+        # A date moved by someone else.
+        ("My flight got moved to June 9.", [("sam", "flight_date", "June 9")]),
+        # A role and its employer said without a verb.
+        (
+            "Got the offer! Data analyst at Zalando, starting in May.",
+            [("sam", "job_title", "data analyst"), ("sam", "works_at", "Zalando")],
+        ),
+        (
+            "Senior PM at Spotify now.",
+            [("sam", "job_title", "senior PM"), ("sam", "works_at", "Spotify")],
+        ),
+        ("Dinner at Nando's tonight.", []),
+        # A place called home.
+        ("Tartu is home now.", [("sam", "lives_in", "Tartu")]),
+        ("Tartu is lovely.", []),
+        # Hours of a shift.
+        ("I'm on early shifts, 6am to 2pm.", [("sam", "working_hours", "6am to 2pm")]),
+        # A fact named by its noun at the start of a sentence, without "my".
+        ("Rent is £700 a month.", [("sam", "rent", "£700 a month")]),
+        ("Coffee is life.", []),
+        # Where one works: a place, not a field.
+        ("I work in Utrecht at a bank.", [("sam", "work_location", "Utrecht")]),
+        ("I work in Marketing.", []),
+        # A flight's date; a flight without one is no date.
+        ("I'm flying to Lima on June 12 with my brother.", [("sam", "flight_date", "June 12")]),
+        ("I'm flying to Lima.", []),
+        # A number beside another fact of the same clause: both; a distance run is no mileage.
+        (
+            "My car is a 2011 Skoda Fabia with 98,000 km on it.",
+            [("sam", "car_mileage", "98,000 km"), ("sam", "car", "2011 Skoda Fabia")],
+        ),
+        ("I ran 10 km today.", []),
+        # Other words for a home, a job, a like, a marriage, a diet; no value is no claim.
+        ("I'm located in Tampere.", [("sam", "lives_in", "Tampere")]),
+        ("My home is in Tampere.", [("sam", "lives_in", "Tampere")]),
+        ("Tampere is where I live now.", [("sam", "lives_in", "Tampere")]),
+        ("I recently moved to Tampere.", [("sam", "lives_in", "Tampere")]),
+        ("I've got a new job at Kone.", [("sam", "works_at", "Kone")]),
+        ("I adore opera.", [("sam", "likes", "opera")]),
+        ("I got married to Eero.", [("sam", "spouse", "Eero")]),
+        ("I follow a keto diet.", [("sam", "dietary_preference", "keto")]),
+        ("I'm allergic to nothing.", []),
+        # A time zone said by its name or abbreviation; someone else's is not the speaker's.
+        ("I'm on Pacific time.", [("sam", "timezone", "Pacific time")]),
+        ("I'm in GMT+2.", [("sam", "timezone", "GMT+2")]),
+        (
+            "I'm in Oslo, so Central European time.",
+            [("sam", "lives_in", "Oslo"), ("sam", "timezone", "Central European time")],
+        ),
+        ("My sister is on Pacific time.", []),
+        ("It's 3pm Eastern time here.", []),
+        # Typed without capitals or apostrophes: the names as typed; common words are no names.
+        ("i live in porto", [("sam", "lives_in", "porto")]),
+        ("i work at google", [("sam", "works_at", "google")]),
+        ("moved to lisbon last week", [("sam", "lives_in", "lisbon")]),
+        ("im vegan now", [("sam", "dietary_preference", "vegan")]),
+        ("i work at home", []),
+        ("lars moved to guitar", []),
+        ("I moved to guitar.", []),
+        (
+            "my sister ana lives in porto",
+            [("sam", "has_sibling", "Ana"), ("Ana", "lives_in", "porto")],
+        ),
+        ("my sister just moved to porto", []),
+        ("my friend is coming over", []),
+        ("My mum is 70.", []),
+        # Studying is not a job; being fired ends one.
+        ("I'm a student at UCL.", [("sam", "studied_at", "UCL")]),
+        ("I got fired from Initech.", [("sam", "works_at", "not Initech")]),
+        # A name given with the pet, or right after it.
+        ("We got a puppy, his name is Taco.", [("sam", "has_pet", "Taco")]),
+        ("Got a kitten! Named her Olive.", [("sam", "has_pet", "Olive")]),
+        ("I saw a fox. It was huge.", []),
+        # What a noun names with "is in" or "meets on".
+        ("My office is in Leeds now.", [("sam", "work_location", "Leeds")]),
+        ("My book club meets on Thursdays.", [("sam", "book_club_day", "Thursdays")]),
+        # Likes said in other words; a go-to is a favourite; a dated fact "I have".
+        ("I've been really into K-pop lately.", [("sam", "likes", "K-pop")]),
+        ("I've been loving Thai food.", [("sam", "likes", "Thai food")]),
+        ("I can't get enough of sushi.", [("sam", "likes", "sushi")]),
+        ("I've grown to like olives.", [("sam", "likes", "olives")]),
+        ("I can't eat sushi.", []),
+        ("My go-to drink is a flat white.", [("sam", "favorite_drink", "flat white")]),
+        (
+            "I have a dentist appointment on Friday at 3pm.",
+            [("sam", "dentist_appointment", "Friday at 3pm")],
+        ),
+        ("I have a cat on my lap.", []),
+        # Where one has been living, a home by its name, a new manager named first.
+        ("We've been in Denver since March.", [("sam", "lives_in", "Denver")]),
+        ("Been in Denver for a year now.", [("sam", "lives_in", "Denver")]),
+        ("Denver's home now.", [("sam", "lives_in", "Denver")]),
+        ("I've been in a meeting all day.", []),
+        ("Priya is my new manager.", [("sam", "reports_to", "Priya")]),
+        ("Starting at Figma next week.", [("sam", "works_at", "Figma")]),
+        # Fragments of an update, a purpose after a place, a lead before a name.
+        (
+            "Update on me - new job at Canva, new flat in Sydney, same old cat.",
+            [("sam", "works_at", "Canva"), ("sam", "lives_in", "Sydney")],
+        ),
+        ("I'm moving to Oslo in August for work.", [("sam", "lives_in", "Oslo")]),
+        (
+            "FYI my wife's name is Ingrid and she's a dentist.",
+            [("sam", "spouse", "Ingrid"), ("Ingrid", "job_title", "dentist")],
+        ),
+        ("I'm a PhD student at ETH working on robotics.", [("sam", "studied_at", "ETH")]),
+        # The speaker with someone else; children and pets named in brackets or after a comma.
+        (
+            "Me and my husband live in Cork with our two boys, Fionn and Oisin.",
+            [
+                ("sam", "lives_in", "Cork"),
+                ("sam", "has_child", "Fionn"),
+                ("sam", "has_child", "Oisin"),
+            ],
+        ),
+        ("My husband and I both work at Intel.", [("sam", "works_at", "Intel")]),
+        ("Tom and I are friends.", []),
+        (
+            "We've got two cats (Salt and Pepper) and a hamster.",
+            [("sam", "has_pet", "Salt"), ("sam", "has_pet", "Pepper")],
+        ),
+        # A stay that ends soon is no home; a job "I'll be working at" only with its date.
+        ("I'm in Berlin until Friday.", []),
+        ("I'm in Berlin.", [("sam", "lives_in", "Berlin")]),
+        ("From May I'll be working at Globex.", [("sam", "works_at", "Globex")]),
+        ("I'll be working at Globex.", []),
+        # What one is like, does for fun or is from is no job; a job named by what it is called.
+        ("I'm a Londoner now.", []),
+        ("I'm a heavy smoker.", []),
+        ("I'm a runner.", []),
+        ("I'm a baker.", [("sam", "job_title", "baker")]),
+        (
+            "Work's been crazy, I've taken a job at a startup called Nimbus.",
+            [("sam", "works_at", "Nimbus")],
+        ),
+        # Leaving one place for another names no employer.
+        ("I left Leeds for York.", []),
+        ("I left Initech.", [("sam", "works_at", "not Initech")]),
+        # A value of the wrong kind is no value: an amount without a number, a date without a
+        # day, a name that is a phrase.
+        ("The budget is tight.", []),
+        ("Rent is due.", []),
+        ("My flight was delayed.", []),
+        ("Her name is on the list.", []),
+        ("I teach myself guitar.", []),
+        # A list headed by its fact's noun; a pastime stopped; a level before a language.
+        (
+            "Allergies: peanuts and shellfish.",
+            [("sam", "has_allergy", "peanuts"), ("sam", "has_allergy", "shellfish")],
+        ),
+        ("Note: I'm out tomorrow.", []),
+        (
+            "I play chess, golf and tennis.",
+            [
+                ("sam", "has_hobby", "chess"),
+                ("sam", "has_hobby", "golf"),
+                ("sam", "has_hobby", "tennis"),
+            ],
+        ),
+        ("I've stopped doing yoga.", [("sam", "has_hobby", "not yoga")]),
+        (
+            "I'm fluent in Spanish and conversational in Italian.",
+            [("sam", "language_spoken", "Spanish"), ("sam", "language_spoken", "Italian")],
+        ),
+        # A greeting from home, a resident, born and raised; a job that ended said with "at".
+        ("Hello from sunny Lisbon, where I live now.", [("sam", "lives_in", "Lisbon")]),
+        ("Greetings from rainy Lisbon!", []),
+        ("I'm a Lisbon resident.", [("sam", "lives_in", "Lisbon")]),
+        ("Born and raised in Cork.", [("sam", "born_in", "Cork")]),
+        ("I'm no longer at Stripe.", [("sam", "works_at", "not Stripe")]),
+        ("I'm not at home.", []),
+        # A like that ended is not a dislike; what is preferred, without what it beats.
+        ("I used to love pizza.", [("sam", "likes", "not pizza")]),
+        ("I don't like pizza.", [("sam", "dislikes", "pizza")]),
+        ("I prefer tea to coffee now.", [("sam", "prefers", "tea")]),
+        ("I'm drinking tea instead of coffee now.", [("sam", "favorite_drink", "tea")]),
+        ("Sushi is still my favourite food.", [("sam", "favorite_food", "Sushi")]),
+        # ", now I'm ..." starts a clause of its own.
+        (
+            "I used to work at Acme, now I work at Globex.",
+            [("sam", "works_at", "not Acme"), ("sam", "works_at", "Globex")],
+        ),
+        # The day off said in other words; "off" that says no day is none.
+        ("Wednesdays are my day off now.", [("sam", "day_off", "Wednesdays")]),
+        ("I have Fridays off.", [("sam", "day_off", "Fridays")]),
+        ("I'm off Mondays and Tuesdays.", [("sam", "day_off", "Mondays and Tuesdays")]),
+        ("I'm off sick.", []),
+        ("I have the day off.", []),
+        # A day that is the value, and a time from which it holds.
+        (
+            "My day off is on Fridays from next month.",
+            [("sam", "day_off", "Fridays")],
+        ),
+    ],
+)
+def test_round_two_shapes_and_their_neighbours(
+    text: str, expected: list[tuple[str, str, str]]
+) -> None:
+    assert [t for t in rules(text) if t[1]] == expected
+
+
+@pytest.mark.parametrize(
+    ("context", "text", "expected"),
+    [
+        # A pet or a person mentioned without a name, named next.
+        (
+            "",
+            "Sorry, my dog stepped on the keyboard. His name is Biscuit.",
+            [("sam", "has_pet", "Biscuit")],
+        ),
+        ("", "I have a new boss, her name is Priya.", [("sam", "reports_to", "Priya")]),
+        ("My dog is called Biscuit.", "His name is Biscuit, not Brisket.", []),
+        ("", "My dog's name is Rex.", [("sam", "has_pet", "Rex")]),
+        ("", "We got a new kitten named Luna.", [("sam", "has_pet", "Luna")]),
+        # Someone named in the context who quits a job is still who they were to the speaker.
+        ("My husband Tom is a chef.", "Tom quit his job at the restaurant.", []),
+        ("I have two dogs, Rex and Bo.", "Sadly Bo passed away.", [("sam", "has_pet", "not Bo")]),
+        # Someone named in the context: where they are now, what they became.
+        ("My sister Ana lives in Porto.", "Ana's in Faro now.", [("Ana", "lives_in", "Faro")]),
+        (
+            "My wife Lea is a teacher.",
+            "Lea just became a headteacher.",
+            [("Lea", "job_title", "headteacher")],
+        ),
+        ("My sister Ana lives in Porto.", "Ana's in a bad mood.", []),
+        # A name with the relation beside it.
+        ("", "Dana, my manager, is on leave.", [("sam", "reports_to", "Dana")]),
+        # A move after a time zone is a new home, not a new time zone.
+        (
+            "I'm in Oslo, so Central European time.",
+            "I moved to Toronto in May. Eastern time for me now.",
+            [("sam", "lives_in", "Toronto"), ("sam", "timezone", "Eastern time")],
+        ),
+        # A correction that names only the right value: of the last fact, or of the wrong value's.
+        ("I live in Lyon.", "No wait, it's Lille.", [("sam", "lives_in", "Lille")]),
+        ("I'm 34.", "Make that 35, birthday was yesterday.", [("sam", "age", "35")]),
+        (
+            "My dog's name is Rex.",
+            "Autocorrect! Rox, not Rex.",
+            [("sam", "has_pet", "Rox"), ("sam", "has_pet", "not Rex")],
+        ),
+        ("I live in Lyon.", "Sorry, it's raining here.", []),
+        ("I started at Deloitte last week.", "Wait no, it's Friday.", []),
+        ("I'm vegan.", "I meant vegetarian, sorry.", [("sam", "dietary_preference", "vegetarian")]),
+        # A number said alone, in the unit or currency of an earlier one; "upped it to".
+        (
+            "My budget is $35 per person.",
+            "$50 per person now.",
+            [("sam", "budget", "$50 per person")],
+        ),
+        ("I run 20 km a week.", "30 km a week now.", [("sam", "weekly_distance", "30 km a week")]),
+        ("My rent is £950 a month.", "£20 for the taxi, ugh.", []),
+        (
+            "My rent is £950 a month.",
+            "We upped it to £990 a month.",
+            [("sam", "rent", "£990 a month")],
+        ),
+        (
+            "My brother Leo lives in Kyiv.",
+            "Leo moved back home to Lviv.",
+            [("Leo", "lives_in", "Lviv")],
+        ),
+        # "he" after "and" is who was just named.
+        (
+            "My friend Luca lives in Rome.",
+            "And he's picked up Italian since he moved there.",
+            [("Luca", "language_spoken", "Italian")],
+        ),
+    ],
+)
+def test_names_given_after_the_mention_and_people_who_change_jobs(
+    context: str, text: str, expected: list[tuple[str, str, str]]
+) -> None:
+    context_turns = (context,) if context else ()
+    assert [t for t in rules(text, *context_turns) if t[1]] == expected
