@@ -185,26 +185,28 @@ def test_the_same_episode_observed_again_changes_nothing(bg: BeliefGraph) -> Non
     assert len(bg.history(NS, "alice", "works_at")) == 1
 
 
-def test_a_recorded_conversation_of_the_local_model_leaves_the_raised_budget_current(
+def test_a_recorded_conversation_of_the_local_model_leaves_the_new_channel_current(
     bg: BeliefGraph,
 ) -> None:
-    """pref-c08 as Qwen2.5-Coder-1.5B answered it: 1200 euros, then 1800 euros."""
-    conv = conversation("pref-c08")
+    """pref-c06 as Qwen2.5-Coder-1.5B answered it: email (under three predicates, a small
+    model's guesses), then text: the channel it changed is current, email its past."""
+    conv = conversation("pref-c06")
     start = datetime.now(UTC) - timedelta(hours=1)
     with ChatReplayServer(recorded(conv)) as server:
         seen = [bg.observe(NS, e, extractor=chat(server)) for e in turns(conv, start)]
-    assert [[p.object for p in s.proposals] for s in seen] == [["1200 euros"], ["1800 euros"]]
-    assert single(bg.current(NS, "hana", "budget")).object == "1800 euros"
-    assert [(c.object, c.status) for c in bg.history(NS, "hana", "budget")] == [
-        ("1200 euros", "superseded"),
-        ("1800 euros", "active"),
+    assert "email" in [p.object for p in seen[0].proposals]
+    assert [p.object for p in seen[1].proposals] == ["text"]
+    assert single(bg.current(NS, "farah", "communication_style")).object == "text"
+    assert [(c.object, c.status) for c in bg.history(NS, "farah", "communication_style")] == [
+        ("email", "superseded"),
+        ("text", "active"),
     ]
 
 
 def test_the_llm_extractor_retries_a_malformed_answer(bg: BeliefGraph) -> None:
     """Hand-written: a malformed first answer; then the model's recorded one."""
-    conv = conversation("pref-c08")
-    text = conv["turns"][0]["text"]
+    conv = conversation("pref-c06")
+    text = conv["turns"][1]["text"]
     real = recorded(conv)[text]
     with ChatReplayServer(
         {text: ["{not json", *([real] if isinstance(real, str) else real)]}
@@ -213,7 +215,7 @@ def test_the_llm_extractor_retries_a_malformed_answer(bg: BeliefGraph) -> None:
     assert len(server.requests) == 2
     assert seen.extractor == "chat" and seen.refused == []
     assert [r.verdict for r in seen.results] == ["NEW"]
-    assert single(bg.current(NS, "alice", "budget")).object == "1200 euros"
+    assert single(bg.current(NS, "alice", "communication_style")).object == "text"
 
 
 def test_always_malformed_is_refused_with_the_reason_and_stores_nothing(bg: BeliefGraph) -> None:
