@@ -175,6 +175,10 @@ def _vector_index_check(vector: Row | None, rows: list[Row], embedding: Check | 
     return Check(name="vector index", ok=False, detail=detail, remedy=remedy)
 
 
+def _erase_command(namespace: str) -> str:
+    return f"belief-graph erase -n {namespace}"
+
+
 def _leftovers(rows: list[Row]) -> Check | None:
     """Namespaces an earlier doctor left behind: ``doctor:self-test``, which doctors before this
     one wrote and kept, or a probe whose run was killed before it removed it."""
@@ -186,7 +190,7 @@ def _leftovers(rows: list[Row]) -> Check | None:
     if not left:
         return None
     named = ", ".join(f"{ns} ({n} claim{'' if n == 1 else 's'})" for ns, n in left)
-    commands = "; ".join(f"belief-graph erase -n {ns}" for ns, _ in left)
+    commands = "; ".join(_erase_command(ns) for ns, _ in left)
     return Check(
         name="leftovers",
         ok=True,
@@ -338,7 +342,7 @@ def _paraphrase_check(
                 name=name,
                 ok=False,
                 detail=f"the probe namespace {namespace} could not be removed: {_first_line(exc)}",
-                remedy=f"remove it by hand: MATCH (n {{namespace: '{namespace}'}}) DETACH DELETE n",
+                remedy=f"remove its content: {_erase_command(namespace)}",
             )
     return outcome
 
