@@ -149,17 +149,16 @@ def erase_tombstones(store: Store, job_params: dict[str, Any], rid: str, limit: 
     def work(tx: Tx) -> int:
         found = tx.one("write/erase_slots", **params, id=rid, limit=limit)
         assert found is not None
-        slot_ids: list[str] = found["slot_ids"]
-        if slot_ids:
+        if found["new_slot_ids"]:
             tx.run(
                 "write/erase_record",
                 namespace=namespace,
                 id=rid,
                 claims=[],
                 flagged=[],
-                slot_ids=slot_ids,
+                slot_ids=found["new_slot_ids"],
             )
-        return len(slot_ids)
+        return len(found["slot_ids"])
 
     return store.transaction(work)
 

@@ -4,7 +4,8 @@
 // A fact is covered as a whole by an erase of its namespace (every fact with a subject), of its
 // subject, or of listed claims once none of its claims is left unerased.
 // Params: $namespace, $id (the erase's revision id), $scope, $key, $ids, $limit
-// Returns: slot_ids (those tombstoned now)
+// Returns: slot_ids (those tombstoned now), new_slot_ids (of those, the ones this erase had not
+//          touched before, so not in its Revision's slot_ids yet)
 CALL () {
   WITH $scope AS scope WHERE scope = 'namespace'
   MATCH (s:Slot {namespace: $namespace})
@@ -32,7 +33,7 @@ CALL () {
 WITH DISTINCT s LIMIT $limit
 WITH s ORDER BY s.namespace, s.subject_key, s.predicate
 SET s.locked = true
-WITH s
+WITH s, coalesce(s.last_revision = $id, false) AS recorded
 SET s.seq = s.seq + 1, s.last_revision = $id, s.subject = null, s.subject_key = 'erased:' + s.id
 REMOVE s.locked
-RETURN collect(s.id) AS slot_ids
+RETURN collect(s.id) AS slot_ids, collect(CASE WHEN NOT recorded THEN s.id END) AS new_slot_ids

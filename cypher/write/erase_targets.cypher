@@ -7,7 +7,8 @@
 // stored before text_key is matched on its lower-cased text by $legacy); or listed ids.
 // Params: $namespace, $id (the erase's revision id), $scope ('namespace' | 'subject' |
 //         'claims'), $key, $mention, $legacy, $ids, $limit
-// Returns: claims (list of {id, slot_id}), slot_ids (their facts, locked)
+// Returns: claims (list of {id, slot_id}), slot_ids (their facts this erase had not touched
+//          before: the rest already moved to it, and are in its Revision's slot_ids)
 CALL () {
   WITH $scope AS scope WHERE scope = 'namespace'
   MATCH (c:Claim {namespace: $namespace})
@@ -44,9 +45,9 @@ CALL (claims) {
   USING INDEX SEEK s:Slot(id)
   WITH DISTINCT s ORDER BY s.namespace, s.subject_key, s.predicate
   SET s.locked = true
-  WITH s
+  WITH s, coalesce(s.last_revision = $id, false) AS recorded
   SET s.seq = s.seq + 1, s.last_revision = $id
   REMOVE s.locked
-  RETURN collect(s.id) AS slot_ids
+  RETURN collect(CASE WHEN NOT recorded THEN s.id END) AS slot_ids
 }
 RETURN claims, slot_ids
