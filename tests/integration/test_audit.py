@@ -37,6 +37,7 @@ def day(month: int, d: int = 1) -> datetime:
 @pytest.mark.parametrize(
     "name", [n for n in cypher.names() if not n.startswith(("schema/", cypher.CYPHER25))]
 )
+@pytest.mark.slow
 def test_every_statement_explains(store: Store, name: str) -> None:
     """EXPLAIN plans each shipped statement without running it: audit files included."""
     store.explain(name)
@@ -50,6 +51,7 @@ def test_every_statement_explains(store: Store, name: str) -> None:
         if n.startswith(cypher.CYPHER25) and not n.startswith(f"{cypher.CYPHER25}/schema/")
     ],
 )
+@pytest.mark.slow
 def test_the_cypher25_variant_explains_where_the_engine_picks_it(store: Store, name: str) -> None:
     """A Cypher 25 statement is chosen only on a server whose vector index filters (Neo4j 2026),
     and plans there; elsewhere the engine picks the Cypher 5 statement, which plans."""

@@ -163,6 +163,7 @@ def test_retract_close_and_review(cli: Any) -> None:
     assert retracted["decision"] == "retract"
 
 
+@pytest.mark.slow
 def test_pending_confirm_reject_conflicts(cli: Any) -> None:
     for _ in range(3):
         remember(cli, "Express.js")
@@ -189,6 +190,7 @@ def test_pending_confirm_reject_conflicts(cli: Any) -> None:
     failed(cli("confirm", "-n", NS, again["added"][0]), "not pending")
 
 
+@pytest.mark.slow
 def test_resolve_dismiss_and_reviewed_empty_the_queues(cli: Any) -> None:
     for _ in range(3):
         remember(cli, "Express.js")
@@ -252,6 +254,7 @@ def test_rollback(cli: Any) -> None:
     failed(cli("rollback", "-n", NS, "NO-SUCH-REVISION"), "revision_id", "NO-SUCH-REVISION")
 
 
+@pytest.mark.slow
 def test_erase_needs_confirmation(cli: Any) -> None:
     first = remember(cli, "Express.js")
     failed(cli("erase", "-n", NS), "refusing", "--yes")
@@ -272,6 +275,7 @@ def test_erase_needs_confirmation(cli: Any) -> None:
 # -- reads -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_reads_print_tables_and_json(cli: Any, tmp_path: Path) -> None:
     unknown = ok(cli("current", "-n", NS, "atlas", "uses"))
     assert "unknown" in unknown.stdout
@@ -457,6 +461,7 @@ def dump(store: Store) -> tuple[list[Any], list[Any]]:
     return sorted(nodes), sorted(rels)
 
 
+@pytest.mark.slow
 def test_export_then_restore_is_exact(cli: Any, store: Store, tmp_path: Path) -> None:
     remember(
         cli,
@@ -652,6 +657,7 @@ def test_scope_option_refuses_bad_chains_by_name(cli: Any, bg: BeliefGraph) -> N
     failed(cli("search", "pnpm", "--scope", ""), "--scope[0]")
 
 
+@pytest.mark.slow
 def test_search_through_a_scope_shows_kind_scope_support_and_disputes(
     cli: Any, bg: BeliefGraph, monkeypatch: pytest.MonkeyPatch
 ) -> None:

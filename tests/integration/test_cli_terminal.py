@@ -220,6 +220,7 @@ def assert_fits(output: str, width: int, values: tuple[str, ...], ids: tuple[str
 
 
 @pytest.mark.parametrize("width", [80, 200])
+@pytest.mark.slow
 def test_every_read_command_fits_the_width(
     env: dict[str, str], width: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -356,6 +357,7 @@ def read_everything(subject: str, first: str, dependent: str) -> str:
 FIELDS = ("new", "new text", "old", "author", "origin", "content", "actor", "dep")
 
 
+@pytest.mark.slow
 def test_markup_in_every_field_prints_as_written(env: dict[str, str]) -> None:
     for i, bad in enumerate(MARKUP):
         subject = f"s{i} {bad}"
@@ -365,6 +367,7 @@ def test_markup_in_every_field_prints_as_written(env: dict[str, str]) -> None:
             assert expected in flat, (expected, flat)
 
 
+@pytest.mark.slow
 def test_control_sequences_in_every_stored_field_are_shown_not_obeyed(
     env: dict[str, str], store: Store
 ) -> None:

@@ -93,6 +93,7 @@ def test_concurrent_writers_keep_one_chain_per_slot(
     assert sum(writes.values()) == THREADS * CALLS  # distinct objects: no SAME verdicts
 
 
+@pytest.mark.slow
 def test_the_read_a_write_is_decided_on_waits_for_a_commit_on_its_fact(
     store: Store, make_bg: Callable[..., BeliefGraph]
 ) -> None:
@@ -189,6 +190,7 @@ BOTH_PATHS = pytest.mark.parametrize(
 
 
 @BOTH_PATHS
+@pytest.mark.slow
 def test_a_read_beside_a_write_that_creates_a_fact_does_not_deadlock_it(
     store: Store,
     make_bg: Callable[..., BeliefGraph],
@@ -234,6 +236,7 @@ def test_a_read_beside_a_write_that_creates_a_fact_does_not_deadlock_it(
 
 
 @BOTH_PATHS
+@pytest.mark.slow
 def test_a_read_and_a_write_take_the_keys_of_new_facts_in_one_order(
     store: Store,
     make_bg: Callable[..., BeliefGraph],

@@ -292,6 +292,7 @@ def seeded(bg: BeliefGraph, store: Store) -> Seeded:
     return Seeded(bg, store)
 
 
+@pytest.mark.slow
 def test_the_seed_breaks_the_invariants_consolidation_restores_them(
     bg: BeliefGraph, store: Store, seeded: Seeded
 ) -> None:
@@ -547,6 +548,7 @@ def test_the_cli_prints_the_plan_as_a_table_and_the_result_as_json(
     assert "Traceback" not in bad.stderr
 
 
+@pytest.mark.slow
 def test_the_mcp_tool_consolidates_the_servers_namespace_only(
     neo4j_info: ConnectionInfo, bg: BeliefGraph, store: Store
 ) -> None:
@@ -600,6 +602,7 @@ def test_the_mcp_tool_consolidates_the_servers_namespace_only(
 
 
 @pytest.mark.parametrize("crowd", [0, 300], ids=["alone", "another namespace crowding"])
+@pytest.mark.slow
 def test_with_the_models_a_text_only_paraphrase_of_a_fact_folds_into_it(
     make_bg: Callable[..., BeliefGraph], offline_models: tuple[Any, Any], crowd: int
 ) -> None:

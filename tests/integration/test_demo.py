@@ -39,6 +39,7 @@ def try_next(lines: list[str], ns: str) -> list[str]:
     return commands
 
 
+@pytest.mark.slow
 def test_with_the_models_priyas_flip_is_a_flagged_conflict(semantic_bg: BeliefGraph) -> None:
     detector = semantic_bg.detector
     ns, lines = told(semantic_bg, demo.DemoModels(detector, "models: the offline pair"))
@@ -65,6 +66,7 @@ def test_without_a_contradiction_model_it_says_so_first_and_still_runs(bg: Belie
     assert try_next(lines, ns)[1] == f"belief-graph conflicts -n {ns}"
 
 
+@pytest.mark.slow
 def test_choose_models_takes_the_configured_then_what_this_machine_has(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -100,6 +102,7 @@ def test_choose_models_takes_the_configured_then_what_this_machine_has(
     assert "\n" not in without.line
 
 
+@pytest.mark.slow
 def test_the_demo_command_with_the_models_of_this_machine(
     neo4j_info: ConnectionInfo,
     bg: BeliefGraph,

@@ -208,6 +208,7 @@ def test_a_scorer_that_cannot_tell_a_contradiction_from_a_paraphrase_fails(
     assert row.remedy and checks["paraphrase retrieval"].ok
 
 
+@pytest.mark.slow
 def test_a_missing_schema_names_init(bg: BeliefGraph, store: Store) -> None:
     store.run_literal("DROP INDEX claim_namespace_status IF EXISTS")
     try:
@@ -222,6 +223,7 @@ def test_a_missing_schema_names_init(bg: BeliefGraph, store: Store) -> None:
 # -- claims without a vector: doctor names embed, embed fills them in --------------------------
 
 
+@pytest.mark.slow
 def test_claims_written_without_models_are_named_and_embed_fixes_them(
     bg: BeliefGraph, make_bg: Callable[..., BeliefGraph], offline_models: tuple[object, object]
 ) -> None:
@@ -276,6 +278,7 @@ def test_embed_is_idempotent_resumable_and_reports_progress(
     assert q(store, "MATCH (c:Claim) RETURN c.id AS id, c.embedding AS e ORDER BY id") == before
 
 
+@pytest.mark.slow
 def test_embed_never_gives_an_erased_claim_a_vector_and_stays_in_its_namespace(
     bg: BeliefGraph, offline_models: tuple[object, object], store: Store
 ) -> None:
@@ -328,6 +331,7 @@ def cli(
     return lambda *args: runner.invoke(app, list(args))
 
 
+@pytest.mark.slow
 def test_the_cli_prints_each_failure_with_its_fix_and_embed_clears_it(
     cli: Callable[..., Any], bg: BeliefGraph
 ) -> None:

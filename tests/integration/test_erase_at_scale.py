@@ -155,6 +155,7 @@ CHILD = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_client_killed_halfway_leaves_the_erase_closed_and_a_second_one_finishes_it(
     make_bg: Callable[..., BeliefGraph], neo4j_info: ConnectionInfo
 ) -> None:
@@ -197,6 +198,7 @@ def test_a_client_killed_halfway_leaves_the_erase_closed_and_a_second_one_finish
     assert q(bg.store, "MATCH (r:Erasing) RETURN count(r) AS n")[0]["n"] == 0
 
 
+@pytest.mark.slow
 def test_a_namespace_erase_finishes_a_subjects_erase_that_stopped(
     make_bg: Callable[..., BeliefGraph],
 ) -> None:

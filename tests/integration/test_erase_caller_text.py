@@ -180,6 +180,7 @@ def traces(bg: BeliefGraph) -> list[str]:
 
 
 @pytest.mark.parametrize("kind", ["subject", "namespace", "claims"])
+@pytest.mark.slow
 def test_no_copy_of_the_callers_words_survives_an_erase(
     make_bg: Callable[..., BeliefGraph], kind: str
 ) -> None:

@@ -117,6 +117,7 @@ def test_every_kind_of_erase_takes_the_subject_off_its_facts(
     assert (omar is None) == (kind == "namespace")
 
 
+@pytest.mark.slow
 def test_the_subject_goes_even_when_its_claims_were_erased_before(
     make_bg: Callable[..., BeliefGraph],
 ) -> None:

@@ -7,6 +7,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.detect import Detector
 from belief_graph.store import Store
@@ -108,6 +110,7 @@ def assert_gone(store: Store, strings: set[str], vectors: list[list[float]]) -> 
             ), "an erased embedding survived"
 
 
+@pytest.mark.slow
 def test_erase_subject_then_namespace_leaves_nothing(
     store: Store, make_bg: Callable[..., BeliefGraph]
 ) -> None:

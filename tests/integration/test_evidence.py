@@ -161,6 +161,7 @@ def test_a_guess_cannot_even_dispute_a_policy(bg: BeliefGraph) -> None:
     assert belief(bg).id == rule
 
 
+@pytest.mark.slow
 def test_repeated_independent_disputes_demote_the_policy_for_a_human(
     bg: BeliefGraph, store: Store
 ) -> None:

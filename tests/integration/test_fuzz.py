@@ -399,6 +399,7 @@ def test_cli_remember_refuses_by_name_or_round_trips(
 
 @FUZZ
 @given(ns=cli_text, arg=cli_text)
+@pytest.mark.slow
 def test_cli_reads_refuse_cleanly(store: Store, cli: Any, ns: str, arg: str) -> None:
     CASES["cli:reads"] += 1
     for args in (

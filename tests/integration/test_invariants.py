@@ -102,6 +102,7 @@ PINNED = [
 
 
 @pytest.mark.parametrize(("ops", "preset", "reinforce_after"), PINNED)
+@pytest.mark.slow
 def test_pinned_sequences_keep_every_invariant(
     store: Store, ops: list[tuple[Any, ...]], preset: str, reinforce_after: int
 ) -> None:

@@ -61,6 +61,7 @@ def claim_ids(store: Store, ns: str) -> set[str]:
     return {r["id"] for r in q(store, "MATCH (c:Claim {namespace: $ns}) RETURN c.id AS id", ns=ns)}
 
 
+@pytest.mark.slow
 def test_reads_never_cross_namespaces(store: Store, make_bg: Callable[..., BeliefGraph]) -> None:
     bg = make_bg(detector=Detector(offline_embedder()))  # vectors, so search has something
     fill(bg, A)

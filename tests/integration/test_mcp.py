@@ -130,6 +130,7 @@ def run(body: Callable[[], Awaitable[None]]) -> None:
     anyio.run(body)
 
 
+@pytest.mark.slow
 def test_lists_every_tool_with_a_description_and_typed_schema(open_session: Opener) -> None:
     async def body() -> None:
         async with open_session() as session:
@@ -146,6 +147,7 @@ def test_lists_every_tool_with_a_description_and_typed_schema(open_session: Open
     run(body)
 
 
+@pytest.mark.slow
 def test_observe_turns_what_the_user_said_into_one_current_belief(open_session: Opener) -> None:
     async def body() -> None:
         async with open_session() as session:
@@ -180,6 +182,7 @@ def test_observe_turns_what_the_user_said_into_one_current_belief(open_session: 
     run(body)
 
 
+@pytest.mark.slow
 def test_priya_story_through_mcp_tools_alone(open_session: Opener) -> None:
     async def body() -> None:
         async with open_session() as session:
@@ -305,6 +308,7 @@ def test_priya_story_through_mcp_tools_alone(open_session: Opener) -> None:
     run(body)
 
 
+@pytest.mark.slow
 def test_an_agent_works_the_queues_down_with_the_user(open_session: Opener) -> None:
     def claim(obj: str, predicate: str = "diet", **extra: Any) -> dict[str, Any]:
         return {
@@ -356,6 +360,7 @@ def test_an_agent_works_the_queues_down_with_the_user(open_session: Opener) -> N
     run(body)
 
 
+@pytest.mark.slow
 def test_an_agent_sees_a_dispute_and_promotes_on_the_users_word(open_session: Opener) -> None:
     def claim(obj: str, **extra: Any) -> dict[str, Any]:
         return {
@@ -401,6 +406,7 @@ def test_an_agent_sees_a_dispute_and_promotes_on_the_users_word(open_session: Op
     run(body)
 
 
+@pytest.mark.slow
 def test_express_to_go_story_with_as_of_questions(open_session: Opener, bg: BeliefGraph) -> None:
     # What the project learned in spring, imported as history (a client of the MCP server cannot
     # stamp a transaction time; an operator imports history through the audited path).
@@ -471,6 +477,7 @@ def test_express_to_go_story_with_as_of_questions(open_session: Opener, bg: Beli
     run(body)
 
 
+@pytest.mark.slow
 def test_bad_input_comes_back_as_a_tool_error_naming_the_field(open_session: Opener) -> None:
     async def body() -> None:
         async with open_session() as session:
@@ -500,6 +507,7 @@ def test_bad_input_comes_back_as_a_tool_error_naming_the_field(open_session: Ope
     run(body)
 
 
+@pytest.mark.slow
 def test_erase_is_refused_unless_the_server_allows_it(
     open_session: Opener, bg: BeliefGraph
 ) -> None:
@@ -603,6 +611,7 @@ def test_recall_answers_by_meaning_with_rivals_beside(semantic_bg: BeliefGraph) 
         run(body)
 
 
+@pytest.mark.slow
 def test_http_off_loopback_needs_a_token(neo4j_info: ConnectionInfo, bg: BeliefGraph) -> None:
     env = server_env(neo4j_info)
     refused = subprocess.run(
@@ -684,6 +693,7 @@ FAILED_RUNS = [
 ]
 
 
+@pytest.mark.slow
 def test_a_scoped_server_reads_through_its_chain_and_writes_to_its_namespace(
     open_session: Opener, bg: BeliefGraph
 ) -> None:

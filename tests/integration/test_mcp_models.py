@@ -44,6 +44,7 @@ def models_unreachable(info: ConnectionInfo) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("transport", [[], ["--http"]])
+@pytest.mark.slow
 def test_models_configured_and_unreachable_refuse_to_start_in_one_line(
     neo4j_info: ConnectionInfo, bg: BeliefGraph, transport: list[str]
 ) -> None:
@@ -67,6 +68,7 @@ def test_models_configured_and_unreachable_refuse_to_start_in_one_line(
     assert time.monotonic() - started < 120
 
 
+@pytest.mark.slow
 def test_with_no_models_the_same_machine_serves_structurally(
     neo4j_info: ConnectionInfo, bg: BeliefGraph
 ) -> None:

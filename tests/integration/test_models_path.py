@@ -187,6 +187,7 @@ TABLE = [
 ]
 
 
+@pytest.mark.slow
 def test_the_shortcut_leaves_the_same_graph_with_the_offline_models(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
@@ -274,6 +275,7 @@ def test_a_batchs_neighbours_read_in_two_halves_are_those_one_statement_finds(
     assert len(found) >= len(people)
 
 
+@pytest.mark.slow
 def test_a_single_drafts_models_run_beside_its_reads_and_decide_the_same(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
@@ -430,6 +432,7 @@ def facts(draw: Callable[..., Any]) -> list[ClaimDraft]:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(stream=facts(), batch_size=st.integers(1, 3))
+@pytest.mark.slow
 def test_an_ingest_read_ahead_leaves_what_batch_after_batch_leaves(
     store: Store,
     monkeypatch: pytest.MonkeyPatch,
@@ -724,6 +727,7 @@ def test_a_draft_whose_ranked_slots_were_all_moved_is_ranked_wider_until_one_was
     met_as_one_at_a_time(each, alone, "slot:priya:buying")
 
 
+@pytest.mark.slow
 def test_a_look_up_returns_the_slots_its_fetch_held_beyond_its_rank(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
@@ -757,6 +761,7 @@ def spy_ranks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return ranks
 
 
+@pytest.mark.slow
 def test_a_batch_read_ahead_finds_a_drafts_nearest_slot_beyond_those_moved_before_it(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
@@ -828,6 +833,7 @@ def moves(draw: Callable[..., Any]) -> list[ClaimDraft]:
     batch_size=st.integers(2, 5),
     neighbours=st.integers(1, 2),
 )
+@pytest.mark.slow
 def test_an_ingest_in_batches_leaves_what_one_draft_at_a_time_leaves(
     store: Store,
     monkeypatch: pytest.MonkeyPatch,
@@ -919,6 +925,7 @@ def splurges(namespace: str) -> list[ClaimDraft]:
 
 @pytest.mark.parametrize("rides", [True, False], ids=["with its read", "on its own"])
 @pytest.mark.parametrize("crowd", ["another namespace", "the draft's own fact"])
+@pytest.mark.slow
 def test_a_drafts_nearest_claim_elsewhere_is_found_when_many_nearer_ones_fill_the_fetch(
     store: Store,
     monkeypatch: pytest.MonkeyPatch,
@@ -942,6 +949,7 @@ def test_a_drafts_nearest_claim_elsewhere_is_found_when_many_nearer_ones_fill_th
     assert frugal in result.flagged, result
 
 
+@pytest.mark.slow
 def test_a_look_up_starts_as_wide_as_most_of_the_last_ones_in_its_namespace_needed(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any]
 ) -> None:
@@ -982,6 +990,7 @@ DRINKS = ["tea", "coffee", "milk", "water", "cocoa", "cider", "lemonade", "kefir
 
 
 @pytest.mark.parametrize("crowd", [0, 1000], ids=["alone", "another namespace crowding"])
+@pytest.mark.slow
 def test_a_sentence_restating_a_fact_joins_it_when_another_namespace_crowds_the_index(
     store: Store, monkeypatch: pytest.MonkeyPatch, offline_models: tuple[Any, Any], crowd: int
 ) -> None:
@@ -1004,6 +1013,7 @@ def test_a_sentence_restating_a_fact_joins_it_when_another_namespace_crowds_the_
     assert restated.slot_id == fact.slot_id, restated
 
 
+@pytest.mark.slow
 def test_ingest_commits_100_drafts_a_transaction_with_a_contradiction_model_and_500_without(
     make_bg: Callable[..., BeliefGraph], offline_models: tuple[Any, Any]
 ) -> None:

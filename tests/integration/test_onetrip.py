@@ -211,6 +211,7 @@ def play(
     preset="recency",
 )
 @sequences
+@pytest.mark.slow
 def test_one_statement_and_the_general_path_leave_the_same_graph(
     store: Store, ops: list[tuple[Any, ...]], preset: str
 ) -> None:
@@ -281,6 +282,7 @@ def test_deciding_with_no_read_believes_what_reading_first_believes(
     preset="recency",
 )
 @sequences
+@pytest.mark.slow
 def test_a_facts_past_read_from_its_newest_window_on_believes_what_reading_all_of_it_believes(
     store: Store, ops: list[tuple[Any, ...]], preset: str
 ) -> None:
@@ -390,6 +392,7 @@ def test_a_write_reads_a_long_lived_facts_recent_versions_not_its_whole_history(
     assert current.object == "city-30"
 
 
+@pytest.mark.slow
 def test_with_the_models_on_a_nearest_facts_past_is_read_from_its_newest_window_on(
     store: Store, offline_models: tuple[Any, Any]
 ) -> None:
@@ -493,6 +496,7 @@ def test_keeping_a_correction_that_reaches_before_the_newest_versions_reads_them
         assert held.object == "city-8"
 
 
+@pytest.mark.slow
 def test_the_write_paths_read_of_a_long_lived_fact_reads_its_recent_claims_by_index(
     store: Store,
 ) -> None:

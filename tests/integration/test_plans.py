@@ -13,6 +13,8 @@ import re
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from belief_graph import BeliefGraph, ClaimDraft, HistoricalDraft, cypher
 from belief_graph.store import Store
 from belief_graph.testing import factories
@@ -142,6 +144,7 @@ def test_finding_one_node_is_told_from_the_reads_that_grow() -> None:
     assert not of_a_slot_in_hand("NodeIndexSeek: RANGE INDEX c:Claim(namespace, status) WHERE ...")
 
 
+@pytest.mark.slow
 def test_statements_planned_once_find_each_node_by_its_key_on_an_empty_and_a_filled_database(
     bg: BeliefGraph, store: Store
 ) -> None:
@@ -173,6 +176,7 @@ def cached_plans(store: Store) -> int:
     return int(found.group(1)) if found else 0
 
 
+@pytest.mark.slow
 def test_every_kind_of_write_uses_the_one_plan_init_schema_made(
     bg: BeliefGraph, store: Store, sent: list[str]
 ) -> None:
@@ -225,6 +229,7 @@ NAMESPACE_WIDE = (
 )
 
 
+@pytest.mark.slow
 def test_a_statement_about_one_namespace_reads_that_namespace_not_the_database(
     bg: BeliefGraph, store: Store
 ) -> None:
@@ -253,6 +258,7 @@ def test_a_statement_about_one_namespace_reads_that_namespace_not_the_database(
 _INDEX_READ = re.compile(r"^(?:RANGE INDEX|UNIQUE) \w+:(?P<label>\w+)\((?P<keys>[\w, ]+)\)")
 
 
+@pytest.mark.slow
 def test_every_index_the_schema_creates_is_read_by_a_shipped_statement(
     bg: BeliefGraph, store: Store
 ) -> None:
@@ -278,6 +284,7 @@ def test_every_index_the_schema_creates_is_read_by_a_shipped_statement(
     assert {name for name, key in created.items() if key not in read} == set()
 
 
+@pytest.mark.slow
 def test_the_schema_drops_an_index_an_earlier_version_created_that_nothing_reads(
     bg: BeliefGraph, store: Store
 ) -> None:

@@ -119,6 +119,7 @@ def run_python(source: str, capsys: pytest.CaptureFixture[str]) -> str:
     return capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_the_python_api(machine: None, capsys: pytest.CaptureFixture[str]) -> None:
     assert run_python(code("python"), capsys) == "CONFLICT aggressive\n"
 
@@ -176,6 +177,7 @@ async def use_memory(session: ClientSession) -> None:
     assert answer.structured_content["beliefs"][0]["object"] == "Lisbon"
 
 
+@pytest.mark.slow
 def test_the_mcp_stdio_config_as_a_host_starts_it(
     neo4j_info: ConnectionInfo, bg: BeliefGraph
 ) -> None:
@@ -192,6 +194,7 @@ def test_the_mcp_stdio_config_as_a_host_starts_it(
     assert bg.current(NS, "user", "city") is not None
 
 
+@pytest.mark.slow
 def test_the_mcp_http_server_and_client_config_with_its_token(
     neo4j_info: ConnectionInfo, bg: BeliefGraph
 ) -> None:

@@ -346,6 +346,7 @@ def test_a_snapshot_that_breaks_what_the_engine_relies_on_is_refused(
     refused(store, write(tmp_path, records), f"line {records.index(named) + 1}:", *needles)
 
 
+@pytest.mark.slow
 def test_a_namespace_with_every_kind_of_history_restores_as_it_was(
     store: Store, tmp_path: Path
 ) -> None:

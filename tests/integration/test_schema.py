@@ -20,6 +20,7 @@ QUERIES = [n for n in cypher.names() if not n.startswith(("schema/", f"{cypher.C
 
 
 @pytest.mark.parametrize("name", QUERIES)
+@pytest.mark.slow
 def test_every_statement_plans_on_the_server(store: Store, name: str) -> None:
     # In the variant this server runs: the cypher25/ one where it has in-index filtering.
     store.explain(cypher.variant(name, store.features().vector_filters))

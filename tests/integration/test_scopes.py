@@ -243,6 +243,7 @@ CHAINS = st.lists(st.sampled_from(NAMESPACES), min_size=1, max_size=4, unique=Tr
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(claims=CLAIMS, chains=st.lists(CHAINS, min_size=1, max_size=3))
+@pytest.mark.slow
 def test_no_read_through_a_chain_leaves_it(
     store: Store, claims: list[tuple[str, ...]], chains: list[list[str]]
 ) -> None:

@@ -317,6 +317,7 @@ def test_a_policy_holds_from_the_decision_that_made_it_one(
 # -- 7. contradictions a reader can see ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_belief_that_won_a_contradiction_names_what_it_contradicted(
     either: BeliefGraph,
 ) -> None:

@@ -720,6 +720,7 @@ def test_current_and_as_of_of_a_long_lived_fact_read_its_few_windows_not_its_his
     assert read["atlas"] == [3, 3, 3]
 
 
+@pytest.mark.slow
 def test_search_of_a_long_lived_fact_answers_current_reading_its_few_windows(
     make_bg: Callable[..., BeliefGraph], store: Any, offline_models: tuple[object, object]
 ) -> None:

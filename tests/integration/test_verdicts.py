@@ -68,6 +68,7 @@ def test_a_different_value_is_an_update_with_models_on(
     assert current(semantic_bg, "priya", "salary").object == new
 
 
+@pytest.mark.slow
 def test_the_same_value_written_differently_is_same(semantic_bg: BeliefGraph) -> None:
     first = tell(semantic_bg, "Priya earns $90,000 a year.", "priya", "salary", "$90,000")
     again = tell(semantic_bg, "Priya makes 90k dollars.", "priya", "salary", "90k dollars")
@@ -133,6 +134,7 @@ def test_a_text_only_negation_ends_the_text_only_claim(semantic_bg: BeliefGraph)
 # -- 3. contradictions inside a multi-valued slot are recorded -----------------------------------
 
 
+@pytest.mark.slow
 def test_a_contradiction_inside_a_multi_valued_fact_is_recorded(semantic_bg: BeliefGraph) -> None:
     bg = semantic_bg
     peanuts = tell(bg, "Priya is allergic to peanuts.", "priya", "has_allergy", "peanuts")

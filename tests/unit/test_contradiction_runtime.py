@@ -148,6 +148,7 @@ def test_the_export_leaves_the_torch_model_as_it_was(model: Path, tmp_path: Path
     np.testing.assert_allclose(loaded.predict(PAIRS, show_progress_bar=False), before, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_an_export_that_disagrees_with_torch_is_not_used(
     model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, torch_scores: Any
 ) -> None:

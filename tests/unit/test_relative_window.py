@@ -81,6 +81,7 @@ def test_a_classifier_exported_from_torch_gives_the_same_logits_over_its_window(
     assert any(n.startswith("relative_window/") for n in names)
 
 
+@pytest.mark.slow
 def test_the_offline_classifier_gives_the_same_logits_over_its_window(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
