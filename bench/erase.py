@@ -1,7 +1,8 @@
 """How long does erasing a whole namespace take, and does its last batch cost what its first did?
 
-``--claims`` facts of people (three facts each, so most drafts make a version; every tenth with
-a provenance episode, every fiftieth text-only) are ingested, then the namespace is erased in
+``--claims`` facts of people (``belief_graph.testing.factories.people``: three facts each, so
+most drafts make a version; every tenth with a provenance episode, every fiftieth text-only),
+the namespace of the 50,000-claim erase test, are ingested, then the namespace is erased in
 one call. Prints the erase's seconds and each step's batches (claims, facts, revisions): how
 many, the median and p95 seconds of a batch, and the median of its first and last tenth (equal
 when a batch's cost does not grow with what the erase has done before it).
@@ -14,27 +15,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from belief_graph import ClaimDraft
 from belief_graph.policy import Policy
-from belief_graph.testing.factories import draft
+from belief_graph.testing.factories import people
 from bench.common import connect, percentile, report, stopwatch
-
-
-def drafts(ns: str, n: int) -> Iterator[ClaimDraft]:
-    subjects = max(1, n // 6)
-    predicates = ("lives_in", "works_at", "drives")
-    for i in range(n):
-        person = f"person-{i % subjects}"
-        if i % 50 == 49:
-            yield draft(text=f"Note: {person}, remark {i}.", namespace=ns)
-            continue
-        episode = (
-            {"episode_id": f"ep-{i}", "episode_content": f"said in chat {i}"} if i % 10 == 0 else {}
-        )
-        yield draft(person, predicates[i % 3], f"value-{i}", namespace=ns, **episode)
 
 
 def batches(seconds: list[float]) -> dict[str, float | int]:
@@ -57,7 +42,7 @@ def main() -> int:
     ns = f"bench:erase:{datetime.now(UTC):%Y%m%d%H%M%S}"
     bg = connect(policy=Policy(preset="recency"))
     with stopwatch() as ingested:
-        bg.ingest(drafts(ns, args.claims), batch_size=5_000)
+        bg.ingest(people(ns, args.claims), batch_size=5_000)
     steps: dict[str, list[float]] = {}
     last = [time.perf_counter()]
 

@@ -8,6 +8,7 @@ namespace="user:ana")``. Its sentence is made from the triple unless given; ever
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -77,6 +78,32 @@ def episode(
     """One turn said by ``speaker`` at ``at``, after the earlier turns ``context`` (oldest
     first)."""
     return Episode(speaker=speaker, at=at, text=text, context=context, id=id)
+
+
+def people(namespace: str, n: int, *, tag: str = "") -> Iterator[ClaimDraft]:
+    """``n`` facts of ``n // 6`` people (three facts each, so most drafts update a fact and make
+    a version), every tenth with a provenance episode, every fiftieth text-only: a namespace
+    of any size, with ``tag`` in every string it stores (an erase test looks for it)."""
+    subjects = max(1, n // 6)
+    predicates = ("lives_in", "works_at", "drives")
+    for i in range(n):
+        person = f"{tag}person-{i % subjects}"
+        if i % 50 == 49:
+            yield draft(text=f"Note: {person}, remark {i}.", namespace=namespace)
+            continue
+        said = (
+            {"episode_id": f"ep-{i}", "episode_content": f"{tag}said in chat {i}"}
+            if i % 10 == 0
+            else {}
+        )
+        yield draft(
+            person,
+            predicates[i % 3],
+            f"{tag}value-{i}",
+            namespace=namespace,
+            author=f"{tag}author",
+            **said,
+        )
 
 
 class Clock:

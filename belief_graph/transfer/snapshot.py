@@ -10,6 +10,7 @@ pick a statement from a whitelist, they are never put into query text.
 
 from __future__ import annotations
 
+import functools
 import json
 import shutil
 import tempfile
@@ -313,18 +314,20 @@ def _value(where: str, name: str, value: Any) -> Any:
     return value
 
 
-_ADAPTERS: dict[int, Any] = {}
+@functools.cache
+def _adapter(kind: Any) -> Any:
+    """One adapter per kind: building one costs more than the validation (a 3,000-claim restore
+    spent 17 of its 23 s building them, one per field of every node)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(kind)
 
 
 def _as_api(where: str, name: str, value: Any, kind: Any) -> None:
-    """``value`` (or each item of a list) validated as the API validates ``kind``. One adapter
-    per kind (the models' module-level types): building one costs more than the validation
-    (a 3,000-claim restore spent 17 of its 23 s building them)."""
-    from pydantic import TypeAdapter, ValidationError
+    """``value`` (or each item of a list) validated as the API validates ``kind``."""
+    from pydantic import ValidationError
 
-    adapter = _ADAPTERS.get(id(kind))
-    if adapter is None:
-        adapter = _ADAPTERS[id(kind)] = TypeAdapter(kind)
+    adapter = _adapter(kind)
     for item in value if isinstance(value, list) else [value]:
         try:
             adapter.validate_python(item, strict=True)

@@ -12,45 +12,20 @@ import signal
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
 from belief_graph import BeliefGraph, ConflictError, NotFound
 from belief_graph.policy import Policy
 from belief_graph.server.provide import ConnectionInfo
-from belief_graph.testing.factories import draft
+from belief_graph.testing.factories import draft, people
 from belief_graph.testing.graph import check_graph, namespace_snapshot, q, strings_holding
 from belief_graph.transfer.snapshot import export_namespace
 from belief_graph.write import erasure
 
 NS, OTHER = "user:big", "user:neighbour"
 MARK = "zqxmark"  # in every erased string (lower case: no id holds it), so a trace holds it
-
-
-def drafts(n: int, subjects: int) -> Iterator[Any]:
-    """``n`` facts of ``subjects`` people (three facts each, so most drafts update a fact and
-    make a version), every tenth with a provenance episode, every fiftieth text-only."""
-    predicates = ("lives_in", "works_at", "drives")
-    for i in range(n):
-        person = f"{MARK}-person-{i % subjects}"
-        if i % 50 == 49:
-            yield draft(text=f"Note: {person}, {MARK} remark {i}.", namespace=NS)
-            continue
-        extra = (
-            {"episode_id": f"ep-{i}", "episode_content": f"{MARK} said in chat {i}"}
-            if i % 10 == 0
-            else {}
-        )
-        yield draft(
-            person,
-            predicates[i % 3],
-            f"{MARK}-value-{i}",
-            namespace=NS,
-            author=f"{MARK}-author",
-            **extra,
-        )
 
 
 def traces(bg: BeliefGraph) -> list[str]:
@@ -87,7 +62,7 @@ def test_fifty_thousand_claims_erased_in_batches_through_a_failure_halfway(
 ) -> None:
     bg = make_bg(policy=Policy(preset="recency"))
     claims = 50_000
-    bg.ingest(drafts(claims, subjects=claims // 6), batch_size=5_000)
+    bg.ingest(people(NS, claims, tag=f"{MARK}-"), batch_size=5_000)
     first = next(iter(bg.subjects(NS, limit=1)))
     contract = bg.contract(
         NS,
