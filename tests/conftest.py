@@ -40,9 +40,11 @@ from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import claim_database, wipe
 from belief_graph.testing.servers import UserSandbox
 
-# Merged into the suite's own server's configuration (not the sandboxed users' servers, which
-# run as a user's would); a BELIEF_GRAPH_NEO4J_CONF of the user's own is left in charge.
+# Merged into the configuration of every server the suite starts (its own, the tests' throwaway
+# and sandboxed ones, the suite run again in a subprocess); a BELIEF_GRAPH_NEO4J_CONF of the
+# user's own is left in charge.
 SUITE_CONF = Path(__file__).with_name("neo4j.conf")
+os.environ.setdefault("BELIEF_GRAPH_NEO4J_CONF", str(SUITE_CONF))
 
 # Property tests without a count of their own: the full profile for CI and `make test`, fewer in
 # the edit loop (belief_graph.testing.examples scales the tests that name their own count).
@@ -70,10 +72,7 @@ def no_terminal_size(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="session")
 def neo4j_info() -> Iterator[ConnectionInfo]:
     """The session's database; a private server started for it is discarded at the end."""
-    with pytest.MonkeyPatch.context() as env:
-        if "BELIEF_GRAPH_NEO4J_CONF" not in os.environ:
-            env.setenv("BELIEF_GRAPH_NEO4J_CONF", str(SUITE_CONF))
-        info = provide(start=True, for_tests=True, in_memory=True)
+    info = provide(start=True, for_tests=True, in_memory=True)
     yield info
     release()
 

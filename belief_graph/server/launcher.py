@@ -58,6 +58,7 @@ _JAVA_FLAGS = (
 # and falls back to scalar code. Measured here on 2026.08.1, 100k claims: a filtered index read
 # 8.75 -> 5.78 ms p50, side by side (docs/benchmarks.md). On Java 17 Lucene only warns that it
 # is too old.
+_JVM_ADDITIONAL = "server.jvm.additional"
 _VECTOR_API_FLAG = "--add-modules=jdk.incubator.vector"
 _VECTOR_API_JAVA = 21
 # Erase cannot reach transaction logs that are kept: keep only the newest log file once a
@@ -341,6 +342,7 @@ class LocalNeo4j:
             f"-Xmx{_HEAP_MAX}",
             *_JAVA_FLAGS,
             *vector_api,
+            *jvm_options(self.settings.neo4j_conf),
             "-cp",
             f"{self.lib_dir}{os.sep}*",
             entry_point,
@@ -570,6 +572,21 @@ def read_conf(path: Path) -> dict[str, str]:
             )
         settings[key] = value
     return settings
+
+
+def jvm_options(override: Path | None) -> list[str]:
+    """The JVM options of the override file's ``server.jvm.additional`` lines, one option a line
+    and the key repeatable, as Neo4j's own scripts read them: the launcher starts the JVM
+    itself, so it passes them on (a test server's ``-XX:TieredStopAtLevel=1``, docs/testing.md)."""
+    if override is None:
+        return []
+    read_conf(override)  # a bad file is refused, naming the line
+    found = []
+    for raw in override.expanduser().read_text(encoding="utf-8").splitlines():
+        key, _, value = raw.strip().partition("=")
+        if key.strip() == _JVM_ADDITIONAL:
+            found.append(value.strip())
+    return found
 
 
 def merge_conf(lines: list[str], override: Path | None) -> list[str]:

@@ -7,6 +7,7 @@ Runs on the sandboxed user's server (``user_sandbox``), never the real user's.""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,7 @@ def test_compact_leaves_no_erased_string_and_brings_a_namespace_larger_than_a_tr
         "# mine\n\ndb.tx_log.rotation.retention_policy = 2 files\ndb.logs.query.enabled=OFF\n"
         "db.memory.transaction.max=32m\n"
     )
+    suite_conf = os.environ["BELIEF_GRAPH_NEO4J_CONF"]  # the suite's (tests/conftest.py)
     monkeypatch.setenv("BELIEF_GRAPH_NEO4J_CONF", str(override))
     secret_story(graph)
     kept = namespace_snapshot(graph.store, KEEP)
@@ -186,7 +188,7 @@ def test_compact_leaves_no_erased_string_and_brings_a_namespace_larger_than_a_tr
         conf = (server.conf_dir / "neo4j.conf").read_text()
         assert conf.count("db.tx_log.rotation.retention_policy=") == 1
     finally:
-        monkeypatch.delenv("BELIEF_GRAPH_NEO4J_CONF")
+        monkeypatch.setenv("BELIEF_GRAPH_NEO4J_CONF", suite_conf)
         server.stop()
         LocalNeo4j().start()  # the sandbox's server as the other tests expect it
 

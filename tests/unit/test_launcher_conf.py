@@ -3,12 +3,20 @@ and a line that is not `setting.name=value` is refused naming the file and line.
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from belief_graph.errors import ConfigError
-from belief_graph.server.launcher import LocalNeo4j, merge_conf, read_conf
+from belief_graph.server.java import Java
+from belief_graph.server.launcher import (
+    _ENTRY_POINTS,
+    LocalNeo4j,
+    jvm_options,
+    merge_conf,
+    read_conf,
+)
 from belief_graph.settings import ServerSettings
 
 
@@ -76,3 +84,32 @@ def test_an_override_cannot_expose_the_unauthenticated_server(tmp_path: Path) ->
         "server.bolt.listen_address=0.0.0.0:7687\ndbms.security.auth_enabled=true\n"
     )
     assert "server.bolt.listen_address=0.0.0.0:7687" in merge_conf(generated, override)
+
+
+def test_jvm_options_of_the_override_reach_the_java_command(tmp_path: Path) -> None:
+    """``server.jvm.additional`` lines (the key repeatable, one option a line, as Neo4j's own
+    scripts read them) go to the JVM the launcher starts, in their order, before the classpath."""
+    override = tmp_path / "mine.conf"
+    override.write_text(
+        "server.jvm.additional=-XX:TieredStopAtLevel=1\n# a comment\n"
+        "db.logs.query.enabled=OFF\nserver.jvm.additional=-Dmine=yes\n"
+    )
+    assert jvm_options(override) == ["-XX:TieredStopAtLevel=1", "-Dmine=yes"]
+    assert jvm_options(None) == []
+
+    settings = ServerSettings(cache_dir=tmp_path / "cache", neo4j_conf=override)
+    server = LocalNeo4j(settings)
+    server.lib_dir.mkdir(parents=True)
+    entry = _ENTRY_POINTS[0]
+    with zipfile.ZipFile(server.lib_dir / f"neo4j-{settings.neo4j_version}.jar", "w") as jar:
+        jar.writestr(entry.replace(".", "/") + ".class", b"")
+    command = server._command(Java("java", 17))
+    classpath = command.index("-cp")
+    assert command[classpath - 2 : classpath] == ["-XX:TieredStopAtLevel=1", "-Dmine=yes"]
+    assert "-Dmine=yes" not in LocalNeo4j(ServerSettings(cache_dir=settings.cache_dir))._command(
+        Java("java", 17)
+    )
+
+    override.write_text("server.jvm.additional=-Dok=1\nnot a setting\n")
+    with pytest.raises(ConfigError, match="line 2"):
+        jvm_options(override)
