@@ -69,7 +69,7 @@ class RevisionCommand:
         legacy = (_LEGACY,) if self.legacy else ()
         # typer reads a command's arguments and options from its signature, its help from its
         # docstring: the row gives both.
-        parameters = inspect.Signature([*self.ids, *legacy, *self.options])
-        run.__signature__ = parameters  # type: ignore[attr-defined]
+        signature = inspect.Signature([*self.ids, *legacy, *self.options])
+        run.__signature__ = signature  # type: ignore[attr-defined]
         run.__doc__ = self.help
         group.command(self.name, cls=Command)(handle_errors(run))
