@@ -18,7 +18,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from .identity import _BASE_VERBS, _third_person, clauses, readings
+from .identity import clauses, readings
+from .identity.frames import third_person
+from .identity.words import BASE_VERBS
 
 Grounding = Literal["supported", "contradicted"]
 
@@ -73,6 +75,6 @@ def in_third_person(text: str, speaker: str) -> str:
 
     def verb(m: re.Match[str]) -> str:
         word = m.group(1)
-        return f"{name} {_third_person(word) if word in _BASE_VERBS else word}"
+        return f"{name} {third_person(word) if word in BASE_VERBS else word}"
 
     return _I_VERB.sub(verb, out)

@@ -69,7 +69,8 @@ def test_fitted_table_never_cuts_a_word(width: int) -> None:
 
 
 def test_an_observation_shows_a_turn_kept_as_text() -> None:
-    from belief_graph.cli.render import Times, observation_table
+    from belief_graph.cli.render import Times
+    from belief_graph.cli.views.revisions import observation_table
     from belief_graph.extraction import Observation, Proposal
 
     kept = Proposal(sentence="The quarterly report is eating my week.", source="The quarterly...")

@@ -310,7 +310,8 @@ def test_demote_flags_a_policy_and_promote_reinstates_it() -> None:
 def test_import_reports_refused_lines_and_why() -> None:
     from rich.console import Console
 
-    from belief_graph.cli.render import fit, import_summary
+    from belief_graph.cli.render import fit
+    from belief_graph.cli.views.summaries import import_summary
     from belief_graph.models import RevisionResult
     from belief_graph.transfer.claims import ImportStats
 

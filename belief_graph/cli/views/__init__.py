@@ -1,0 +1,1 @@
+"""The tables, panels and trees of each kind of answer, built with ``cli.render``."""
