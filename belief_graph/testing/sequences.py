@@ -98,6 +98,14 @@ OPS = st.one_of(
     remember_op,
     st.tuples(st.just("contract"), pick, st.booleans(), st.sampled_from([None, -3, 3, 30])),
     st.tuples(st.just("wait"), st.sampled_from([1, 10, 45])),
+    # days later, a new value of the fact last remembered (a change, or a correction): what an
+    # as_of of a moment in between must not see
+    st.tuples(
+        st.just("revisit"),
+        st.sampled_from([1, 10, 45]),
+        st.integers(0, len(OBJECTS) - 1),
+        st.booleans(),
+    ),
     st.tuples(st.just("settle"), ns_i, pick, st.booleans()),
     # an open conflict settled for one side (its claim or its rival)
     st.tuples(st.just("resolve"), ns_i, pick, st.booleans()),
@@ -135,6 +143,7 @@ class Run:
     latest: dict[str, dict[Asked, str | None]] = field(default_factory=dict)
     moved: set[str] = field(default_factory=set)
     long: bool = False  # a fact has more claims than the engine's reader walks
+    last_fact: tuple[int, int, int] | None = None  # (namespace, subject, predicate) remembered
 
     def rid(self) -> str:
         return f"rev-{next(self.counter):04d}"
@@ -150,6 +159,26 @@ class Run:
             self.clock.set(self.clock.now + timedelta(days=op[1]))
             self.moved = set(NAMESPACES)
             return
+        if kind == "revisit":
+            if self.last_fact is not None:
+                _, days, o, correction = op
+                self.apply(("wait", days))
+                self.apply(
+                    (
+                        "remember",
+                        *self.last_fact,
+                        o,
+                        "user_stated",
+                        0.8,
+                        correction,
+                        False,
+                        None,
+                        None,
+                    )
+                )
+            return
+        if kind == "remember":
+            self.last_fact = op[1], op[2], op[3]
         call = self.prepare(op)
         if call is None:
             return
