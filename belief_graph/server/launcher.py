@@ -336,10 +336,13 @@ class LocalNeo4j:
     def _command(self, java: Java) -> list[str]:
         entry_point = _entry_point(self.lib_dir, self.settings.neo4j_version)
         vector_api = [_VECTOR_API_FLAG] if java.major >= _VECTOR_API_JAVA else []
+        # Neo4j's scripts size the heap from neo4j.conf; the launcher starts java itself, so it
+        # takes the heap the override sets, as they would.
+        mine = read_conf(self.settings.neo4j_conf) if self.settings.neo4j_conf else {}
         return [
             java.path,
-            f"-Xms{_HEAP_INITIAL}",
-            f"-Xmx{_HEAP_MAX}",
+            f"-Xms{mine.get('server.memory.heap.initial_size', _HEAP_INITIAL)}",
+            f"-Xmx{mine.get('server.memory.heap.max_size', _HEAP_MAX)}",
             *_JAVA_FLAGS,
             *vector_api,
             *jvm_options(self.settings.neo4j_conf),

@@ -110,6 +110,11 @@ def test_jvm_options_of_the_override_reach_the_java_command(tmp_path: Path) -> N
         Java("java", 17)
     )
 
+    assert "-Xmx2g" in command  # the launcher's heap, unless the override sets one
+    override.write_text("server.memory.heap.max_size=4g\nserver.memory.heap.initial_size=512m\n")
+    sized = server._command(Java("java", 17))
+    assert "-Xmx4g" in sized and "-Xms512m" in sized and "-Xmx2g" not in sized
+
     override.write_text("server.jvm.additional=-Dok=1\nnot a setting\n")
     with pytest.raises(ConfigError, match="line 2"):
         jvm_options(override)
