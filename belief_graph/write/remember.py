@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import cypher
-from ..detect import Detector, Vectors, nearest
+from ..detect import Vectors, nearest
 from ..errors import BeliefGraphError, ConflictError, NotFound
 from ..evidence import Evidence, mention_key, source_key, union, with_mention
 from ..grounding import Grounding, grounding, in_third_person
@@ -43,7 +43,7 @@ from ..policy import (
     opposes,
     verification,
 )
-from ..store import StaleSlot, Store
+from ..store import StaleSlot
 from ..vocabulary import Vocabulary, normalize_key
 from ..widening import Widening
 from .changes import (
@@ -61,7 +61,8 @@ from .changes import (
     Supersedes,
     claim_properties,
 )
-from .state import WALK_UP_TO, State, assumed, found_state, new_slot, read_state
+from .engine import Engine
+from .state import State, assumed, found_state, new_slot, read_state
 from .timeline import Correction, correction, place
 
 # A call of this many drafts has its look-up ride with its state read; a batch's run first, on
@@ -73,11 +74,6 @@ RIDES_UP_TO = 1
 # they run.
 BESIDE = True
 _MODELS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="models")
-# A look-up starts where most of the last five in its namespace found their slots (Widening):
-# how crowded a look-up is depends on the draft's own neighbourhood, and a start wider than the
-# foot costs about as much as the foot and one widening (docs/benchmarks.md), so it pays only
-# where most look-ups widen.
-LOOKUP_WINDOW = 5
 # A look-up returns up to this many times the slots it ranks, as many as its fetch holds (free:
 # the claims are fetched already). In a batch of many drafts of few facts the drafts before one
 # move most of the slots it ranked, and each such draft looked its slots up again on its own.
@@ -179,18 +175,12 @@ class Remember:
 
     def __init__(
         self,
-        store: Store,
-        vocabulary: Vocabulary,
-        policy: Policy,
-        detector: Detector,
-        clock: Callable[[], datetime],
-        new_id: Callable[[], str],
+        engine: Engine,
         requests: Sequence[Request],
         known: Callable[[list[SlotKey]], dict[SlotKey, SlotState] | None] | None = None,
         after: dict[SlotKey, SlotState] | None = None,
         ahead: bool = False,
         whole_past: bool = False,
-        walk_up_to: int = WALK_UP_TO,
         reaches: Widening | None = None,
         vectors: Vectors | None = None,
     ) -> None:
@@ -204,12 +194,13 @@ class Remember:
         that ``adopt`` can tell whether what those batches change could have moved a draft's
         nearest slots. ``whole_past``: read every past version of the drafts' slots and of their
         nearest slots (else those from the newest window on, or from the earliest a draft gives;
-        every one only when a draft is placed before those). ``walk_up_to``: a slot of more
-        claims has its past read by index (``read_state``). ``reaches``: where the look-ups
+        every one only when a draft is placed before those). ``reaches``: where the look-ups
         before this batch's found their slots, by namespace and rank (the writer's, so that one
         in a crowded namespace starts as wide as most of the last there needed: ``_lookup``).
         ``vectors``: stored claims' vectors kept from the batches before (an ingest's), for
         ``detect.nearest``."""
+        store, policy, detector = engine.store, engine.policy, engine.detector
+        self.engine = engine
         self.store = store
         self.known = known
         self.after = after or {}
@@ -225,17 +216,17 @@ class Remember:
         # Read every past version of the slots (asked, or a draft was placed before the past
         # read held).
         self._whole_past = whole_past
-        self.walk_up_to = walk_up_to
-        self.reaches = reaches if reaches is not None else Widening(LOOKUP_WINDOW)
+        self.walk_up_to = engine.tuning.walk_up_to
+        self.reaches = reaches if reaches is not None else Widening(engine.tuning.lookup_window)
         # The slots a refused apply found under its locks (``found``), for the next read.
         self._found: list[dict[str, Any]] | None = None
         # A refusal decided on a carried state, and the slots (id, seq) it was decided on.
         self._refused: tuple[Exception, dict[SlotKey, tuple[str, int]]] | None = None
-        self.vocabulary = vocabulary
+        self.vocabulary = engine.vocabulary
         self.policy = policy
         self.detector = detector
-        self.clock = clock
-        self.new_id = new_id
+        self.clock = engine.clock
+        self.new_id = engine.new_id
         self.requests = requests
         # Generate-then-verify: each claim is checked against the source it came with, by its
         # words first (``_grounded``); a source whose words do not decide is scored by the

@@ -27,21 +27,18 @@ from ..widening import Widening
 from . import apply, consolidation, erasure, operations
 from .apply import AtOnce, Planned, at_once, in_order, run, send
 from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
-from .remember import LOOKUP_WINDOW, PastNeeded, Remember, Request, after_apply, replayed
-from .state import WALK_UP_TO, State, read_namespace, read_state
+from .engine import Engine, Tuning
+from .remember import PastNeeded, Remember, Request, after_apply, replayed
+from .state import State, read_namespace, read_state
 
 # After a structural batch of up to CARRIED_BATCH drafts commits, the writer keeps the state its
 # plan left the slots in, the last CARRIED_SLOTS of them (an agent keeps writing the same few
 # facts); a larger batch is an import, whose facts are unlikely to come again soon.
 CARRIED_BATCH = 16
 CARRIED_SLOTS = 1024
-# A fact such a write does not hold is decided as not there yet, with no read, while at least
-# ASSUME_NEW_AT of the last UNHELD_WINDOW such facts this client wrote were not there yet (one
-# more new fact is counted before any is seen, so a client starts out deciding blind); else it
-# reads first. A blind write of a fact that was there costs a refused statement and a second
-# plan: at 100k claims a new fact was 1.4 ms faster blind than read first, a stored one 0.65 ms
-# slower (docs/benchmarks.md), so blind pays while about a third of them or more are new.
-ASSUME_NEW_AT = 1 / 3
+# Whether a fact a small write does not hold is new is judged on the last UNHELD_WINDOW such
+# facts (``Tuning.assume_new_at``; one more new fact is counted before any is seen, so a client
+# starts out deciding blind).
 UNHELD_WINDOW = 32
 
 
@@ -118,45 +115,38 @@ class Writer:
         detector: Detector,
         clock: Callable[[], datetime],
         new_id: Callable[[], str],
+        tuning: Tuning = Tuning(),
     ) -> None:
+        """``new_id``: the id factory, unless ``tuning`` gives one (``Tuning.ids``)."""
+        new_id = tuning.ids or new_id
+        self.engine = Engine(store, vocabulary, policy, detector, clock, new_id, tuning)
         self.store = store
         self.vocabulary = vocabulary
         self.policy = policy
         self.detector = detector
         self.clock = clock
         self.new_id = new_id
-        # Apply a batch as one statement (False: statement by statement, as an erase always is;
-        # the tests compare the two).
-        self.one_trip = True
-        # The slots this client's last small batches wrote, as the write left them. A small
-        # structural remember reads nothing: it is decided on these, and on a fact it does not
-        # hold as not created yet (while that has mostly been so: ``assume_new_at``), and the
-        # apply step's check says whether that was so (else the refused apply returns the slots
-        # as it found them under their locks and the batch is decided again on those, a read's
-        # worth: a fact another client wrote costs two statements, as a read and an apply
-        # would). A write of another fact may still change a claim here without moving this
-        # slot's seq (a review flag on a dependent, a disputed mark on a rival): remember
-        # decides on neither, and writes neither from the state. Used only for revision ids the
-        # engine drew (``fresh``: no replay to find); a refusal decided on it stands only if a
-        # read finds the same slots. Every other write empties it (it would only go stale), an
-        # erase before and after.
-        self.carry = True
+        self.tuning = tuning
+        self.one_trip = tuning.one_trip
+        self.walk_up_to = tuning.walk_up_to
+        # The slots this client's last small batches wrote, as the write left them (with
+        # ``Tuning.carry``). A small structural remember reads nothing: it is decided on these,
+        # and on a fact it does not hold as not created yet (while that has mostly been so:
+        # ``assume_new_at``), and the apply step's check says whether that was so (else the
+        # refused apply returns the slots as it found them under their locks and the batch is
+        # decided again on those, a read's worth: a fact another client wrote costs two
+        # statements, as a read and an apply would). A write of another fact may still change a
+        # claim here without moving this slot's seq (a review flag on a dependent, a disputed
+        # mark on a rival): remember decides on neither, and writes neither from the state.
+        # Used only for revision ids the engine drew (``fresh``: no replay to find); a refusal
+        # decided on it stands only if a read finds the same slots. Every other write empties
+        # it (it would only go stale), an erase before and after.
         self._carried: dict[SlotKey, SlotState] = {}
         self._carried_lock = threading.Lock()
-        # Decide a fact not held as not there yet while at least this share of the last ones
-        # were new (0: always; above 1: never, read first).
-        self.assume_new_at = ASSUME_NEW_AT
         # Whether each of the last facts written without holding them was new (under the lock).
         self._unheld: deque[bool] = deque(maxlen=UNHELD_WINDOW)
-        # Read every past version of a fact before deciding a draft of it or an operation on it
-        # (False: those from its newest window on, all only when a draft is placed before them
-        # or a confirmed correction reaches before them; the tests compare the two).
-        self.whole_past = False
-        # A fact of more claims has its past read by index (write/slot_states); the tests
-        # compare the two ways.
-        self.walk_up_to = WALK_UP_TO
         # Where the last look-ups of each namespace found their nearest slots (Remember._lookup).
-        self.reaches = Widening(LOOKUP_WINDOW)
+        self.reaches = Widening(tuning.lookup_window)
 
     def remember(
         self,
@@ -172,7 +162,7 @@ class Writer:
         pipeline's batches are (an import's facts are unlikely to come again soon).
         ``vectors``: the stored claims' vectors an ingest keeps for its batches."""
         keep = (
-            self.carry
+            self.tuning.carry
             and not ingested
             and self.detector.scorer is None
             and len(requests) <= CARRIED_BATCH
@@ -263,15 +253,9 @@ class Writer:
         ingest keeps for its batches; ``state_from``: where some slots' state comes from
         instead of a read (``known``, ``after``)."""
         return Remember(
-            self.store,
-            self.vocabulary,
-            self.policy,
-            self.detector,
-            self.clock,
-            self.new_id,
+            self.engine,
             requests,
-            whole_past=self.whole_past,
-            walk_up_to=self.walk_up_to,
+            whole_past=self.tuning.whole_past,
             reaches=self.reaches,
             vectors=vectors,
             **state_from,
@@ -355,7 +339,7 @@ class Writer:
         """Whether a fact this client does not hold is decided as not there yet."""
         with self._carried_lock:
             new, seen = sum(self._unheld), len(self._unheld)
-        return new + 1 >= self.assume_new_at * (seen + 1)
+        return new + 1 >= self.tuning.assume_new_at * (seen + 1)
 
     def _keep(self, state: State, unheld: list[SlotKey]) -> None:
         """Carry the slots a statement just wrote, as its plan left them (``after_apply``), and
@@ -400,7 +384,7 @@ class Writer:
             store,
             self.new_id,
             walk_up_to=self.walk_up_to,
-            by_id_whole=whole or self.whole_past,
+            by_id_whole=whole or self.tuning.whole_past,
             **refs,
         )
 
