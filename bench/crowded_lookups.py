@@ -34,7 +34,7 @@ from belief_graph.write.engine import LOOKUP_WINDOW
 from bench.common import connect, instrument, percentile, report
 from bench.data import BASE, random_fact
 
-# Remember's look-up of one draft (``Remember._lookup``): the policy's neighbours + 1 slots,
+# Remember's look-up of one draft (``Neighbours.lookup``): the policy's neighbours + 1 slots,
 # fetching 20 per neighbour.
 NEIGHBOURS = Policy().neighbours
 RANK, FETCH = NEIGHBOURS + 1, max(NEIGHBOURS * 20, (NEIGHBOURS + 1) * 4)
@@ -71,7 +71,7 @@ def main() -> int:
     plain: list[float] = []
     learned: list[float] = []
     starts: list[int] = []
-    reaches = Widening(LOOKUP_WINDOW)  # the engine's memory (Remember._lookup), fed alike
+    reaches = Widening(LOOKUP_WINDOW)  # the engine's memory (Neighbours.lookup), fed alike
 
     def look_up(vector: Any, fetch: int) -> tuple[float, dict[str, Any] | None]:
         look = {"draft": 0, "namespace": spaces[0], "embedding": vector, "fetch": fetch}

@@ -869,14 +869,14 @@ def test_a_batch_in_flight_refused_is_run_again_and_so_is_the_next(
     """Another writer commits on a fact between the plan of the batch in flight and its
     statement: the statement is refused, the batch is read and decided again, and so is the
     next one, which was planned on the refused plan."""
-    from belief_graph.write import writer
+    from belief_graph.write import ingest
 
     wipe(store)
     ns = NAMESPACES[0]
 
     clock = Clock()
     bg, other = BeliefGraph(store, clock=clock), BeliefGraph(store, clock=clock)
-    real = writer.send
+    real = ingest.send
     sneaked: list[RevisionResult] = []
 
     def sneak_first(*args: Any) -> Any:
@@ -884,7 +884,7 @@ def test_a_batch_in_flight_refused_is_run_again_and_so_is_the_next(
             sneaked.append(other.remember(city("Porto")))
         return real(*args)
 
-    monkeypatch.setattr(writer, "send", sneak_first)
+    monkeypatch.setattr(ingest, "send", sneak_first)
     lisbon, oslo = bg.ingest([city("Lisbon"), city("Oslo")], batch_size=1)
     assert lisbon.decision == "supersede" and lisbon.retired == sneaked[0].added
     assert oslo.decision == "supersede" and oslo.retired == lisbon.added
