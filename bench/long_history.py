@@ -2,7 +2,7 @@
 
 A ``remember`` of a fact as its versions grow, three ways call by call in turns, each on a
 fact of its own in a namespace of its own: every past version read before each write
-(``Writer.whole_past``, the way the engine no longer takes), the past read from the draft on
+(``Tuning.whole_past``, the way the engine no longer takes), the past read from the draft on
 (the engine's way) by a client that reads first, and by one that keeps what it wrote
 (``carry``, the default: no read; what it keeps is cut alike). Then ``current`` of the fact
 (and with the models on, a ``remember`` of another fact of the same person, whose nearest slot
