@@ -475,8 +475,8 @@ class Remember:
                 self.detector.answer(lacking.pair)
 
     def _before_past(self, request: Request, state: State) -> bool:
-        """``_needs_older`` for a draft by the start it gives (none: its moment is the clock's,
-        checked when it is read)."""
+        """``decision.needs_older`` for a draft by the start it gives (none: its moment is the
+        clock's, checked when it is read)."""
         draft = request.draft
         if draft.subject is None or draft.predicate is None:
             return False
