@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from .policy import Policy, PredicateRule
     from .store import Store
     from .vocabulary import Vocabulary
+    from .write.engine import Tuning
 
 # Resolved on first use, so that `belief-graph --help` does not pay for importing neo4j.
 _LAZY = {
@@ -70,6 +71,7 @@ _LAZY = {
     "Detector": "detect",
     "Store": "store",
     "Vocabulary": "vocabulary",
+    "Tuning": "write.engine",
     "Policy": "policy",
     "PredicateRule": "policy",
     # what observe takes and returns
@@ -162,6 +164,7 @@ __all__ = [
     "Store",
     "StoreUnavailable",
     "Support",
+    "Tuning",
     "Verdict",
     "Vocabulary",
 ]

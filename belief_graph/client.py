@@ -71,6 +71,7 @@ from .vocabulary import Vocabulary, normalize_key
 from .widening import Widening
 from .write.bulk import fewer_full_collections
 from .write.embed import EMBED_PAGE, embed_missing
+from .write.engine import Tuning
 from .write.remember import UNSUPPORTED_BY_SOURCE, Request, slot_key
 from .write.state import moments
 from .write.writer import Writer
@@ -140,14 +141,18 @@ class BeliefGraph:
         policy: Policy | None = None,
         detector: Detector | None = None,
         clock: Callable[[], datetime] = utcnow,
+        tuning: Tuning = Tuning(),
     ) -> None:
+        """``tuning``: how the engine writes where two ways give the same beliefs, and its id
+        factory (``write.engine.Tuning``; the defaults are the engine's)."""
         self.store = store
         self.vocabulary = vocabulary or Vocabulary.default()
         self.policy = policy or Policy()
         self.detector = detector or Detector()
         self.clock = clock
+        self.tuning = tuning
         self._writer = Writer(
-            self.store, self.vocabulary, self.policy, self.detector, clock, new_id
+            self.store, self.vocabulary, self.policy, self.detector, clock, new_id, tuning
         )
         self._widening = Widening()
 
@@ -246,7 +251,9 @@ class BeliefGraph:
         store = self.store.on(namespace)
         if store is self.store:
             return self._writer
-        return Writer(store, self.vocabulary, self.policy, self.detector, self.clock, new_id)
+        return Writer(
+            store, self.vocabulary, self.policy, self.detector, self.clock, new_id, self.tuning
+        )
 
     def _remember(
         self, requests: Sequence[Request], *, ingested: bool = False

@@ -9,7 +9,7 @@ from operator import mul
 from typing import TYPE_CHECKING, Any
 
 from .identity import denies, has_negation, shared_terms, stated_value, values_match
-from .policy import Frame, PairScores
+from .policy import Frame, PairScores, Unanswered
 
 if TYPE_CHECKING:  # the model modules pull in numpy; import them only where models are used
     from .semantic.contradiction import ContradictionScorer
@@ -180,23 +180,18 @@ def _interior(words: list[str]) -> set[str]:
 
 
 class _Deferred:
-    """The contradiction scores of pairs not scored yet, computed together when one is read.
+    """The pairs whose contradiction scores are expected to be read, scored together.
 
     ``wanted`` holds the pairs a caller expects to need for the draft in hand
     (``Detector.expect``), ``ahead`` those a batch's later drafts will likely need
-    (``Detector.ahead``): the first read of any pending score runs the model once over it and
-    every such pair still unscored.
+    (``Detector.ahead``): when a decision first lacks a score (``Unanswered``), the caller
+    runs the model once over that pair and every such pair still unscored (``Detector.answer``).
     """
 
     def __init__(self, detector: Detector) -> None:
         self.detector = detector
         self.wanted: dict[tuple[str, str], None] = {}
         self.ahead: dict[tuple[str, str], None] = {}
-
-    def resolve(self, pair: tuple[str, str]) -> PairScores:
-        if pair not in self.detector._cache:
-            self.run(pair)
-        return self.detector._cache[pair]
 
     def run(self, *first: tuple[str, str]) -> None:
         """Score ``first`` and every pair announced still unscored, in one model call."""
@@ -208,10 +203,12 @@ class _Deferred:
 
 
 class LazyScores(PairScores):
-    """``PairScores`` whose ``contradiction`` and ``entailment`` come from the model on first
-    read: the decision reads a pair's score only where it can change the outcome (a value of
-    the slot, a candidate about the same subject in a frame that counts), so the model runs for
-    those pairs only, and the outcome is the one scoring every pair gives."""
+    """``PairScores`` whose ``contradiction`` and ``entailment`` are the model's once it has
+    scored the pair (``Detector.answer``): read before, they raise ``Unanswered``, and the
+    caller scores the pair and decides again. The decision reads a pair's score only where it
+    can change the outcome (a value of the slot, a candidate about the same subject in a frame
+    that counts), so the model runs for those pairs only, and the outcome is the one scoring
+    every pair gives; the decision itself never runs it."""
 
     def __init__(self, pair: tuple[str, str], deferred: _Deferred, **fields: Any) -> None:
         super().__init__(**fields)
@@ -223,11 +220,19 @@ class LazyScores(PairScores):
             pending = state.get("_pending")
             if pending is not None:
                 pair, deferred = pending
-                result = deferred.resolve(pair)
+                result = deferred.detector._cache.get(pair)
+                if result is None:
+                    raise Unanswered(pair)
                 state["contradiction"] = result.contradiction
                 state["entailment"] = result.entailment
                 state["_pending"] = None
         return object.__getattribute__(self, name)
+
+    def __repr__(self) -> str:
+        pending = object.__getattribute__(self, "__dict__").get("_pending")
+        if pending is not None:
+            return f"LazyScores({pending[0]!r}, not scored yet)"
+        return super().__repr__()
 
     @property
     def scored(self) -> bool:
@@ -244,9 +249,10 @@ class Detector:
 
     Contradiction scores are cached per (stored text, new text) pair, so a write that is planned
     again after a concurrent change does not pay for the model twice. With ``lazy`` (the
-    default) a pair's contradiction score is computed when the decision first reads it
-    (``LazyScores``), in one model call with the pairs announced by ``expect``; ``lazy=False``
-    scores every pair up front (the reference the lazy path is tested against).
+    default) a pair's contradiction score is computed only when a decision lacks it
+    (``LazyScores`` raise ``Unanswered``; the caller calls ``answer``), in one model call with
+    the pairs announced by ``expect``; ``lazy=False`` scores every pair up front (the reference
+    the lazy path is tested against).
     """
 
     def __init__(
@@ -273,9 +279,28 @@ class Detector:
                 contradiction=result.contradiction, entailment=result.entailment
             )
 
+    def answer(self, pair: tuple[str, str]) -> None:
+        """Score ``pair`` (a decision lacked it: ``Unanswered``) and every pair announced still
+        unscored, in one model call."""
+        self._deferred.run(pair)
+
+    def answer_all(self, scores: Sequence[PairScores]) -> None:
+        """Score every pair of ``scores`` not scored yet, in one model call."""
+        self._run(
+            list(
+                dict.fromkeys(
+                    pair
+                    for score in scores
+                    if isinstance(score, LazyScores)
+                    and (pair := score.pair()) is not None
+                    and pair not in self._cache
+                )
+            )
+        )
+
     def expect(self, scores: Sequence[PairScores]) -> None:
-        """Announce scores the decision will likely read: the first one read scores them all in
-        one model call."""
+        """Announce scores the decision will likely read: the first it lacks scores them all in
+        one model call (``answer``)."""
         for score in scores:
             if isinstance(score, LazyScores) and (pair := score.pair()) is not None:
                 self._deferred.wanted[pair] = None

@@ -125,6 +125,16 @@ class Policy(BaseModel):
             raise ConfigError(f"policy file {path}: {exc}") from exc
 
 
+class Unanswered(Exception):
+    """A decision read a pair's model score (``contradiction``, ``entailment``) that has not
+    been given yet: the caller scores ``pair`` (with the pairs it expects to be read) and
+    decides again. A decision never runs a model."""
+
+    def __init__(self, pair: tuple[str, str]) -> None:
+        super().__init__(pair)
+        self.pair = pair
+
+
 @dataclass(frozen=True)
 class PairScores:
     """How a draft relates to one existing claim, as detect measured it."""

@@ -20,6 +20,7 @@ from belief_graph import store as store_module
 from belief_graph.detect import Detector
 from belief_graph.server.provide import provide
 from belief_graph.store import Store
+from belief_graph.write.lookup import Neighbours
 from belief_graph.write.remember import Remember
 
 
@@ -282,12 +283,12 @@ def instrument(detector: Detector) -> tuple[Detector, Stages]:
         return timed, stages
     Remember._staged = True  # type: ignore[attr-defined]
     active = _Active()
-    near = Remember._near
+    near = Neighbours.near
     read = Remember.read
     plan = Remember.plan
     transaction = Store.transaction
 
-    def timed_near(self: Remember, lookups: Any) -> Any:
+    def timed_near(self: Neighbours, lookups: Any) -> Any:
         # A batch's look-ups on their own; a single draft's ride with its read (the read stage).
         return _timed(active, "neighbours", near)(self, lookups)
 
@@ -309,7 +310,7 @@ def instrument(detector: Detector) -> tuple[Detector, Stages]:
             spent = (time.perf_counter() - start) * 1000
             active.add("plan", spent - (active.current.get("score", 0.0) - before))
 
-    Remember._near = timed_near  # type: ignore[method-assign]
+    Neighbours.near = timed_near  # type: ignore[method-assign]
     Remember.read = timed_read  # type: ignore[method-assign]
     Remember.plan = timed_plan  # type: ignore[method-assign]
     Store.transaction = lambda self, work: _timed(active, "write", transaction)(self, work)  # type: ignore[method-assign,assignment]

@@ -25,16 +25,16 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from belief_graph import BeliefGraph, Policy, cypher
+from belief_graph import BeliefGraph, Policy, Tuning, cypher
 from belief_graph.detect import Detector
 from belief_graph.store import Store
 from belief_graph.testing.offline import offline_embedder, offline_scorer
 from belief_graph.widening import Widening
-from belief_graph.write.remember import LOOKUP_WINDOW
+from belief_graph.write.engine import LOOKUP_WINDOW
 from bench.common import connect, instrument, percentile, report
 from bench.data import BASE, random_fact
 
-# Remember's look-up of one draft (``Remember._lookup``): the policy's neighbours + 1 slots,
+# Remember's look-up of one draft (``Neighbours.lookup``): the policy's neighbours + 1 slots,
 # fetching 20 per neighbour.
 NEIGHBOURS = Policy().neighbours
 RANK, FETCH = NEIGHBOURS + 1, max(NEIGHBOURS * 20, (NEIGHBOURS + 1) * 4)
@@ -71,7 +71,7 @@ def main() -> int:
     plain: list[float] = []
     learned: list[float] = []
     starts: list[int] = []
-    reaches = Widening(LOOKUP_WINDOW)  # the engine's memory (Remember._lookup), fed alike
+    reaches = Widening(LOOKUP_WINDOW)  # the engine's memory (Neighbours.lookup), fed alike
 
     def look_up(vector: Any, fetch: int) -> tuple[float, dict[str, Any] | None]:
         look = {"draft": 0, "namespace": spaces[0], "embedding": vector, "fetch": fetch}
@@ -144,18 +144,21 @@ def in_turns(
 ) -> dict[str, list[tuple[float, dict[str, float]]]]:
     """``call(bg, i)`` for ``calls`` turns on a client with both offline models, the two ways in
     turns (each way first every other pair): the writer's look-up memory emptied before each of
-    the first way's calls, kept as the engine keeps it for the other's. Each call's ms and
-    stages, per way, past the first ``warm`` calls (warm-up)."""
+    the first way's calls (a client that remembers none: ``Tuning.lookup_window`` 0), kept as
+    the engine keeps it for the other's. Each call's ms and stages, per way, past the first
+    ``warm`` calls (warm-up)."""
     detector, stages = instrument(Detector(embedder, offline_scorer()))
-    bg = BeliefGraph(filler.store, detector=detector)
-    kept = bg._writer.reaches
+    windows = {"foot": 0, "learned": LOOKUP_WINDOW}
+    clients = {
+        way: BeliefGraph(filler.store, detector=detector, tuning=Tuning(lookup_window=window))
+        for way, window in windows.items()
+    }
     out: dict[str, list[tuple[float, dict[str, float]]]] = {way: [] for way in WAYS}
     for i in range(calls):
         way = WAYS[(i + i // 2) % 2]
-        bg._writer.reaches = kept if way == "learned" else Widening(LOOKUP_WINDOW)
         t = time.perf_counter()
         with stages.measure():
-            call(bg, i)
+            call(clients[way], i)
         if i >= warm:
             out[way].append(((time.perf_counter() - t) * 1000, stages.samples[-1]))
     return out

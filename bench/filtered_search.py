@@ -153,7 +153,7 @@ def stages(bg: BeliefGraph, queries: list[tuple[str, str]], k: int) -> dict[str,
             now=now,
             valid_at=now,
             known_at=now,
-            walk_up_to=bg._writer.walk_up_to,
+            walk_up_to=bg.tuning.walk_up_to,
         )
 
     for query, ns in queries:
@@ -174,10 +174,8 @@ def stages(bg: BeliefGraph, queries: list[tuple[str, str]], k: int) -> dict[str,
         for name, v in timings.items()
     }
     query, ns = queries[0]
-    with store._driver.session(database=store.database) as session:
-        for _ in range(2):  # the first run plans the statement
-            result = session.run("PROFILE " + cypher.load(statement), params(ns, query))
-            profiled = result.consume().profile
+    for _ in range(2):  # the first run plans the statement
+        profiled = store.profile(statement, **params(ns, query))
 
     def walk(node: Any) -> None:
         details = node.get("args", {}).get("Details", "")

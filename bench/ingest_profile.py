@@ -24,8 +24,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from belief_graph import cypher
-from belief_graph.client import BeliefGraph
+from belief_graph.client import BeliefGraph, new_id
 from belief_graph.store import Store
 from belief_graph.write import apply, remember
 from bench.common import connect, report
@@ -92,18 +91,12 @@ def profile(bg: BeliefGraph, batch: list[Any]) -> dict[str, Any]:
         operators[key][1] += int(node.get("rows", 0))
         return int(node.get("dbHits", 0)) + sum(walk(c) for c in node.get("children", []))
 
-    store = bg.store
-    with store._driver.session(database=store.database) as session:
-        for _ in range(2):  # the first run plans the statement
-            tx = session.begin_transaction()
-            started = time.perf_counter()
-            result = tx.run("PROFILE " + cypher.load("write/apply"), params)
-            result.consume()
-            seconds = time.perf_counter() - started
-            summary = result.consume()
-            tx.rollback()
+    for _ in range(2):  # the first run plans the statement
+        started = time.perf_counter()
+        profile = bg.store.profile("write/apply", **params)
+        seconds = time.perf_counter() - started
     operators.clear()
-    total = walk(summary.profile)
+    total = walk(profile)
     top = sorted(operators.items(), key=lambda kv: -kv[1][0])[:25]
     return {
         "drafts": len(batch),
@@ -141,9 +134,7 @@ def main() -> int:
     paths: dict[str, Callable[[list[Any]], object]] = {
         "one after the other": lambda batch: (
             [
-                bg._remember(
-                    list(bg._requests(batch[i : i + args.batch], None, None, bg._writer.new_id))
-                )
+                bg._remember(list(bg._requests(batch[i : i + args.batch], None, None, new_id)))
                 for i in range(0, len(batch), args.batch)
             ]
             and None

@@ -2,7 +2,7 @@
 
 A ``remember`` of a fact as its versions grow, three ways call by call in turns, each on a
 fact of its own in a namespace of its own: every past version read before each write
-(``Writer.whole_past``, the way the engine no longer takes), the past read from the draft on
+(``Tuning.whole_past``, the way the engine no longer takes), the past read from the draft on
 (the engine's way) by a client that reads first, and by one that keeps what it wrote
 (``carry``, the default: no read; what it keeps is cut alike). Then ``current`` of the fact
 (and with the models on, a ``remember`` of another fact of the same person, whose nearest slot
@@ -22,7 +22,7 @@ import statistics
 import time
 from datetime import timedelta
 
-from belief_graph import BeliefGraph, ClaimDraft
+from belief_graph import BeliefGraph, ClaimDraft, Tuning
 from belief_graph.detect import Detector
 from belief_graph.testing.factories import Clock, as_history, draft
 from bench.common import connect, offline_models, percentile, report
@@ -57,9 +57,8 @@ def main() -> int:
     # The clients' clock: each draft is learned at its own hour (draft sets it).
     clock = Clock(BASE)
     for way, (whole_past, carry) in WAYS.items():
-        client = BeliefGraph(bg.store, detector=detector, clock=clock)
-        client._writer.whole_past, client._writer.carry = whole_past, carry
-        clients[way] = client
+        tuning = Tuning(whole_past=whole_past, carry=carry)
+        clients[way] = BeliefGraph(bg.store, detector=detector, clock=clock, tuning=tuning)
     namespaces = {way: f"{run}:{i}" for i, way in enumerate(WAYS)}
     written = dict.fromkeys(WAYS, 0)
 

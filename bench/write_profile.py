@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from belief_graph import BeliefGraph, ClaimDraft, cypher
+from belief_graph import BeliefGraph, ClaimDraft, Tuning, cypher
 from belief_graph import store as store_module
 from belief_graph.testing.factories import draft
 from bench.common import Steps, connect, report
@@ -113,10 +113,8 @@ def main() -> int:
     # clients: the default (a fact it does not hold decided blind while a third or more of
     # those were new), always blind, reading first, and the general path reading first.
     def client(*, one_trip: bool = True, carry: bool = True, assume_new_at: float = 1 / 3) -> Any:
-        made = BeliefGraph(bg.store)
-        made._writer.one_trip, made._writer.carry = one_trip, carry
-        made._writer.assume_new_at = assume_new_at
-        return made
+        tuning = Tuning(one_trip=one_trip, carry=carry, assume_new_at=assume_new_at)
+        return BeliefGraph(bg.store, tuning=tuning)
 
     reader, blind = client(carry=False), client(assume_new_at=0)
     paths = {
@@ -162,7 +160,7 @@ def main() -> int:
             writer.remember(written)
             if steps[path].on:
                 totals[path].append((time.perf_counter() - started) * 1000)
-        if steps[path].on and writer._writer.carry:
+        if steps[path].on and writer.tuning.carry:
             applies = steps[path].times.get("write/apply (auto-commit)", [])
             by_statements[path][len(applies) - before].append(totals[path][-1])
             if len(applies) - before == 2:
@@ -175,12 +173,14 @@ def main() -> int:
         namespace=ns,
         valid_from=moment,
     )
-    # Carried, so the profiled write applies (read first, the profile would hold the read).
-    bg.remember(supersede.model_copy(update={"object": "value-x", "text": "x"}))
+    # Carried, so the profiled write applies (read first, the profile would hold the read): a
+    # client a statement, another statement by statement.
+    profilers = {way: BeliefGraph(bg.store, tuning=Tuning(one_trip=way)) for way in (True, False)}
+    for profiler in profilers.values():
+        profiler.remember(supersede.model_copy(update={"object": "value-x", "text": "x"}))
     profiles: dict[bool, dict[str, dict[str, Any]]] = {}
     for path, (writer, _) in paths.items():
-        one_trip = writer._writer.one_trip
-        bg._writer.one_trip = one_trip
+        one_trip = writer.tuning.one_trip
         times = totals[path]
         rows: dict[str, Any] = {"remember calls timed": len(times)}
         rows["remember, whole call (p50 / p95 ms)"] = (
@@ -197,8 +197,8 @@ def main() -> int:
             statistics.median(times) - accounted, 2
         )
         if one_trip not in profiles:
-            profiled(bg, supersede)  # PROFILE plans each statement anew: the second run reuses
-            profiles[one_trip] = profiled(bg, supersede)
+            profiled(profilers[one_trip], supersede)  # PROFILE plans each statement anew: the
+            profiles[one_trip] = profiled(profilers[one_trip], supersede)  # second run reuses
         for name, found in profiles[one_trip].items():
             rows[f"PROFILE {name} (an UPDATE): db hits / server ms"] = (
                 f"{found['db_hits']} / {found['server_ms']}"

@@ -11,7 +11,6 @@ import json
 import os
 from typing import Any, LiteralString
 
-from belief_graph import cypher
 from belief_graph.store import Store
 
 WIPE_ALLOWED = "BELIEF_GRAPH_TEST_WIPE"
@@ -34,10 +33,7 @@ def q(store: Store, query: LiteralString, **params: Any) -> list[Row]:
 def claims_read(store: Store, statement: str, **params: Any) -> int:
     """How many claims ``statement`` reads for ``params``, as PROFILE counts the rows of its
     reads of claims: by index, or by walking a slot's edges."""
-    summary = store._driver.execute_query(
-        "PROFILE " + cypher.sent(statement), params, database_=store.database
-    ).summary
-    assert summary is not None and summary.profile is not None
+    profile = store.profile(statement, **params)
 
     def rows(op: dict[str, Any]) -> int:
         reads_claims = op["operatorType"].startswith("Expand") or "Claim(" in op.get(
@@ -46,7 +42,7 @@ def claims_read(store: Store, statement: str, **params: Any) -> int:
         own = op["rows"] if reads_claims else 0
         return int(own) + sum(rows(child) for child in op.get("children", []))
 
-    return rows(summary.profile)
+    return rows(profile)
 
 
 def node_count(store: Store) -> int:

@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 from hypothesis import strategies as st
 
-from belief_graph import BeliefGraph, Claim, ClaimDraft, ConflictError, NotFound, RevisionResult
+from belief_graph import (
+    BeliefGraph,
+    Claim,
+    ClaimDraft,
+    ConflictError,
+    NotFound,
+    RevisionResult,
+    Tuning,
+)
 from belief_graph.store import Store
 from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import (
@@ -294,9 +302,8 @@ class Run:
         """A second client that walks every fact of up to ``walk_up_to`` claims and reads a
         longer one by index (the engine walks a fact of a few claims, and the facts of these
         sequences are short)."""
-        bg = BeliefGraph(self.store, policy=self.bg.policy, clock=self.bg.clock)
-        bg._writer.walk_up_to = walk_up_to
-        return bg
+        tuning = Tuning(walk_up_to=walk_up_to)
+        return BeliefGraph(self.store, policy=self.bg.policy, clock=self.bg.clock, tuning=tuning)
 
     @cached_property
     def indexed(self) -> BeliefGraph:
@@ -332,7 +339,7 @@ class Run:
             "MATCH (s:Slot) WHERE s.namespace IN $namespaces "
             "AND COUNT { (s)<-[:IN_SLOT]-() } > $walk_up_to RETURN count(s) AS n",
             namespaces=NAMESPACES,
-            walk_up_to=self.bg._writer.walk_up_to,
+            walk_up_to=self.bg.tuning.walk_up_to,
         )
         return bool(rows[0]["n"])
 

@@ -10,8 +10,6 @@ import threading
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -21,72 +19,26 @@ from ..detect import Detector, Vectors
 from ..errors import ConflictError, NotFound
 from ..models import ConsolidationReport, RevisionResult
 from ..policy import PairScores, Policy
-from ..store import StaleSlot, Store, Tx
+from ..store import Store, Tx
 from ..vocabulary import Vocabulary, fold, normalize_key
 from ..widening import Widening
-from . import apply, consolidation, erasure, operations
-from .apply import AtOnce, Planned, at_once, in_order, run, send
+from . import apply, consolidation, erasure, operations, undo
+from .apply import Planned, run
 from .changes import TEXT_PREDICATE, ChangeSet, SlotKey, SlotState
-from .remember import LOOKUP_WINDOW, PastNeeded, Remember, Request, after_apply, replayed
-from .state import WALK_UP_TO, State, read_namespace, read_state
+from .engine import Engine, Tuning
+from .ingest import Ingest
+from .remember import Remember, Request, after_apply, replayed
+from .state import State, read_namespace, read_state
 
 # After a structural batch of up to CARRIED_BATCH drafts commits, the writer keeps the state its
 # plan left the slots in, the last CARRIED_SLOTS of them (an agent keeps writing the same few
 # facts); a larger batch is an import, whose facts are unlikely to come again soon.
 CARRIED_BATCH = 16
 CARRIED_SLOTS = 1024
-# A fact such a write does not hold is decided as not there yet, with no read, while at least
-# ASSUME_NEW_AT of the last UNHELD_WINDOW such facts this client wrote were not there yet (one
-# more new fact is counted before any is seen, so a client starts out deciding blind); else it
-# reads first. A blind write of a fact that was there costs a refused statement and a second
-# plan: at 100k claims a new fact was 1.4 ms faster blind than read first, a stored one 0.65 ms
-# slower (docs/benchmarks.md), so blind pays while about a third of them or more are new.
-ASSUME_NEW_AT = 1 / 3
+# Whether a fact a small write does not hold is new is judged on the last UNHELD_WINDOW such
+# facts (``Tuning.assume_new_at``; one more new fact is counted before any is seen, so a client
+# starts out deciding blind).
 UNHELD_WINDOW = 32
-
-
-@dataclass
-class _Flight:
-    """A planned batch of a pipelined ingest, and its statement once sent."""
-
-    requests: Sequence[Request]
-    state: State
-    planned: Planned
-    after: dict[SlotKey, SlotState]
-    statement: AtOnce | None  # None when nothing is to be written
-    future: Future[list[RevisionResult]] | None = None
-
-
-@dataclass
-class _Upcoming:
-    """The batch after the one being planned, its read begun (``read``: None when it cannot be
-    read ahead) while ``unwritten`` was still in flight; or the error taking it from the
-    stream gave (raised when its turn comes, once the batches before it are written)."""
-
-    requests: Sequence[Request] | None
-    read: Future[tuple[Remember, State]] | None = None
-    unwritten: _Flight | None = None
-    error: Exception | None = None
-
-
-def _embedded(coming: _Upcoming | None) -> Remember | None:
-    """The batch as read ahead, when it was (its embeddings made), else None."""
-    if coming is None or coming.read is None:
-        return None
-    try:
-        return coming.read.result()[0]
-    except Exception:  # the general path meets the error again, in its turn
-        return None
-
-
-def _land(flight: _Flight) -> list[RevisionResult] | None:
-    """The results of a batch in flight once its statement committed; None when it was refused
-    (a slot changed, or a revision of it ran, since it was planned)."""
-    assert flight.future is not None
-    try:
-        return in_order(flight.planned, flight.future.result())
-    except StaleSlot:
-        return None
 
 
 def mention(subject: str) -> str:
@@ -118,45 +70,38 @@ class Writer:
         detector: Detector,
         clock: Callable[[], datetime],
         new_id: Callable[[], str],
+        tuning: Tuning = Tuning(),
     ) -> None:
+        """``new_id``: the id factory, unless ``tuning`` gives one (``Tuning.ids``)."""
+        new_id = tuning.ids or new_id
+        self.engine = Engine(store, vocabulary, policy, detector, clock, new_id, tuning)
         self.store = store
         self.vocabulary = vocabulary
         self.policy = policy
         self.detector = detector
         self.clock = clock
         self.new_id = new_id
-        # Apply a batch as one statement (False: statement by statement, as an erase always is;
-        # the tests compare the two).
-        self.one_trip = True
-        # The slots this client's last small batches wrote, as the write left them. A small
-        # structural remember reads nothing: it is decided on these, and on a fact it does not
-        # hold as not created yet (while that has mostly been so: ``assume_new_at``), and the
-        # apply step's check says whether that was so (else the refused apply returns the slots
-        # as it found them under their locks and the batch is decided again on those, a read's
-        # worth: a fact another client wrote costs two statements, as a read and an apply
-        # would). A write of another fact may still change a claim here without moving this
-        # slot's seq (a review flag on a dependent, a disputed mark on a rival): remember
-        # decides on neither, and writes neither from the state. Used only for revision ids the
-        # engine drew (``fresh``: no replay to find); a refusal decided on it stands only if a
-        # read finds the same slots. Every other write empties it (it would only go stale), an
-        # erase before and after.
-        self.carry = True
+        self.tuning = tuning
+        self.one_trip = tuning.one_trip
+        self.walk_up_to = tuning.walk_up_to
+        # The slots this client's last small batches wrote, as the write left them (with
+        # ``Tuning.carry``). A small structural remember reads nothing: it is decided on these,
+        # and on a fact it does not hold as not created yet (while that has mostly been so:
+        # ``assume_new_at``), and the apply step's check says whether that was so (else the
+        # refused apply returns the slots as it found them under their locks and the batch is
+        # decided again on those, a read's worth: a fact another client wrote costs two
+        # statements, as a read and an apply would). A write of another fact may still change a
+        # claim here without moving this slot's seq (a review flag on a dependent, a disputed
+        # mark on a rival): remember decides on neither, and writes neither from the state.
+        # Used only for revision ids the engine drew (``fresh``: no replay to find); a refusal
+        # decided on it stands only if a read finds the same slots. Every other write empties
+        # it (it would only go stale), an erase before and after.
         self._carried: dict[SlotKey, SlotState] = {}
         self._carried_lock = threading.Lock()
-        # Decide a fact not held as not there yet while at least this share of the last ones
-        # were new (0: always; above 1: never, read first).
-        self.assume_new_at = ASSUME_NEW_AT
         # Whether each of the last facts written without holding them was new (under the lock).
         self._unheld: deque[bool] = deque(maxlen=UNHELD_WINDOW)
-        # Read every past version of a fact before deciding a draft of it or an operation on it
-        # (False: those from its newest window on, all only when a draft is placed before them
-        # or a confirmed correction reaches before them; the tests compare the two).
-        self.whole_past = False
-        # A fact of more claims has its past read by index (write/slot_states); the tests
-        # compare the two ways.
-        self.walk_up_to = WALK_UP_TO
         # Where the last look-ups of each namespace found their nearest slots (Remember._lookup).
-        self.reaches = Widening(LOOKUP_WINDOW)
+        self.reaches = Widening(tuning.lookup_window)
 
     def remember(
         self,
@@ -172,7 +117,7 @@ class Writer:
         pipeline's batches are (an import's facts are unlikely to come again soon).
         ``vectors``: the stored claims' vectors an ingest keeps for its batches."""
         keep = (
-            self.carry
+            self.tuning.carry
             and not ingested
             and self.detector.scorer is None
             and len(requests) <= CARRIED_BATCH
@@ -199,62 +144,16 @@ class Writer:
         )
 
     def ingest(self, batches: Iterable[Sequence[Request]]) -> Iterator[list[RevisionResult]]:
-        """Remember batch after batch, each as ``remember`` would, the results of each batch in
-        order; pipelined: while a batch's statement runs on the server, the next one is read
-        and planned here, its slots shared with the batch in flight taken from that batch's
-        plan (``after_apply``) instead of read. With the models on, the batch after that is
-        read meanwhile too (its embeddings, its neighbours' look-ups and its slots, on a thread
-        of its own), and brought up to the two batches written since by ``Remember.adopt``. The
-        next statement is sent only when the one in flight has committed, so the seq check sees
-        the state it was planned on. When the one in flight is refused (another writer came in
-        between), it runs again the general way and so does the next, planned on a state that
-        never was; so does a batch read ahead that ``adopt`` cannot bring up to date. A refusal
-        while planning the next batch (or an error taking it from ``batches``) is raised once
-        the batch in flight has committed and its results are out."""
+        """Remember batch after batch, each as ``remember`` would, pipelined (``Ingest``)."""
         self._forget()
-        source = iter(batches)
-        vectors = Vectors()
-        flight: _Flight | None = None  # the batch whose statement is on the server
-        last: _Flight | None = None  # the batch planned before this one (None: not ahead)
-        upcoming: _Upcoming | None = None
-        with (
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest") as pool,
-            ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-read") as reader,
-        ):
-            while True:
-                ahead: _Flight | None = None
-                error: BaseException | None = None
-                requests: Sequence[Request] | None = None
-                try:
-                    coming, upcoming = upcoming, None
-                    if coming is not None and coming.error is not None:
-                        raise coming.error
-                    requests = coming.requests if coming else next(source, None)
-                    if requests is not None and self._pipelined(requests):
-                        if self.detector.scorer is not None:
-                            upcoming = self._read_next(source, reader, flight, vectors)
-                        ahead = self._plan_ahead(requests, flight, last, coming, vectors)
-                except Exception as exc:  # raised once the batch in flight is out
-                    error = exc
-                last = ahead
-                if flight is not None:
-                    landed = _land(flight)
-                    if landed is None:
-                        landed = self.remember(flight.requests, ingested=True, vectors=vectors)
-                        ahead, last, error = None, None, None
-                    yield landed
-                    flight = None
-                if error is not None:
-                    raise error
-                if requests is None:
-                    return
-                if ahead is None:
-                    yield self.remember(requests, _embedded(coming), ingested=True, vectors=vectors)
-                elif ahead.statement is None:
-                    yield in_order(ahead.planned, [])
-                else:
-                    ahead.future = pool.submit(send, self.store, ahead.statement)
-                    flight = ahead
+        yield from Ingest(
+            self.store,
+            remember=self.remember,
+            batch=self._batch,
+            models=self.detector.scorer is not None,
+            one_trip=self.one_trip,
+            walk_up_to=self.walk_up_to,
+        ).run(batches)
 
     def _batch(
         self, requests: Sequence[Request], vectors: Vectors | None = None, **state_from: Any
@@ -263,87 +162,13 @@ class Writer:
         ingest keeps for its batches; ``state_from``: where some slots' state comes from
         instead of a read (``known``, ``after``)."""
         return Remember(
-            self.store,
-            self.vocabulary,
-            self.policy,
-            self.detector,
-            self.clock,
-            self.new_id,
+            self.engine,
             requests,
-            whole_past=self.whole_past,
-            walk_up_to=self.walk_up_to,
+            whole_past=self.tuning.whole_past,
             reaches=self.reaches,
             vectors=vectors,
             **state_from,
         )
-
-    def _pipelined(self, requests: Sequence[Request]) -> bool:
-        return self.one_trip and all(
-            r.draft.subject is not None
-            and r.draft.predicate is not None
-            and not r.draft.depends_on
-            and not r.draft.supports
-            and r.draft.id is None
-            for r in requests
-        )
-
-    def _read_next(
-        self,
-        source: Iterator[Sequence[Request]],
-        reader: ThreadPoolExecutor,
-        flight: _Flight | None,
-        vectors: Vectors,
-    ) -> _Upcoming | None:
-        """The next batch from ``source``, its read begun on ``reader`` when it can be read
-        ahead (``flight``: the batch on the server meanwhile)."""
-        try:
-            requests = next(source, None)
-        except Exception as exc:
-            return _Upcoming(None, error=exc)
-        if requests is None:
-            return None
-        pipelined = self._pipelined(requests)
-        read = reader.submit(self._read_ahead, requests, vectors) if pipelined else None
-        return _Upcoming(requests, read, flight)
-
-    def _read_ahead(self, requests: Sequence[Request], vectors: Vectors) -> tuple[Remember, State]:
-        batch = self._batch(requests, vectors, ahead=True)
-        return batch, batch.read()
-
-    def _plan_ahead(
-        self,
-        requests: Sequence[Request],
-        flight: _Flight | None,
-        last: _Flight | None,
-        coming: _Upcoming | None,
-        vectors: Vectors,
-    ) -> _Flight | None:
-        """Read and plan a batch on the state the batch in flight leaves (``last``: the batch
-        planned before this one; ``coming``: this batch as read ahead). None when it must wait
-        for the batch in flight to be written."""
-        if self.detector.scorer is None:
-            # Structural: only the drafts' own slots, those in flight taken from its plan.
-            batch = self._batch(requests, after=flight.after if flight is not None else None)
-            state = batch.read()
-        elif coming is not None and coming.read is not None and last is not None:
-            batch, state = coming.read.result()
-            written = {**(coming.unwritten.after if coming.unwritten else {}), **last.after}
-            if not batch.adopt(state, written):
-                return None
-        elif flight is None:
-            # Nothing on the server: read now, with the embeddings a read ahead made.
-            batch = _embedded(coming) or self._batch(requests, vectors)
-            state = batch.read()
-        else:
-            return None
-        try:
-            planned = batch.plan(state)
-        except PastNeeded:  # a draft placed before its slot's past as read: read it whole
-            return None
-        changes = [p for p in planned if isinstance(p, ChangeSet)]
-        # Its statement is built here too, while the batch before it is on the server.
-        statement = at_once(state, changes, self.walk_up_to) if changes else None
-        return _Flight(requests, state, planned, after_apply(state), statement)
 
     def _known(self, keys: list[SlotKey]) -> dict[SlotKey, SlotState]:
         """The carried state of the slots in ``keys`` this client holds (to be copied before
@@ -355,7 +180,7 @@ class Writer:
         """Whether a fact this client does not hold is decided as not there yet."""
         with self._carried_lock:
             new, seen = sum(self._unheld), len(self._unheld)
-        return new + 1 >= self.assume_new_at * (seen + 1)
+        return new + 1 >= self.tuning.assume_new_at * (seen + 1)
 
     def _keep(self, state: State, unheld: list[SlotKey]) -> None:
         """Carry the slots a statement just wrote, as its plan left them (``after_apply``), and
@@ -400,7 +225,7 @@ class Writer:
             store,
             self.new_id,
             walk_up_to=self.walk_up_to,
-            by_id_whole=whole or self.whole_past,
+            by_id_whole=whole or self.tuning.whole_past,
             **refs,
         )
 
@@ -647,7 +472,7 @@ class Writer:
                     actor=actor,
                     now=self.clock(),
                 )
-            return operations.rollback(
+            return undo.rollback(
                 state,
                 namespace,
                 target,
@@ -897,6 +722,9 @@ class Writer:
                 text = claims[row["id"]].get("text") or ""
                 scores = self.detector.relate(text, row["embedding"], row["near"])
                 rows += [(row["id"], other, s) for other, s in scores.items()]
+        # The plan is pure and runs no model: the pairs whose scores it may read (those whose
+        # words do not decide: ``consolidation.same_value``) are scored here, in one call.
+        self.detector.answer_all([s for _, _, s in rows if s.frame in ("same", "other")])
         return consolidation.scored(rows)
 
     def promote(

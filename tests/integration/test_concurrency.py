@@ -20,7 +20,8 @@ from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import q
 from belief_graph.write.apply import _apply, apply_at_once, lock_slots
 from belief_graph.write.changes import ChangeSet, SlotKey
-from belief_graph.write.remember import Request
+from belief_graph.write.engine import Engine
+from belief_graph.write.remember import Remember, Request
 from belief_graph.write.state import State, read_state
 
 THREADS, CALLS, SLOTS = 8, 200, 10
@@ -132,7 +133,8 @@ def test_the_read_a_write_is_decided_on_waits_for_a_commit_on_its_fact(
 
 def planned(bg: BeliefGraph, *drafts: ClaimDraft) -> tuple[State, list[ChangeSet]]:
     """The drafts read and planned as one batch (revision ids ``r0``, ``r1``...), not applied."""
-    batch = bg._writer._batch([Request(d, f"r{i}") for i, d in enumerate(drafts)])
+    engine = Engine(bg.store, bg.vocabulary, bg.policy, bg.detector, bg.clock, new_id)
+    batch = Remember(engine, [Request(d, f"r{i}") for i, d in enumerate(drafts)])
     state = batch.read()
     return state, [p for p in batch.plan(state) if isinstance(p, ChangeSet)]
 

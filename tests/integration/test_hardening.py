@@ -87,19 +87,15 @@ def test_remember_racing_an_erase_of_its_subject_plans_again(
     """An erase commits between remember's read and its transaction: the slot it read was renamed
     to a tombstone key, so the write is planned again (a new fact) instead of failing."""
     from belief_graph.write.apply import run
+    from belief_graph.write.engine import Engine
     from belief_graph.write.remember import Remember, Request
 
     bg = make_bg()
     bg.remember(lives_in("Lisbon"))
-    batch = Remember(
-        bg.store,
-        bg.vocabulary,
-        bg.policy,
-        bg.detector,
-        bg.clock,
-        lambda: f"ID{next(ids)}",
-        [Request(lives_in("Porto"), "race-1")],
+    engine = Engine(
+        bg.store, bg.vocabulary, bg.policy, bg.detector, bg.clock, lambda: f"ID{next(ids)}"
     )
+    batch = Remember(engine, [Request(lives_in("Porto"), "race-1")])
     ids = iter(range(10_000))
     reads: list[int] = []
 

@@ -31,10 +31,12 @@ from belief_graph.store import Store
 from belief_graph.testing.examples import examples
 from belief_graph.testing.factories import draft
 from belief_graph.testing.graph import namespace_snapshot, wipe
+from belief_graph.write import ingest as ingest_module
+from belief_graph.write import lookup as lookup_module
 from belief_graph.write import remember as remember_module
-from belief_graph.write import writer as writer_module
+from belief_graph.write.ingest import Ingest
+from belief_graph.write.lookup import Neighbours
 from belief_graph.write.remember import Remember
-from belief_graph.write.writer import Writer
 
 NS = "models-path"
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
@@ -375,7 +377,7 @@ def ingest(
     clock = fresh_start(store, monkeypatch)
     with monkeypatch.context() as patch:
         if not ahead:
-            patch.setattr(Writer, "_pipelined", lambda self, requests: False)
+            patch.setattr(Ingest, "_pipelined", lambda self, requests: False)
         bg = BeliefGraph(
             store,
             detector=Detector(embedder, scorer),
@@ -526,7 +528,7 @@ def both_ways_in_turn(
     a fixed order (``InTurn``): what each ``adopt`` answered, and the results and graph, which
     are the same both ways."""
     adopted = spy_adopt(monkeypatch)
-    monkeypatch.setattr(writer_module, "ThreadPoolExecutor", InTurn)
+    monkeypatch.setattr(ingest_module, "ThreadPoolExecutor", InTurn)
     ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, batch_size, True, policy)
     answers = list(adopted)
     adopted.clear()
@@ -563,7 +565,7 @@ def test_a_batch_read_ahead_whose_neighbours_the_batch_before_moved_is_read_agai
     stream = MOVED_BEFORE_IT
     policy = Policy(neighbours=1)
     embedder = CountingEmbedder(offline_models[0])
-    monkeypatch.setattr(remember_module, "LOOKUP_EXTENT", 1)
+    monkeypatch.setattr(lookup_module, "LOOKUP_EXTENT", 1)
     adopted, _ = both_ways_in_turn(store, monkeypatch, embedder, stream, 5, policy)
     assert adopted == [True, False]
     # The batch read again keeps the embeddings made for its read ahead: each way embeds
@@ -585,7 +587,7 @@ def test_the_batch_after_one_read_again_is_planned_with_the_embeddings_made_ahea
         d("The coffee machine works again.", "coffee machine", "status", "working"),
     ]
     embedder = CountingEmbedder(offline_models[0])
-    monkeypatch.setattr(remember_module, "LOOKUP_EXTENT", 1)
+    monkeypatch.setattr(lookup_module, "LOOKUP_EXTENT", 1)
     adopted, _ = both_ways_in_turn(store, monkeypatch, embedder, stream, 5, Policy(neighbours=1))
     assert adopted == [True, False]  # batch 4 is not adopted: nothing was in flight
     assert embedder.texts == 2 * len(stream)  # each way embeds each sentence once
@@ -719,7 +721,7 @@ def test_a_draft_whose_ranked_slots_were_all_moved_is_ranked_wider_until_one_was
     only the slots it ranks: ``test_a_look_up_returns_the_slots_its_fetch_held_beyond_its_rank``
     is the default.)"""
     ranks = spy_ranks(monkeypatch)
-    monkeypatch.setattr(remember_module, "LOOKUP_EXTENT", 1)
+    monkeypatch.setattr(lookup_module, "LOOKUP_EXTENT", 1)
     embedder, policy = offline_models[0], Policy(neighbours=1)
     each = ingest(store, monkeypatch, embedder, Hashed(), SPLURGE_AFTER_THRIFT, 5, False, policy)
     assert ranks == [4, 6]  # two slots ranked at first (one neighbour and the draft's own)
@@ -749,15 +751,15 @@ def test_a_look_up_returns_the_slots_its_fetch_held_beyond_its_rank(
 
 
 def spy_ranks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many slots each look-up of a draft's own (``Remember._rank``) ranks, in order."""
+    """How many slots each look-up of a draft's own (``Neighbours._rank``) ranks, in order."""
     ranks: list[int] = []
-    rank = Remember._rank
+    rank = Neighbours._rank
 
-    def spied(self: Remember, index: int, embedding: Any, namespace: str, wide: int) -> Any:
+    def spied(self: Neighbours, index: int, embedding: Any, namespace: str, wide: int) -> Any:
         ranks.append(wide)
         return rank(self, index, embedding, namespace, wide)
 
-    monkeypatch.setattr(Remember, "_rank", spied)
+    monkeypatch.setattr(Neighbours, "_rank", spied)
     return ranks
 
 
@@ -782,7 +784,7 @@ def test_a_batch_read_ahead_finds_a_drafts_nearest_slot_beyond_those_moved_befor
     ]
     embedder, policy = offline_models[0], Policy(neighbours=1)
     adopted = spy_adopt(monkeypatch)
-    monkeypatch.setattr(writer_module, "ThreadPoolExecutor", InTurn)
+    monkeypatch.setattr(ingest_module, "ThreadPoolExecutor", InTurn)
     ahead = ingest(store, monkeypatch, embedder, Hashed(), stream, 6, True, policy)
     assert adopted[-1] is True  # the last batch was planned on its read ahead
     alone = ingest(store, monkeypatch, embedder, Hashed(), stream, 1, False, policy)

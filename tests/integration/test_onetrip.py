@@ -23,7 +23,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from belief_graph import BeliefGraph, ClaimDraft, ConflictError, NotFound, Policy, RevisionResult
+from belief_graph import (
+    BeliefGraph,
+    ClaimDraft,
+    ConflictError,
+    NotFound,
+    Policy,
+    RevisionResult,
+    Tuning,
+)
 from belief_graph.detect import Detector
 from belief_graph.store import Store
 from belief_graph.testing import factories
@@ -115,12 +123,14 @@ def play(
         policy=Policy(preset=preset),
         clock=Clock(),  # type: ignore[arg-type]
         detector=detector,
+        tuning=Tuning(
+            one_trip=one_trip,
+            carry=carry,
+            whole_past=whole_past,
+            walk_up_to=walk_up_to,
+            ids=lambda: f"id-{next(ids):05d}",
+        ),
     )
-    bg._writer.one_trip = one_trip
-    bg._writer.carry = carry
-    bg._writer.whole_past = whole_past
-    bg._writer.walk_up_to = walk_up_to
-    bg._writer.new_id = lambda: f"id-{next(ids):05d}"
     run = Run(store, bg)
     answers: list[Any] = []
 
@@ -332,15 +342,13 @@ def state_reads(store: Store) -> Iterator[list[tuple[dict[str, Any], dict[str, A
 
 
 def rewritten_30_times(
-    store: Store, detector: Detector | None, **writer: Any
+    store: Store, detector: Detector | None, **tuning: Any
 ) -> tuple[BeliefGraph, Clock]:
     """An empty database where Ana's city was written 30 times, a day apart, by the client
-    returned (its writer's attributes set from ``writer``)."""
+    returned (its ``Tuning`` from ``tuning``)."""
     wipe(store)
     clock = Clock()
-    bg = BeliefGraph(store, clock=clock, detector=detector)  # type: ignore[arg-type]
-    for name, value in writer.items():
-        setattr(bg._writer, name, value)
+    bg = BeliefGraph(store, clock=clock, detector=detector, tuning=Tuning(**tuning))  # type: ignore[arg-type]
     for i in range(30):
         clock.set(clock.now + timedelta(days=1))
         bg.remember(city(f"city-{i}"))
@@ -514,8 +522,7 @@ def test_the_write_paths_read_of_a_long_lived_fact_reads_its_recent_claims_by_in
         for subject, versions in lengths.items():
             if day >= 120 - versions:
                 writer.remember(city(f"city-{day}", subject))
-    reader = BeliefGraph(store, clock=clock)  # type: ignore[arg-type]
-    reader._writer.carry = False
+    reader = BeliefGraph(store, clock=clock, tuning=Tuning(carry=False))  # type: ignore[arg-type]
 
     def claims(params: dict[str, Any], walk_up_to: int) -> int:
         batch = {**params["batch"], "walk_up_to": walk_up_to}
@@ -640,6 +647,12 @@ def test_a_client_whose_facts_were_mostly_there_reads_first_until_new_ones_come_
     ]
 
 
+def held(bg: BeliefGraph) -> str:
+    """What the client's parts hold, their fields written out (what its writer carries among
+    them)."""
+    return repr([vars(part) for part in vars(bg).values() if hasattr(part, "__dict__")])
+
+
 def test_an_erase_leaves_nothing_of_the_erased_facts_in_the_clients_memory(store: Store) -> None:
     """What a client carries of the facts it wrote goes when it erases them: afterwards its
     next write of such a fact is decided as a new fact's (an erased fact's slot is gone)
@@ -649,9 +662,9 @@ def test_an_erase_leaves_nothing_of_the_erased_facts_in_the_clients_memory(store
     bg = BeliefGraph(store, clock=Clock())
     bg.remember(city("Lisbon, where Ana keeps a flat on Rua Augusta"))
     bg.remember(city("Lisbon, where Ana keeps a flat on Rua Augusta"))
-    assert "Rua Augusta" in repr(vars(bg._writer)), "the write carried its fact back"
+    assert "Rua Augusta" in held(bg), "the write carried its fact back"
     bg.erase(ns, subject="ana")
-    assert "Rua Augusta" not in repr(vars(bg._writer))
+    assert "Rua Augusta" not in held(bg)
     again = bg.remember(city("Porto"))
     assert again.verdict == "NEW" and again.retired == []
 
@@ -663,9 +676,9 @@ def refused_between(store: Store, *, carry: bool) -> tuple[Any, ...]:
     wipe(store)
     ids = itertools.count()
     clock = Clock()
-    bg = BeliefGraph(store, clock=clock)
-    bg._writer.carry = carry
-    bg._writer.new_id = lambda: f"id-{next(ids):05d}"
+    bg = BeliefGraph(
+        store, clock=clock, tuning=Tuning(carry=carry, ids=lambda: f"id-{next(ids):05d}")
+    )
     start = clock.now
 
     def window(value: str, begin: int, end: int) -> ClaimDraft:
@@ -768,9 +781,8 @@ def play_ingest(
     path; what they answered and the export of every namespace."""
     wipe(store)
     ids = itertools.count()
-    bg = BeliefGraph(store, policy=Policy(preset=preset), clock=Clock())  # type: ignore[arg-type]
-    bg._writer.one_trip = one_trip
-    bg._writer.new_id = lambda: f"id-{next(ids):05d}"
+    tuning = Tuning(one_trip=one_trip, ids=lambda: f"id-{next(ids):05d}")
+    bg = BeliefGraph(store, policy=Policy(preset=preset), clock=Clock(), tuning=tuning)  # type: ignore[arg-type]
     run = Run(store, bg)
     answers: list[Any] = []
     last: tuple[list[ClaimDraft], list[str]] = ([], [])
@@ -857,14 +869,14 @@ def test_a_batch_in_flight_refused_is_run_again_and_so_is_the_next(
     """Another writer commits on a fact between the plan of the batch in flight and its
     statement: the statement is refused, the batch is read and decided again, and so is the
     next one, which was planned on the refused plan."""
-    from belief_graph.write import writer
+    from belief_graph.write import ingest
 
     wipe(store)
     ns = NAMESPACES[0]
 
     clock = Clock()
     bg, other = BeliefGraph(store, clock=clock), BeliefGraph(store, clock=clock)
-    real = writer.send
+    real = ingest.send
     sneaked: list[RevisionResult] = []
 
     def sneak_first(*args: Any) -> Any:
@@ -872,7 +884,7 @@ def test_a_batch_in_flight_refused_is_run_again_and_so_is_the_next(
             sneaked.append(other.remember(city("Porto")))
         return real(*args)
 
-    monkeypatch.setattr(writer, "send", sneak_first)
+    monkeypatch.setattr(ingest, "send", sneak_first)
     lisbon, oslo = bg.ingest([city("Lisbon"), city("Oslo")], batch_size=1)
     assert lisbon.decision == "supersede" and lisbon.retired == sneaked[0].added
     assert oslo.decision == "supersede" and oslo.retired == lisbon.added

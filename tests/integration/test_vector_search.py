@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from belief_graph import BeliefGraph, ClaimDraft, cypher
+from belief_graph import BeliefGraph, ClaimDraft
 from belief_graph.detect import Detector
 
 CROWD = 150
@@ -192,8 +192,7 @@ def test_a_search_tests_its_fetched_claims_only_until_k_of_them_pass(
     assert len(hits) == 3
     name, params = asked[-1]
     assert params["fetch"] > 3
-    with store._driver.session(database=store.database) as session:
-        plan = session.run("PROFILE " + cypher.load(name), params).consume().profile
+    plan = store.profile(name, **params)
     facts_read: list[int] = []
 
     def walk(op: dict[str, Any]) -> None:

@@ -10,7 +10,14 @@ from collections.abc import Sequence
 import pytest
 
 from belief_graph.detect import Detector, Vectors, cosine, frame, nearest
-from belief_graph.policy import Candidate, PairScores, Policy, contradicted, match_text
+from belief_graph.policy import (
+    Candidate,
+    PairScores,
+    Policy,
+    Unanswered,
+    contradicted,
+    match_text,
+)
 from belief_graph.semantic.contradiction import PairScore
 
 
@@ -144,6 +151,10 @@ def test_lazy_scores_ask_the_model_only_when_read_and_equal_the_eager_ones() -> 
     lazy = Detector(scorer=scorer)
     scores = lazy.score("Porto", "Priya lives in Porto.", None, ROWS)
     assert scorer.calls == []  # nothing read yet: nothing scored
+    with pytest.raises(Unanswered) as lacking:
+        _ = scores["a"].contradiction  # a read never runs the model: it says what it lacks
+    assert scorer.calls == []
+    lazy.answer(lacking.value.pair)
     assert scores["a"].contradiction == 0.95 and scores["a"].values
     assert scorer.calls == [[("Priya lives in Lisbon.", "Priya lives in Porto.")]]
     eager_scorer = _Counting()
@@ -151,6 +162,7 @@ def test_lazy_scores_ask_the_model_only_when_read_and_equal_the_eager_ones() -> 
         "Porto", "Priya lives in Porto.", None, ROWS
     )
     assert len(eager_scorer.calls) == 1 and len(eager_scorer.calls[0]) == 3
+    lazy.answer_all(list(scores.values()))
     for row_id in "abc":
         for field in ("values", "negates", "frame", "similarity", "contradiction"):
             assert getattr(scores[row_id], field) == getattr(eager[row_id], field)
@@ -161,6 +173,9 @@ def test_expected_scores_are_computed_in_one_model_call() -> None:
     detector = Detector(scorer=scorer)
     scores = detector.score("Porto", "Priya lives in Porto.", None, ROWS)
     detector.expect([scores["a"], scores["b"]])
+    with pytest.raises(Unanswered) as lacking:
+        _ = scores["b"].contradiction
+    detector.answer(lacking.value.pair)
     assert scores["b"].contradiction == 0.95
     assert len(scorer.calls) == 1 and len(scorer.calls[0]) == 2
     assert scores["a"].contradiction == 0.95  # already scored: no second call

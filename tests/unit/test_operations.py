@@ -13,6 +13,7 @@ from belief_graph.errors import ConflictError, NotFound
 from belief_graph.write import operations
 from belief_graph.write.changes import SlotState
 from belief_graph.write.state import State
+from belief_graph.write.undo import rollback
 
 NS = "user:priya"
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
@@ -194,7 +195,7 @@ def test_rollback_of_a_supersession_restores_the_old_value_as_a_new_version() ->
         last_revision="R1",
     )
     ids = count()
-    change = operations.rollback(
+    change = rollback(
         st,
         NS,
         target(
@@ -230,7 +231,7 @@ def test_rollback_of_a_supersession_restores_the_old_value_as_a_new_version() ->
 def test_rollback_is_refused_after_a_later_change_to_the_fact() -> None:
     st = state(claim("porto"), last_revision="R9")
     with pytest.raises(ConflictError, match="R9"):
-        operations.rollback(
+        rollback(
             st,
             NS,
             target("remember", {"kind": "ADDED", "id": "porto"}),
@@ -244,7 +245,7 @@ def test_rollback_is_refused_after_a_later_change_to_the_fact() -> None:
 
 def test_rollback_of_an_erase_is_refused() -> None:
     with pytest.raises(ConflictError, match="erase"):
-        operations.rollback(
+        rollback(
             state(),
             NS,
             target("erase"),
@@ -262,7 +263,7 @@ def test_rollback_undoes_reinforcements_and_review_flags_and_reopens_pending() -
         claim("porto", "rejected"),
         last_revision="R1",
     )
-    change = operations.rollback(
+    change = rollback(
         st,
         NS,
         target(
@@ -352,7 +353,7 @@ def test_rollback_of_a_confirm_makes_the_claim_wait_again_and_keeps_its_reign_in
         last_revision="R1",
     )
     ids = count()
-    change = operations.rollback(
+    change = rollback(
         st,
         NS,
         target(
@@ -389,7 +390,7 @@ def test_rollback_of_a_confirm_makes_the_claim_wait_again_and_keeps_its_reign_in
 
 
 def test_rollback_of_a_reinforcement_sets_confidence_back_and_unlinks_its_episode() -> None:
-    change = operations.rollback(
+    change = rollback(
         state(claim("lisbon"), last_revision="R1"),
         NS,
         target(
@@ -426,7 +427,7 @@ def test_rollback_brings_earlier_versions_back_before_the_belief() -> None:
         last_revision="R1",
     )
     ids = count()
-    change = operations.rollback(
+    change = rollback(
         st,
         NS,
         target(
@@ -560,7 +561,7 @@ def test_a_rollback_of_a_rollback_gives_back_what_the_first_took() -> None:
         claim("lisbon", frequency=2, confidence=0.5, needs_review=False, demoted=False),
         last_revision="R2",
     )
-    change = operations.rollback(
+    change = rollback(
         st,
         NS,
         target(
@@ -601,7 +602,7 @@ def test_a_rollback_of_a_rollback_gives_back_what_the_first_took() -> None:
 
 
 def test_a_rolled_back_creation_flags_its_dependents_as_a_retraction() -> None:
-    change = operations.rollback(
+    change = rollback(
         state(claim("lisbon"), last_revision="R1"),
         NS,
         target("remember", {"kind": "ADDED", "id": "lisbon"}),
