@@ -319,6 +319,25 @@ class Claim(BaseModel):
         return self.status == "active"
 
 
+CLAIM_VALID_TIMES = ("valid_from", "valid_to", "correction_from")
+"""The moments of a claim on the world's axis: when what it says held (``correction_from``: the
+moment a correction holds from)."""
+CLAIM_TRANSACTION_TIMES = (
+    "recorded_at",
+    "accepted_at",
+    "reinforced_at",
+    "superseded_at",
+    "retracted_at",
+    "erased_at",
+    "demoted_at",
+)
+"""The moments of a claim on the engine's own clock: when it learned or did something."""
+CLAIM_MOMENTS = CLAIM_VALID_TIMES + CLAIM_TRANSACTION_TIMES
+"""Every moment a claim node stores: the one list that reads (parsing), writes and restores
+(checking) take theirs from. ``Claim`` returns those a reader asks for (a unit test holds its
+datetime fields to this list)."""
+
+
 class ErasureReport(BaseModel):
     """What an erase erased, over every transaction it took (``RevisionResult.erasure``)."""
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, get_args
 
 from ..errors import BeliefGraphError, ConflictError
+from ..models import CLAIM_MOMENTS, CLAIM_TRANSACTION_TIMES
 from ..write.apply import load, load_all
 
 if TYPE_CHECKING:
@@ -202,17 +203,7 @@ def _is_endpoint(value: Any) -> bool:
 
 
 _MOMENTS = {
-    "Claim": (
-        "valid_from",
-        "valid_to",
-        "recorded_at",
-        "accepted_at",
-        "reinforced_at",
-        "superseded_at",
-        "retracted_at",
-        "erased_at",
-        "correction_from",
-    ),
+    "Claim": CLAIM_MOMENTS,
     "Slot": ("last_recorded_at",),
     "Episode": ("occurred_at", "erased_at"),
     "Revision": ("at",),
@@ -222,15 +213,7 @@ _MOMENTS = {
 # whose last change is in the year 9999 refuses every later write, and a belief recorded then is
 # no answer to any read until that year.
 _TRANSACTION_TIMES = {
-    "Claim": (
-        "recorded_at",
-        "accepted_at",
-        "reinforced_at",
-        "superseded_at",
-        "retracted_at",
-        "erased_at",
-        "demoted_at",
-    ),
+    "Claim": CLAIM_TRANSACTION_TIMES,
     "Slot": ("last_recorded_at",),
     "Episode": ("erased_at",),
     "Revision": ("at",),

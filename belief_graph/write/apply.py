@@ -25,9 +25,9 @@ from functools import partial
 from typing import Any
 
 from ..errors import ConflictError
-from ..models import RevisionResult
+from ..models import CLAIM_MOMENTS, RevisionResult
 from ..store import Row, StaleSlot, Store, Tx
-from .changes import ChangeSet, SlotState
+from .changes import ASSIGNED_MOMENTS, ChangeSet, SlotState
 from .erasure import batch
 from .state import WALK_UP_TO, State
 
@@ -269,11 +269,8 @@ def _iso(value: datetime | str | None) -> str | None:
     return value.isoformat() if isinstance(value, datetime) else value
 
 
-_MOMENTS = ("valid_from", "valid_to", "recorded_at", "accepted_at", "correction_from")
 # A new claim's moments the statement makes DateTimes (each written once, not as text first).
 _CLAIM_DATETIMES = ("valid_from", "valid_to", "recorded_at", "accepted_at")
-# The moments a consolidation may change, which its rollback sets back (write/changes).
-_ASSIGNED_MOMENTS = ("valid_to", "superseded_at", "reinforced_at")
 
 
 def _apply(tx: Tx, state: State, changes: list[ChangeSet]) -> list[RevisionResult]:
@@ -478,7 +475,7 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
                 {
                     "slot_id": new.slot_id,
                     "props": {
-                        k: _iso(v) if k in _MOMENTS else v
+                        k: _iso(v) if k in CLAIM_MOMENTS else v
                         for k, v in new.props.items()
                         if k not in _CLAIM_DATETIMES
                     },
@@ -638,8 +635,8 @@ def _statement_params(changes: list[ChangeSet]) -> dict[str, list[dict[str, Any]
             {
                 "namespace": ns,
                 "id": a.id,
-                "props": {k: v for k, v in a.props.items() if k not in _ASSIGNED_MOMENTS},
-                "moments": {k: _iso(v) for k, v in a.props.items() if k in _ASSIGNED_MOMENTS},
+                "props": {k: v for k, v in a.props.items() if k not in ASSIGNED_MOMENTS},
+                "moments": {k: _iso(v) for k, v in a.props.items() if k in ASSIGNED_MOMENTS},
             }
             for a in c.assigns
         ]

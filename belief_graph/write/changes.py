@@ -315,6 +315,11 @@ class Assign:
     restored: bool = False
 
 
+ASSIGNED_MOMENTS = ("valid_to", "superseded_at", "reinforced_at")
+"""The moments an ``Assign`` may change (and its rollback set back): sent as ISO text and
+written as DateTimes."""
+
+
 @dataclass
 class Unsettle:
     """A CONTRADICTS edge (``claim`` → ``rival``) that ``revision`` settled is open again, its

@@ -22,6 +22,7 @@ from ..models import ConsolidationAction, ConsolidationStep, IntegrityCheck, Int
 from ..policy import PairScores, Policy, is_same
 from ..vocabulary import normalize_key
 from .changes import (
+    ASSIGNED_MOMENTS,
     Assign,
     ChangeSet,
     Contradiction,
@@ -49,7 +50,6 @@ SNAPSHOT = (
     "superseded_at",
     "reinforced_at",
 )
-_MOMENTS = ("valid_to", "superseded_at", "reinforced_at")
 LIVE = ("active", "pending")
 _CAUSE = re.compile(r"claim (\S+), which was")
 
@@ -776,7 +776,7 @@ def undo(
 
 def _parsed(props: Mapping[str, Any]) -> dict[str, Any]:
     return {
-        k: datetime.fromisoformat(v) if k in _MOMENTS and isinstance(v, str) else v
+        k: datetime.fromisoformat(v) if k in ASSIGNED_MOMENTS and isinstance(v, str) else v
         for k, v in props.items()
     }
 

@@ -9,21 +9,9 @@ from datetime import datetime
 from typing import Any
 
 from .. import cypher
-from ..models import Cardinality
+from ..models import CLAIM_MOMENTS, Cardinality
 from ..store import Store, Tx
 from .changes import SlotKey, SlotState
-
-_MOMENTS = (
-    "valid_from",
-    "valid_to",
-    "recorded_at",
-    "accepted_at",
-    "reinforced_at",
-    "superseded_at",
-    "retracted_at",
-    "erased_at",
-    "correction_from",
-)
 
 Ref = tuple[str, str]  # (namespace, id)
 # A fact of up to this many claims is walked when it is read (current, as_of, beliefs, the write
@@ -34,7 +22,7 @@ WALK_UP_TO = 16
 
 def moments(row: dict[str, Any]) -> dict[str, Any]:
     """A claim row with its ISO-8601 moments parsed (in place)."""
-    for name in _MOMENTS:
+    for name in CLAIM_MOMENTS:
         value = row.get(name)
         if isinstance(value, str):
             row[name] = datetime.fromisoformat(value)
