@@ -63,6 +63,7 @@ from .models import (
     Text,
 )
 from .policy import Policy
+from .read.tuning import ReadTuning
 from .scopes import resolve, value_key
 from .settings import database_map
 from .store import Row, Store
@@ -150,6 +151,7 @@ class BeliefGraph:
             self.store, self.vocabulary, self.policy, self.detector, clock, new_id
         )
         self._widening = Widening()
+        self.read_tuning = ReadTuning()
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -874,7 +876,7 @@ class BeliefGraph:
                 predicate=slot.predicate,
                 valid_at=valid_at,
                 known_at=known_at,
-                walk_up_to=self._writer.walk_up_to,
+                walk_up_to=self.read_tuning.walk_up_to,
             )
             if rows:
                 return self._shape(slot, rows)
@@ -913,7 +915,7 @@ class BeliefGraph:
             namespace=namespace,
             subject_key=normalize_key(subject),
             now=self.clock().isoformat(),
-            walk_up_to=self._writer.walk_up_to,
+            walk_up_to=self.read_tuning.walk_up_to,
         )
         return [_claim(r["claim"]) for r in rows]
 
@@ -1078,7 +1080,7 @@ class BeliefGraph:
                 now=now,
                 valid_at=valid,
                 known_at=known,
-                walk_up_to=self._writer.walk_up_to,
+                walk_up_to=self.read_tuning.walk_up_to,
             )
             # Widen until k hits survive the filter, the index has no more to give, or the fetch
             # reaches its cap. Without in-index filtering the index spans every namespace, and
@@ -1169,7 +1171,7 @@ class BeliefGraph:
                 now=now,
                 valid_at=valid,
                 known_at=known,
-                walk_up_to=self._writer.walk_up_to,
+                walk_up_to=self.read_tuning.walk_up_to,
             )[0]
             hits = self._scoped_hits(scope, found["hits"], found["answers"], history)
             # As search: widen until k hits survive, or the index has no more (where it cannot
@@ -1200,7 +1202,7 @@ class BeliefGraph:
             valid_at=valid,
             known_at=known,
             embedding=None,
-            walk_up_to=self._writer.walk_up_to,
+            walk_up_to=self.read_tuning.walk_up_to,
         )[0]["answers"]
         return answers
 

@@ -153,7 +153,7 @@ def stages(bg: BeliefGraph, queries: list[tuple[str, str]], k: int) -> dict[str,
             now=now,
             valid_at=now,
             known_at=now,
-            walk_up_to=bg._writer.walk_up_to,
+            walk_up_to=bg.read_tuning.walk_up_to,
         )
 
     for query, ns in queries:

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import strategies as st
 
 from belief_graph import BeliefGraph, Claim, ClaimDraft, ConflictError, NotFound, RevisionResult
+from belief_graph.read.tuning import ReadTuning
 from belief_graph.store import Store
 from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import (
@@ -266,7 +267,7 @@ class Run:
         longer one by index (the engine walks a fact of a few claims, and the facts of these
         sequences are short)."""
         bg = BeliefGraph(self.store, policy=self.bg.policy, clock=self.bg.clock)
-        bg._writer.walk_up_to = walk_up_to
+        bg.read_tuning = ReadTuning(walk_up_to=walk_up_to)
         return bg
 
     @cached_property
@@ -303,7 +304,7 @@ class Run:
             "MATCH (s:Slot) WHERE s.namespace IN $namespaces "
             "AND COUNT { (s)<-[:IN_SLOT]-() } > $walk_up_to RETURN count(s) AS n",
             namespaces=NAMESPACES,
-            walk_up_to=self.bg._writer.walk_up_to,
+            walk_up_to=self.bg.read_tuning.walk_up_to,
         )
         return bool(rows[0]["n"])
 

@@ -11,6 +11,7 @@ import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, Policy
 from belief_graph.detect import Detector
+from belief_graph.read.tuning import ReadTuning
 from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import claims_read, string_values
 
@@ -711,7 +712,7 @@ def test_current_and_as_of_of_a_long_lived_fact_read_its_few_windows_not_its_his
                 **fact,
                 valid_at=valid.isoformat(),
                 known_at=known.isoformat(),
-                walk_up_to=bg._writer.walk_up_to,
+                walk_up_to=bg.read_tuning.walk_up_to,
             )
             for valid, known in ((now, now), (then, now), (then, then))
         ]
@@ -761,7 +762,7 @@ def test_search_of_a_long_lived_fact_answers_current_reading_its_few_windows(
         said(subject, "MySQL")  # over it: accepted later, it holds
     clock.set(now)
     walked, indexed = (BeliefGraph(bg.store, detector=bg.detector, clock=clock) for _ in "ab")
-    walked._writer.walk_up_to, indexed._writer.walk_up_to = 10**9, 0
+    walked.read_tuning, indexed.read_tuning = ReadTuning(walk_up_to=10**9), ReadTuning(walk_up_to=0)
     answers = {}
     for client in (bg, walked, indexed):
         hits = client.search(query, NS, k=10)
@@ -788,7 +789,7 @@ def test_search_of_a_long_lived_fact_answers_current_reading_its_few_windows(
             walk_up_to=walk_up_to,
         )
 
-    engine = {s: read(s, bg._writer.walk_up_to) for s in lengths}
+    engine = {s: read(s, bg.read_tuning.walk_up_to) for s in lengths}
     walk = {s: read(s, 10**9) for s in lengths}
     index = {s: read(s, 0) for s in lengths}
     assert engine["cygnus"] == index["cygnus"] == index["atlas"] < walk["cygnus"]
