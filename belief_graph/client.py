@@ -63,6 +63,7 @@ from .models import (
     Text,
 )
 from .policy import Policy
+from .read.search import AS_OF_STATUSES, HISTORY_STATUSES, MAX_FETCH, nearest, reach
 from .read.tuning import ReadTuning
 from .scopes import resolve, value_key
 from .settings import database_map
@@ -76,10 +77,6 @@ from .write.remember import UNSUPPORTED_BY_SOURCE, Request, slot_key
 from .write.state import moments
 from .write.writer import Writer
 
-_MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
-# The statuses each search mode may return; the in-index filter keeps the rest out of the fetch.
-_AS_OF_STATUSES = ["active", "superseded", "retracted"]
-_HISTORY_STATUSES = ["active", "superseded", "retracted", "pending", "rejected"]
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 # Two digits at a time: an id is drawn for every claim, slot and revision an ingest writes.
 _DIGIT_PAIRS = [a + b for a in _CROCKFORD for b in _CROCKFORD]
@@ -100,12 +97,6 @@ def new_id() -> str:
 def _claim(row: Row) -> Claim:
     """A claim read back with its moments as ISO-8601 text (the claim reads return them so)."""
     return Claim.model_validate(moments(row))
-
-
-def _reach(found: Row, asked: int) -> int:
-    """A search read's reach (``Widening``): as many claims as held its hits when it kept the
-    ``asked`` it wanted (the statement's ``reach``), or, short of them, every one it fetched."""
-    return int(found["reach"] if len(found["hits"]) >= asked else found["fetched"])
 
 
 def utcnow() -> datetime:
@@ -1052,56 +1043,19 @@ class BeliefGraph:
         what held then, as ``as_of`` defines it. A hit that is disputed or has a pending rival
         comes back with its rivals, so the contradiction is seen instead of hidden.
         """
-        if self.detector.embedder is None:
-            raise ModelError("search needs an embedding model (connect with models=True)")
-        embedding = self.detector.embed([query])[0]
-        assert embedding is not None  # an embedder is loaded
-        now = self.clock()
-        mode = "history" if history else ("as_of" if valid_at or known_at else "current")
-        known = known_at or now
-        valid = valid_at or (known_at if known_at is not None else now)
-        store = self.store.on(namespace)
-        in_index = store.filters_in_vector_index()
-        statement = cypher.variant("read/search_claims", in_index)
-        # Never only k, even where every claim fetched is of this namespace: the fetch is the
-        # HNSW search's beam, and LIMIT 10 for k=10 misses true neighbours that 30 finds
-        # (recall 0.95 against 1.0 at 100k, docs/benchmarks.md), though it is 2 ms faster.
-        fetch = self._widening.start((namespace, mode), max(20, k * 3), 4, _MAX_FETCH)
-        vector = store.query_vector(embedding)
-        while True:
-            found = store.read(
-                statement,
-                namespace=namespace,
-                statuses=_HISTORY_STATUSES if mode == "history" else _AS_OF_STATUSES,
-                embedding=vector,
-                fetch=fetch,
-                k=k,
-                mode=mode,
-                now=now,
-                valid_at=valid,
-                known_at=known,
-                walk_up_to=self.read_tuning.walk_up_to,
-            )
-            # Widen until k hits survive the filter, the index has no more to give, or the fetch
-            # reaches its cap. Without in-index filtering the index spans every namespace, and
-            # another namespace's nearer sentences crowd this one's out; with it, only this
-            # namespace's claims that the time test drops (superseded versions) are fetched.
-            rows = found[0]["hits"]
-            if len(rows) >= k or found[0]["fetched"] < fetch or fetch >= _MAX_FETCH:
-                break
-            fetch = min(fetch * 4, _MAX_FETCH)
-        self._widening.learned((namespace, mode), _reach(found[0], k))
-        hits = []
-        for row in rows:
-            rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}
-            hits.append(
-                SearchHit(
-                    claim=_claim(row["claim"]),
-                    score=row["score"],
-                    rivals=list(rivals.values()),
-                )
-            )
-        return hits
+        return nearest(
+            self.store.on(namespace),
+            self.detector,
+            self._widening,
+            self.read_tuning,
+            self.clock,
+            query,
+            namespace,
+            k,
+            history=history,
+            valid_at=valid_at,
+            known_at=known_at,
+        )
 
     # -- reads through a scope chain (docs/policy.md, "Scopes") -----------------------------------
 
@@ -1154,7 +1108,7 @@ class BeliefGraph:
         mode = "history" if history else ("as_of" if valid_at or known_at else "current")
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
-        fetch = self._widening.start((tuple(scope), mode), max(20, k * 3), 4, _MAX_FETCH)
+        fetch = self._widening.start((tuple(scope), mode), max(20, k * 3), 4, MAX_FETCH)
         limit = k
         store = self._scope_store(scope)
         statement = cypher.variant("read/scope_search", store.filters_in_vector_index())
@@ -1163,7 +1117,7 @@ class BeliefGraph:
             found = store.read(
                 statement,
                 namespaces=list(scope),
-                statuses=_HISTORY_STATUSES if mode == "history" else _AS_OF_STATUSES,
+                statuses=HISTORY_STATUSES if mode == "history" else AS_OF_STATUSES,
                 embedding=vector,
                 fetch=fetch,
                 k=limit,
@@ -1178,15 +1132,15 @@ class BeliefGraph:
             # filter, it spans every namespace). Here one fact's hits from several namespaces
             # also merge into one, so candidates the limit cut off are taken too before the
             # index is asked for more.
-            cut = len(found["hits"]) >= limit and limit < _MAX_FETCH
-            more = found["fetched"] >= fetch and fetch < _MAX_FETCH
+            cut = len(found["hits"]) >= limit and limit < MAX_FETCH
+            more = found["fetched"] >= fetch and fetch < MAX_FETCH
             if len(hits) >= k or not (cut or more):
-                self._widening.learned((tuple(scope), mode), _reach(found, limit))
+                self._widening.learned((tuple(scope), mode), reach(found, limit))
                 return hits[:k]
             if cut:
-                limit = min(limit + k, _MAX_FETCH)
+                limit = min(limit + k, MAX_FETCH)
             else:
-                fetch = min(fetch * 4, _MAX_FETCH)
+                fetch = min(fetch * 4, MAX_FETCH)
 
     def _scope_facts(
         self,
