@@ -7,33 +7,29 @@ never run inside a transaction.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, InstanceOf, ValidationError
+from pydantic import AfterValidator, Field, InstanceOf
 
-from . import cypher
 from .detect import Detector
-from .errors import BeliefGraphError, ConfigError, ConflictError, ModelError, NotFound
+from .errors import ModelError, NotFound
 from .evidence import union
 from .extraction import (
     Episode,
     Extractor,
     KnownSubjects,
-    MalformedOutput,
     Observation,
-    Proposal,
-    Refusal,
     default_extractor,
 )
+from .ingest import INGEST_BATCH as INGEST_BATCH  # re-exported: the CLI's import reads it here
+from .ingest import INGEST_BATCH_WITH_MODELS, Drafts, in_batches, no_stamp_dropped
 from .models import (
     Cardinality,
     Claim,
@@ -54,18 +50,17 @@ from .models import (
     RevisionResult,
     ScopeChain,
     ScopedAnswer,
-    ScopedClaim,
     ScopedHit,
     SearchHit,
     SourceType,
-    Support,
     Term,
     Text,
 )
+from .observe import observe_episode
 from .policy import Policy
-from .read.search import AS_OF_STATUSES, HISTORY_STATUSES, MAX_FETCH, nearest, reach
+from .read.scoped import scoped_answer, scoped_nearest
+from .read.search import nearest
 from .read.tuning import ReadTuning
-from .scopes import resolve, value_key
 from .settings import database_map
 from .store import Row, Store
 from .validation import checked
@@ -73,7 +68,7 @@ from .vocabulary import Vocabulary, normalize_key
 from .widening import Widening
 from .write.bulk import fewer_full_collections
 from .write.embed import EMBED_PAGE, embed_missing
-from .write.remember import UNSUPPORTED_BY_SOURCE, Request, slot_key
+from .write.remember import Request, slot_key
 from .write.state import moments
 from .write.writer import Writer
 
@@ -111,14 +106,6 @@ class _Slot:
     subject_key: str
     predicate: str
     cardinality: Cardinality
-
-
-INGEST_BATCH = 500
-"""Drafts per transaction of a structural ``ingest``: the server's cost per draft falls with
-the batch."""
-INGEST_BATCH_WITH_MODELS = 100
-"""Drafts per transaction of an ``ingest`` with a contradiction model: 1.4x the drafts/s of
-500 on the project's benchmark stream."""
 
 
 class BeliefGraph:
@@ -298,7 +285,7 @@ class BeliefGraph:
 
         A replayed ``revision_id`` changes nothing and returns the original result.
         """
-        _no_stamp_dropped(draft, None, "draft")
+        no_stamp_dropped(draft, None, "draft")
         if revision_id is None:
             return self._remember([Request(draft, self._writer.new_id(), actor, fresh=True)])[0]
         return self._remember([Request(draft, revision_id, actor)])[0]
@@ -367,61 +354,25 @@ class BeliefGraph:
 
     def _ingest(
         self,
-        drafts: Iterable[ClaimDraft] | Iterable[tuple[ClaimDraft, datetime | None]],
+        drafts: Drafts,
         batch_size: int,
         revision_ids: Iterable[Identifier] | None,
         actor: Term | None,
         progress: Callable[[int], None] | None,
     ) -> list[RevisionResult]:
-        """``ingest``'s work, its arguments checked; ``drafts`` may come with the transaction
-        time each keeps (``import_history``)."""
-        requests = self._requests(drafts, revision_ids, actor, self._writer.new_id)
-        if isinstance(drafts, Sized):
-            requests = iter(list(requests))
-        results: list[RevisionResult] = []
-        pending: list[Request] = []
-
-        def flush() -> None:
-            try:
-                results.extend(self._remember(pending, ingested=True))
-            except BeliefGraphError as exc:
-                index = len(results)
-                raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
-            pending.clear()
-            if progress is not None:
-                progress(len(results))
-
-        if not self.store.routes:
-            # One database: the next batch is planned while this one's statement runs.
-            self._ingest_pipelined(_batches(requests, batch_size), results, progress)
-            return results
-        for request in requests:
-            pending.append(request)
-            if len(pending) >= batch_size:
-                flush()
-        if pending:
-            flush()
-        return results
-
-    def _ingest_pipelined(
-        self,
-        batches: Iterator[list[Request]],
-        results: list[RevisionResult],
-        progress: Callable[[int], None] | None,
-    ) -> None:
-        """``ingest``'s batches through ``Writer.ingest``, the results added to ``results``."""
-        done = self._writer.ingest(batches)
-        while True:
-            try:
-                landed = next(done, None)
-            except BeliefGraphError as exc:
-                index = len(results)
-                raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
-            if landed is None:
-                return
-            results.extend(landed)
-            if progress is not None:
-                progress(len(results))
+        """``ingest``'s work, its arguments checked (``ingest.py``): pipelined on one database,
+        batch by batch where namespaces are routed to several (a transaction cannot span
+        databases)."""
+        return in_batches(
+            drafts,
+            batch_size,
+            revision_ids,
+            actor,
+            progress,
+            new_id=self._writer.new_id,
+            remember=lambda batch: self._remember(batch, ingested=True),
+            pipeline=None if self.store.routes else self._writer.ingest,
+        )
 
     @checked
     def observe(
@@ -446,125 +397,19 @@ class BeliefGraph:
         episode observed again with the same ``id`` changes nothing (its revisions replay).
         """
         chosen = extractor if extractor is not None else default_extractor()
-        episode_id = episode.id or new_id()
-        known = KnownSubjects(lambda: self.subjects(namespace))
-        try:
-            proposals = chosen.extract(episode, vocabulary=self.vocabulary, known_subjects=known)
-        except MalformedOutput as exc:
-            whole = Proposal(
-                subject=episode.speaker, predicate="", object="", sentence="", source=episode.text
-            )
-            return Observation(
-                episode_id=episode_id,
-                extractor=chosen.name,
-                proposals=[],
-                results=[],
-                refused=[Refusal(proposal=whole, reason=str(exc))],
-            )
-        now = self.clock()
-        refused: list[Refusal] = []
-        drafted: list[tuple[Proposal, Request]] = []
-        for proposal in proposals:
-            try:
-                draft = _draft_of(namespace, episode, episode_id, proposal, source_type, now)
-            except ValidationError as exc:
-                refused.append(Refusal(proposal=proposal, reason=f"invalid: {_first(exc)}"))
-                continue
-            except ValueError as exc:
-                refused.append(Refusal(proposal=proposal, reason=f"invalid: {exc}"))
-                continue
-            if episode.id:
-                request = Request(draft, _revision_of(episode.id, proposal), actor)
-            else:
-                request = Request(draft, self._writer.new_id(), actor, fresh=True)
-            drafted.append((proposal, request))
-        results: list[RevisionResult] = []
-        for proposal, written in self._remember_each(drafted):
-            if isinstance(written, ValidationError):
-                refused.append(Refusal(proposal=proposal, reason=f"invalid: {_first(written)}"))
-                continue
-            if isinstance(written, Exception):
-                refused.append(Refusal(proposal=proposal, reason=f"not written: {written}"))
-                continue
-            result = written
-            results.append(result)
-            if result.decision == "refuse":
-                refused.append(Refusal(proposal=proposal, reason=result.reason))
-            elif result.decision == "hold_pending" and result.reason == UNSUPPORTED_BY_SOURCE:
-                refused.append(
-                    Refusal(
-                        proposal=proposal,
-                        reason=f"unsupported: {result.reason} (pending claim {result.claim_id})",
-                    )
-                )
-        return Observation(
-            episode_id=episode_id,
-            extractor=chosen.name,
-            proposals=proposals,
-            results=results,
-            refused=refused,
+        return observe_episode(
+            namespace,
+            episode,
+            episode.id or new_id(),
+            chosen,
+            source_type,
+            actor,
+            vocabulary=self.vocabulary,
+            known_subjects=KnownSubjects(lambda: self.subjects(namespace)),
+            clock=self.clock,
+            new_id=self._writer.new_id,
+            remember=self._remember,
         )
-
-    def _remember_each(
-        self, drafted: list[tuple[Proposal, Request]]
-    ) -> list[tuple[Proposal, RevisionResult | Exception]]:
-        """Each request's result, or the error that kept it from being written. One batch
-        first (one embedding call, one read, one write for what one turn said); when the write
-        path refuses the batch, nothing of it was written, and each request goes again on its
-        own, so that one refused request does not keep the others out."""
-        refusals = (ValidationError, ConflictError, NotFound, ValueError)
-        if len(drafted) > 1:
-            try:
-                batch = self._remember([request for _, request in drafted])
-                return list(zip([proposal for proposal, _ in drafted], batch, strict=True))
-            except refusals:
-                pass
-        each: list[tuple[Proposal, RevisionResult | Exception]] = []
-        for proposal, request in drafted:
-            try:
-                each.append((proposal, self._remember([request])[0]))
-            except refusals as exc:
-                each.append((proposal, exc))
-        return each
-
-    @staticmethod
-    def _requests(
-        drafts: Iterable[ClaimDraft] | Iterable[tuple[ClaimDraft, datetime | None]],
-        revision_ids: Iterable[str] | None,
-        actor: str | None,
-        new_id: Callable[[], str],
-    ) -> Iterator[Request]:
-        """One request per draft, refusing repeated ids and a missing revision id by name (the
-        database would refuse them too, but mid-batch and in its own words); without
-        ``revision_ids``, each draft's drawn by ``new_id``. A draft may come with the
-        transaction time it keeps (an import of history)."""
-        ids = iter(revision_ids) if revision_ids is not None else None
-        claims: dict[str, int] = {}
-        revisions: dict[str, int] = {}
-        count = 0
-        for index, item in enumerate(drafts):
-            draft, recorded_at = item if isinstance(item, tuple) else (item, None)
-            _no_stamp_dropped(draft, recorded_at, f"drafts[{index}]")
-            count += 1
-            if draft.id is not None and claims.setdefault(draft.id, index) != index:
-                raise ValueError(
-                    f"id: drafts {claims[draft.id]} and {index} both give the claim id "
-                    f"{draft.id!r}; a claim id names one claim"
-                )
-            if ids is None:
-                yield Request(draft, new_id(), actor, fresh=True, recorded_at=recorded_at)
-                continue
-            rid = next(ids, None)
-            if rid is None:
-                raise ValueError(f"revision_ids: no id left for draft {index}; give one per draft")
-            if revisions.setdefault(rid, index) != index:
-                raise ValueError(
-                    f"revision_ids: {rid!r} is given to drafts {revisions[rid]} and {index}; give "
-                    "each draft its own (a repeated id would replay the first draft's result)"
-                )
-            yield Request(draft, rid, actor, recorded_at=recorded_at)
-        if ids is not None and next(ids, None) is not None:
-            raise ValueError(f"revision_ids: more ids than the {count} drafts; give one per draft")
 
     @checked
     def contract(
@@ -1067,7 +912,9 @@ class BeliefGraph:
         Evidence holding another value than a policy answer comes back as ``disputes``. Nothing
         outside the chain is read."""
         now = self.clock()
-        return self._scoped_answer(scope, subject, predicate, now, now)
+        return scoped_answer(
+            self.store, self.vocabulary, self.read_tuning, scope, subject, predicate, now, now
+        )
 
     @checked
     def scoped_as_of(
@@ -1083,7 +930,9 @@ class BeliefGraph:
         now = self.clock()
         known = known_at or now
         valid = valid_at or (known_at if known_at is not None else now)
-        return self._scoped_answer(scope, subject, predicate, valid, known)
+        return scoped_answer(
+            self.store, self.vocabulary, self.read_tuning, scope, subject, predicate, valid, known
+        )
 
     @checked
     def scoped_search(
@@ -1100,164 +949,19 @@ class BeliefGraph:
         that answered (``scope``, ``layer``) and its support; a fact found in several namespaces
         comes back once, as ``scoped_current`` resolves it (so a policy is returned with the
         evidence that disputes it). ``history=True`` returns every version found, unresolved."""
-        if self.detector.embedder is None:
-            raise ModelError("search needs an embedding model (connect with models=True)")
-        embedding = self.detector.embed([query])[0]
-        assert embedding is not None  # an embedder is loaded
-        now = self.clock()
-        mode = "history" if history else ("as_of" if valid_at or known_at else "current")
-        known = known_at or now
-        valid = valid_at or (known_at if known_at is not None else now)
-        fetch = self._widening.start((tuple(scope), mode), max(20, k * 3), 4, MAX_FETCH)
-        limit = k
-        store = self._scope_store(scope)
-        statement = cypher.variant("read/scope_search", store.filters_in_vector_index())
-        vector = store.query_vector(embedding)
-        while True:
-            found = store.read(
-                statement,
-                namespaces=list(scope),
-                statuses=HISTORY_STATUSES if mode == "history" else AS_OF_STATUSES,
-                embedding=vector,
-                fetch=fetch,
-                k=limit,
-                mode=mode,
-                now=now,
-                valid_at=valid,
-                known_at=known,
-                walk_up_to=self.read_tuning.walk_up_to,
-            )[0]
-            hits = self._scoped_hits(scope, found["hits"], found["answers"], history)
-            # As search: widen until k hits survive, or the index has no more (where it cannot
-            # filter, it spans every namespace). Here one fact's hits from several namespaces
-            # also merge into one, so candidates the limit cut off are taken too before the
-            # index is asked for more.
-            cut = len(found["hits"]) >= limit and limit < MAX_FETCH
-            more = found["fetched"] >= fetch and fetch < MAX_FETCH
-            if len(hits) >= k or not (cut or more):
-                self._widening.learned((tuple(scope), mode), reach(found, limit))
-                return hits[:k]
-            if cut:
-                limit = min(limit + k, MAX_FETCH)
-            else:
-                fetch = min(fetch * 4, MAX_FETCH)
-
-    def _scope_facts(
-        self,
-        scope: Sequence[str],
-        facts: Iterable[tuple[str, str]],
-        valid: datetime,
-        known: datetime,
-    ) -> list[Row]:
-        answers: list[Row] = self._scope_store(scope).read(
-            "read/scope_facts",
-            namespaces=list(scope),
-            facts=[{"subject_key": s, "predicate": p} for s, p in sorted(set(facts))],
-            valid_at=valid,
-            known_at=known,
-            embedding=None,
-            walk_up_to=self.read_tuning.walk_up_to,
-        )[0]["answers"]
-        return answers
-
-    def _scope_store(self, scope: Sequence[str]) -> Store:
-        """The store a chain is read in: one statement reads the whole chain, so its namespaces
-        must live in one database (``NEO4J_DATABASES`` maps them there together)."""
-        databases = {self.store.database_of(ns) for ns in scope}
-        if len(databases) > 1:
-            raise ConfigError(
-                f"scope: the chain {' > '.join(scope)} spans the databases "
-                f"{', '.join(sorted(databases))}; a scope chain is read in one database, so map "
-                "its namespaces to the same one"
-            )
-        return self.store.on(scope[0])
-
-    @staticmethod
-    def _held(scope: Sequence[str], row: Row) -> ScopedClaim:
-        claim = Claim.model_validate(row["claim"])
-        return ScopedClaim(
-            claim=claim,
-            scope=scope[row["layer"]],
-            layer=row["layer"],
-            support=Support(frequency=claim.frequency, episodes=row["episodes"]),
+        return scoped_nearest(
+            self.store,
+            self.detector,
+            self._widening,
+            self.read_tuning,
+            self.clock,
+            query,
+            scope,
+            k,
+            history=history,
+            valid_at=valid_at,
+            known_at=known_at,
         )
-
-    @staticmethod
-    def _row_rivals(row: Row) -> list[Claim]:
-        return list({r["id"]: Claim.model_validate(r) for r in row["rivals"]}.values())
-
-    def _scoped_answer(
-        self, scope: Sequence[str], subject: str, predicate: str, valid: datetime, known: datetime
-    ) -> ScopedAnswer:
-        key, cardinality = slot_key(self.vocabulary, scope[0], subject, predicate)
-        rows = self._scope_facts(scope, [(key[1], key[2])], valid, known)
-        if rows:  # the slots' own cardinality, as each namespace's answer was read with it
-            cardinality = rows[0]["cardinality"]
-        resolved = resolve([self._held(scope, r) for r in rows], cardinality)
-        answer = {b.claim.id for b in resolved.beliefs}
-        rivals = {
-            r.id: r for row in rows if row["claim"]["id"] in answer for r in self._row_rivals(row)
-        }
-        return ScopedAnswer(
-            scope=list(scope),
-            cardinality=cardinality,
-            beliefs=resolved.beliefs,
-            rivals=list(rivals.values()),
-            disputes=resolved.disputes,
-            shadowed=resolved.shadowed,
-        )
-
-    def _scoped_hits(
-        self, scope: Sequence[str], rows: list[Row], facts: list[Row], history: bool
-    ) -> list[ScopedHit]:
-        """The hits ``rows`` of a search through ``scope``, each fact resolved through the chain
-        from ``facts`` (each namespace's answer for it, read/scope_facts')."""
-
-        def hit(
-            held: ScopedClaim, score: float, rivals: list[Claim], disputes: list[ScopedClaim]
-        ) -> ScopedHit:
-            return ScopedHit(
-                claim=held.claim,
-                score=score,
-                kind=held.claim.kind,
-                scope=held.scope,
-                layer=held.layer,
-                support=held.support,
-                rivals=rivals,
-                disputes=disputes,
-            )
-
-        if history:
-            return [hit(self._held(scope, r), r["score"], self._row_rivals(r), []) for r in rows]
-        # What each fact's hits said and how near they came; the fact is then resolved through
-        # the whole chain, so a nearer namespace or a policy that the index did not rank answers.
-        found: dict[tuple[str, str], dict[str, float]] = {}
-        ranked = {r["claim"]["id"]: r["score"] for r in rows}
-        for r in rows:
-            values = found.setdefault((r["subject_key"], r["predicate"]), {})
-            said = value_key(self._held(scope, r))
-            values[said] = max(values.get(said, 0.0), r["score"])
-        by_fact: dict[tuple[str, str], list[Row]] = {}
-        for r in facts:
-            by_fact.setdefault((r["subject_key"], r["predicate"]), []).append(r)
-        hits = []
-        for fact, fact_rows in by_fact.items():
-            resolved = resolve(
-                [self._held(scope, r) for r in fact_rows], fact_rows[0]["cardinality"]
-            )
-            scores = {r["claim"]["id"]: r["score"] for r in fact_rows}
-            rivals = {r["claim"]["id"]: self._row_rivals(r) for r in fact_rows}
-            for belief in resolved.beliefs:
-                said = value_key(belief)
-                if fact_rows[0]["cardinality"] == "multi" and said not in found[fact]:
-                    continue  # another value of the fact, not what the query found
-                # The index's score where it ranked the claim (as search gives it), else the
-                # exact similarity; a claim stored without an embedding ranks where its fact came.
-                score = ranked.get(belief.claim.id, scores[belief.claim.id])
-                if score is None:
-                    score = max(found[fact].values())
-                hits.append(hit(belief, score, rivals.get(belief.claim.id, []), resolved.disputes))
-        return sorted(hits, key=lambda h: h.score, reverse=True)
 
     def doctor(self) -> DoctorReport:
         """Connectivity, schema, the vector index online and every claim embedded, each model
@@ -1301,85 +1005,3 @@ class BeliefGraph:
             batch_size=batch_size,
             progress=progress,
         )
-
-
-def _draft_of(
-    namespace: str,
-    episode: Episode,
-    episode_id: str,
-    proposal: Proposal,
-    source_type: SourceType,
-    now: datetime,
-) -> ClaimDraft:
-    """The draft a proposal becomes: verified against its source span, in the episode."""
-    valid_from = proposal.valid_from
-    if valid_from is None and proposal.valid_to is not None and proposal.valid_to <= episode.at:
-        raise ValueError(
-            f"valid_to: it ended ({proposal.valid_to.isoformat()}) before it was said and no "
-            "start is known; a window in the past needs its valid_from"
-        )
-    if valid_from is None and episode.at < now and not proposal.correction:
-        # Said in the past: it held at least from when it was said. (A correction says the
-        # old value was never true: it keeps no start of its own.)
-        valid_from = episode.at
-    if proposal.text_only:
-        return ClaimDraft(
-            namespace=namespace,
-            text=proposal.sentence,
-            source_type=source_type,
-            author=episode.speaker,
-            valid_from=valid_from,
-            episode_id=episode_id,
-            episode_content=proposal.source,
-        )
-    return ClaimDraft(
-        namespace=namespace,
-        subject=proposal.subject,
-        predicate=proposal.predicate,
-        object=proposal.object,
-        text=proposal.sentence,
-        source_type=source_type,
-        author=episode.speaker,
-        valid_from=valid_from,
-        valid_to=proposal.valid_to,
-        episode_id=episode_id,
-        episode_content=proposal.source,
-        negated=True if proposal.negated else None,
-        correction=proposal.correction,
-    )
-
-
-def _revision_of(episode_id: str, proposal: Proposal) -> str:
-    """The same proposal from the same episode is the same revision (a replay)."""
-    digest = hashlib.sha256(
-        json.dumps([episode_id, proposal.model_dump(mode="json")], sort_keys=True).encode()
-    ).hexdigest()
-    return f"obs-{digest[:32]}"
-
-
-def _no_stamp_dropped(draft: ClaimDraft, recorded_at: datetime | None, where: str) -> None:
-    """Refuse a ``HistoricalDraft`` outside ``import_history``: its stamp would be dropped in
-    silence (the engine's clock stamps every other write)."""
-    if recorded_at is None and isinstance(draft, HistoricalDraft):
-        raise ValueError(
-            f"{where}: a HistoricalDraft keeps its recorded_at only through import_history; "
-            "give remember and ingest a ClaimDraft (the engine's clock stamps it)"
-        )
-
-
-def _first(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    where = ".".join(str(p) for p in error["loc"])
-    return f"{where}: {error['msg']}" if where else str(error["msg"])
-
-
-def _batches(requests: Iterable[Request], size: int) -> Iterator[list[Request]]:
-    """``requests`` in lists of ``size`` (the last may be shorter)."""
-    pending: list[Request] = []
-    for request in requests:
-        pending.append(request)
-        if len(pending) >= size:
-            yield pending
-            pending = []
-    if pending:
-        yield pending

@@ -26,6 +26,7 @@ from typing import Any
 
 from belief_graph import cypher
 from belief_graph.client import BeliefGraph
+from belief_graph.ingest import requests_of
 from belief_graph.store import Store
 from belief_graph.write import apply, remember
 from bench.common import connect, report
@@ -142,7 +143,7 @@ def main() -> int:
         "one after the other": lambda batch: (
             [
                 bg._remember(
-                    list(bg._requests(batch[i : i + args.batch], None, None, bg._writer.new_id))
+                    list(requests_of(batch[i : i + args.batch], None, None, bg._writer.new_id))
                 )
                 for i in range(0, len(batch), args.batch)
             ]
