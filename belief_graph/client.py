@@ -11,7 +11,6 @@ import os
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import Annotated, Literal
@@ -19,8 +18,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, InstanceOf
 
 from .detect import Detector
-from .errors import ModelError, NotFound
-from .evidence import union
+from .errors import ModelError
 from .extraction import (
     Episode,
     Extractor,
@@ -31,22 +29,20 @@ from .extraction import (
 from .ingest import INGEST_BATCH as INGEST_BATCH  # re-exported: the CLI's import reads it here
 from .ingest import INGEST_BATCH_WITH_MODELS, Drafts, in_batches, no_stamp_dropped
 from .models import (
-    Cardinality,
     Claim,
     ClaimDraft,
     Conflict,
     ConsolidationReport,
+    CurrentBelief,
     Dispute,
     DoctorReport,
     EmbedResult,
-    EpisodeRecord,
     HistoricalDraft,
     Identifier,
     Lineage,
     Moment,
     NamespaceInfo,
     Reason,
-    RevisionRecord,
     RevisionResult,
     ScopeChain,
     ScopedAnswer,
@@ -58,18 +54,18 @@ from .models import (
 )
 from .observe import observe_episode
 from .policy import Policy
+from .read import facts, records, review
 from .read.scoped import scoped_answer, scoped_nearest
 from .read.search import nearest
 from .read.tuning import ReadTuning
 from .settings import database_map
-from .store import Row, Store
+from .store import Store
 from .validation import checked
-from .vocabulary import Vocabulary, normalize_key
+from .vocabulary import Vocabulary
 from .widening import Widening
 from .write.bulk import fewer_full_collections
 from .write.embed import EMBED_PAGE, embed_missing
-from .write.remember import Request, slot_key
-from .write.state import moments
+from .write.remember import Request
 from .write.writer import Writer
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -89,23 +85,9 @@ def new_id() -> str:
     return "".join([_DIGIT_PAIRS[(value >> shift) & 1023] for shift in range(120, -1, -10)])
 
 
-def _claim(row: Row) -> Claim:
-    """A claim read back with its moments as ISO-8601 text (the claim reads return them so)."""
-    return Claim.model_validate(moments(row))
-
-
 def utcnow() -> datetime:
     """Now, timezone-aware, in UTC."""
     return datetime.now(UTC)
-
-
-@dataclass(frozen=True)
-class _Slot:
-    namespace: str
-    subject: str
-    subject_key: str
-    predicate: str
-    cardinality: Cardinality
 
 
 class BeliefGraph:
@@ -242,38 +224,6 @@ class BeliefGraph:
             writer = self._writer_on(batch[0].draft.namespace)
             results.extend(writer.remember(batch, ingested=ingested))
         return results
-
-    # -- identity ----------------------------------------------------------------------------
-
-    def _slot(self, namespace: str, subject: str, predicate: str) -> _Slot:
-        key, cardinality = slot_key(self.vocabulary, namespace, subject, predicate)
-        return _Slot(
-            namespace=namespace,
-            subject=subject,
-            subject_key=key[1],
-            predicate=key[2],
-            cardinality=cardinality,
-        )
-
-    def _slots(self, namespace: str, subject: str, predicate: str) -> list[_Slot]:
-        """The facts a read by this phrase may mean, likeliest first: one, unless the phrase
-        means another predicate for some objects ("uses Redis for caching": ``uses_cache``),
-        which a read without an object cannot tell (``Vocabulary.readings``)."""
-        first = self._slot(namespace, subject, predicate)
-        others = self.vocabulary.readings(predicate, subject)[1:]
-        return [first] + [
-            _Slot(
-                namespace=namespace,
-                subject=subject,
-                subject_key=first.subject_key,
-                predicate=name,
-                cardinality=self.vocabulary.cardinality(name)
-                if name in self.vocabulary.predicates
-                else "multi",
-            )
-            for name in others
-            if name != first.predicate
-        ]
 
     # -- remember: detect → decide → apply ----------------------------------------------------
 
@@ -671,19 +621,7 @@ class BeliefGraph:
     def disputes(self, namespace: Identifier) -> list[Dispute]:
         """Policies that evidence disputes, or that were demoted, each with the evidence held
         against it and how independent that evidence is (episodes, sources)."""
-        found = []
-        for row in self.store.on(namespace).read("read/disputes_list", namespace=namespace):
-            evidence = [Claim.model_validate(c) for c in row["evidence"]]
-            together = union(c.model_dump() for c in evidence)
-            found.append(
-                Dispute(
-                    policy=Claim.model_validate(row["policy"]),
-                    evidence=evidence,
-                    episodes=len(together.episodes),
-                    sources=len(together.sources),
-                )
-            )
-        return found
+        return review.disputes(self.store.on(namespace), namespace)
 
     # -- reads ---------------------------------------------------------------------------------
 
@@ -703,20 +641,16 @@ class BeliefGraph:
         self, namespace: str, subject: str, predicate: str, valid_at: str, known_at: str
     ) -> Claim | list[Claim] | None:
         """``as_of`` of the first fact the phrase may mean that holds anything then."""
-        slots = self._slots(namespace, subject, predicate)
-        for slot in slots:
-            rows = self.store.on(namespace).read(
-                "read/as_of_claims",
-                namespace=namespace,
-                subject_key=slot.subject_key,
-                predicate=slot.predicate,
-                valid_at=valid_at,
-                known_at=known_at,
-                walk_up_to=self.read_tuning.walk_up_to,
-            )
-            if rows:
-                return self._shape(slot, rows)
-        return self._shape(slots[0], [])
+        return facts.holding(
+            self.store.on(namespace),
+            self.vocabulary,
+            self.read_tuning,
+            namespace,
+            subject,
+            predicate,
+            valid_at,
+            known_at,
+        )
 
     @checked
     def as_of(
@@ -736,88 +670,41 @@ class BeliefGraph:
         valid = valid_at or (known_at if known_at is not None else now)
         return self._holding(namespace, subject, predicate, valid.isoformat(), known.isoformat())
 
-    @staticmethod
-    def _shape(slot: _Slot, rows: list[Row]) -> Claim | list[Claim] | None:
-        claims = [_claim(r["claim"]) for r in rows]
-        if slot.cardinality == "multi":
-            return claims
-        return claims[0] if claims else None
-
     @checked
     def beliefs(self, namespace: Identifier, subject: Term) -> list[Claim]:
         """Every current belief about ``subject``."""
-        rows = self.store.on(namespace).read(
-            "read/beliefs_subject",
-            namespace=namespace,
-            subject_key=normalize_key(subject),
-            now=self.clock().isoformat(),
-            walk_up_to=self.read_tuning.walk_up_to,
+        return facts.beliefs(
+            self.store.on(namespace), self.read_tuning, namespace, subject, self.clock()
         )
-        return [_claim(r["claim"]) for r in rows]
 
     @checked
     def subjects(
         self, namespace: Identifier, limit: Annotated[int, Field(ge=1, le=10_000)] = 200
     ) -> list[str]:
         """The subjects the namespace holds claims about, the most talked-about first."""
-        rows = self.store.on(namespace).read("read/subjects_list", namespace=namespace, limit=limit)
-        return [r["subject"] for r in rows]
+        return records.subjects(self.store.on(namespace), namespace, limit)
 
     @checked
     def history(self, namespace: Identifier, subject: Term, predicate: Term) -> list[Claim]:
         """Every claim ever made about one fact, oldest first."""
-        for slot in self._slots(namespace, subject, predicate):
-            rows = self.store.on(namespace).read(
-                "read/slot_history",
-                namespace=namespace,
-                subject_key=slot.subject_key,
-                predicate=slot.predicate,
-            )
-            if rows:
-                return [_claim(r["claim"]) for r in rows]
-        return []
+        return facts.history(
+            self.store.on(namespace), self.vocabulary, namespace, subject, predicate
+        )
 
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
         """One claim by id (``NotFound`` if it is not in the namespace)."""
-        rows = self.store.on(namespace).read("read/claim_get", namespace=namespace, id=claim_id)
-        if not rows:
-            raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
-        return _claim(rows[0]["claim"])
+        return records.get(self.store.on(namespace), namespace, claim_id)
 
     @checked
     def lineage(self, namespace: Identifier, claim_id: Identifier) -> Lineage:
         """The claim's version chain, SUPERSEDES verdicts, provenance, revisions, dependents."""
-        rows = self.store.on(namespace).read("read/claim_lineage", namespace=namespace, id=claim_id)
-        if not rows:
-            raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
-        row = rows[0]
-        return Lineage(
-            claim=Claim.model_validate(row["claim"]),
-            chain=[Claim.model_validate(c) for c in row["chain"]],
-            supersedes=row["supersedes"],
-            episodes=[EpisodeRecord.model_validate(e) for e in row["episodes"]],
-            revisions=[RevisionRecord.model_validate(r) for r in row["revisions"]],
-            dependents=[Claim.model_validate(c) for c in row["dependents"]],
-            premises=[Claim.model_validate(c) for c in row["premises"]],
-        )
+        return records.lineage(self.store.on(namespace), namespace, claim_id)
 
     @checked
     def conflicts(self, namespace: Identifier, *, open_only: bool = False) -> list[Conflict]:
         """Recorded contradictions, newest first (``open_only``: those still unresolved)."""
-        rows = self.store.on(namespace).read(
-            "read/conflicts_list", namespace=namespace, open_only=open_only
-        )
-        return [
-            Conflict(
-                claim=Claim.model_validate(r["claim"]),
-                rival=Claim.model_validate(r["rival"]),
-                score=r["score"],
-                revision_id=r["revision_id"],
-                resolution=r["resolution"],
-            )
-            for r in rows
-        ]
+        return review.conflicts(self.store.on(namespace), namespace, open_only)
 
     @checked
     def rivals(self, namespace: Identifier, claims: Sequence[Claim]) -> list[Claim]:
@@ -840,34 +727,33 @@ class BeliefGraph:
     @checked
     def pending(self, namespace: Identifier) -> list[Claim]:
         """Claims waiting for a human to confirm or reject them."""
-        return [
-            Claim.model_validate(r["claim"])
-            for r in self.store.on(namespace).read("read/pending_list", namespace=namespace)
-        ]
+        return review.pending(self.store.on(namespace), namespace)
 
     @checked
     def needs_review(self, namespace: Identifier) -> list[Claim]:
         """Claims whose premise was retired, with ``review_reason``."""
-        return [
-            Claim.model_validate(r["claim"])
-            for r in self.store.on(namespace).read("read/review_list", namespace=namespace)
-        ]
+        return review.needs_review(self.store.on(namespace), namespace)
 
     def namespaces(self) -> list[NamespaceInfo]:
         """Every namespace holding claims, in every database in use (the default one and each
         mapped one), with its claim counts; sorted by namespace."""
-        found = [
-            NamespaceInfo(
-                namespace=r["namespace"],
-                database=store.database,
-                claims=r["claims"],
-                active=r["active"],
-                mapped_to=self.store.database_of(r["namespace"]),
-            )
-            for store in self.store.every_database()
-            for r in store.read("admin/namespaces")
-        ]
-        return sorted(found, key=lambda n: (n.namespace, n.database))
+        return records.namespaces(self.store)
+
+    @checked
+    def current_beliefs(self, namespace: Identifier, predicate: Term) -> list[CurrentBelief]:
+        """Every current belief of ``predicate`` in ``namespace``, by subject, each with when
+        its fact was first recorded (``since``)."""
+        return facts.current_beliefs(
+            self.store.on(namespace), self.vocabulary, namespace, predicate, self.clock()
+        )
+
+    @checked
+    def namespaces_holding(self, predicate: Term, prefix: Identifier | None = None) -> list[str]:
+        """The namespaces holding a current belief of ``predicate``, sorted: every one, or
+        ``prefix`` and the namespaces below it (named ``prefix.`` and more)."""
+        return records.namespaces_holding(
+            self.store, self.vocabulary, predicate, prefix or "", self.clock
+        )
 
     # -- semantic retrieval and health -----------------------------------------------------------
 
