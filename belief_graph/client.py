@@ -7,10 +7,7 @@ never run inside a transaction.
 
 from __future__ import annotations
 
-import os
-import random
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import Annotated, Literal
@@ -27,7 +24,7 @@ from .extraction import (
     default_extractor,
 )
 from .ingest import INGEST_BATCH as INGEST_BATCH  # re-exported: the CLI's import reads it here
-from .ingest import INGEST_BATCH_WITH_MODELS, Drafts, in_batches, no_stamp_dropped
+from .ingest import INGEST_BATCH_WITH_MODELS, Drafts, in_batches, no_stamp_dropped, stamped
 from .models import (
     Claim,
     ClaimDraft,
@@ -60,29 +57,13 @@ from .read.search import nearest
 from .read.tuning import ReadTuning
 from .settings import database_map
 from .store import Store
+from .ulid import new_id
 from .validation import checked
 from .vocabulary import Vocabulary
 from .widening import Widening
-from .write.bulk import fewer_full_collections
 from .write.embed import EMBED_PAGE, embed_missing
 from .write.remember import Request
 from .write.writer import Writer
-
-_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-# Two digits at a time: an id is drawn for every claim, slot and revision an ingest writes.
-_DIGIT_PAIRS = [a + b for a in _CROCKFORD for b in _CROCKFORD]
-# The ids' random bits: seeded from the OS (again in a forked child), then drawn without a
-# system call. ``os.urandom`` releases the GIL, and taking it back waits for whichever thread
-# holds it: a pipelined ingest's statement thread made each id cost 0.2 ms instead of 1 µs.
-# The ids need to be unique, not secret.
-_RANDOM = random.Random()
-os.register_at_fork(after_in_child=_RANDOM.seed)
-
-
-def new_id() -> str:
-    """A ULID: 48 bits of milliseconds then 80 random bits, Crockford base32 (sorts by time)."""
-    value = (time.time_ns() // 1_000_000) << 80 | _RANDOM.getrandbits(80)
-    return "".join([_DIGIT_PAIRS[(value >> shift) & 1023] for shift in range(120, -1, -10)])
 
 
 def utcnow() -> datetime:
@@ -260,11 +241,7 @@ class BeliefGraph:
         claim id or revision id given twice, or a revision id missing, is refused by name; for a
         list of drafts before anything is written, for a stream before its batch is.
         """
-        # A bulk write: the collector's full passes would take up to a fifth of it (write/bulk.py).
-        with fewer_full_collections():
-            return self._ingest(
-                drafts, batch_size or self.default_batch_size, revision_ids, actor, progress
-            )
+        return self._ingest(drafts, batch_size, revision_ids, actor, progress)
 
     @checked
     def import_history(
@@ -284,15 +261,7 @@ class BeliefGraph:
         ``revision_ids``. A stamp ahead of the engine's clock (beyond ``clock_skew_seconds``) or
         earlier than its fact's last recorded change is refused naming ``recorded_at``."""
 
-        stamped: Iterable[tuple[ClaimDraft, datetime | None]] = (
-            (draft, draft.recorded_at) for draft in drafts
-        )
-        if isinstance(drafts, Sized):  # a list is checked whole before anything is written
-            stamped = list(stamped)
-        with fewer_full_collections():
-            return self._ingest(
-                stamped, batch_size or self.default_batch_size, revision_ids, actor, progress
-            )
+        return self._ingest(stamped(drafts), batch_size, revision_ids, actor, progress)
 
     @property
     def default_batch_size(self) -> int:
@@ -305,7 +274,7 @@ class BeliefGraph:
     def _ingest(
         self,
         drafts: Drafts,
-        batch_size: int,
+        batch_size: int | None,
         revision_ids: Iterable[Identifier] | None,
         actor: Term | None,
         progress: Callable[[int], None] | None,
@@ -315,7 +284,7 @@ class BeliefGraph:
         databases)."""
         return in_batches(
             drafts,
-            batch_size,
+            batch_size or self.default_batch_size,
             revision_ids,
             actor,
             progress,
@@ -712,17 +681,9 @@ class BeliefGraph:
         other side of each open contradiction, and the pending claims of the same facts."""
         if not claims:
             return []
-        ids = {c.id for c in claims}
-        slots = {c.slot_id for c in claims if c.slot_id is not None}
-        found: dict[str, Claim] = {}
-        for k in self.conflicts(namespace, open_only=True):
-            for mine, other in ((k.claim, k.rival), (k.rival, k.claim)):
-                if mine.id in ids:
-                    found[other.id] = other
-        for p in self.pending(namespace):
-            if p.id not in ids and p.slot_id in slots:
-                found[p.id] = p
-        return list(found.values())
+        return review.rivals(
+            claims, self.conflicts(namespace, open_only=True), self.pending(namespace)
+        )
 
     @checked
     def pending(self, namespace: Identifier) -> list[Claim]:

@@ -14,6 +14,7 @@ from datetime import datetime
 
 from .errors import BeliefGraphError
 from .models import ClaimDraft, HistoricalDraft, RevisionResult
+from .write.bulk import fewer_full_collections
 from .write.remember import Request
 
 INGEST_BATCH = 500
@@ -41,32 +42,34 @@ def in_batches(
     """``BeliefGraph.ingest``'s work, its arguments checked: ``remember`` writes one batch;
     ``pipeline``, where there is one (a single database), writes them all, planning the next
     batch while one's statement runs."""
-    requests = requests_of(drafts, revision_ids, actor, new_id)
-    if isinstance(drafts, Sized):
-        requests = iter(list(requests))
-    results: list[RevisionResult] = []
-    pending: list[Request] = []
+    # A bulk write: the collector's full passes would take up to a fifth of it (write/bulk.py).
+    with fewer_full_collections():
+        requests = requests_of(drafts, revision_ids, actor, new_id)
+        if isinstance(drafts, Sized):
+            requests = iter(list(requests))
+        results: list[RevisionResult] = []
+        pending: list[Request] = []
 
-    def flush() -> None:
-        try:
-            results.extend(remember(pending))
-        except BeliefGraphError as exc:
-            index = len(results)
-            raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
-        pending.clear()
-        if progress is not None:
-            progress(len(results))
+        def flush() -> None:
+            try:
+                results.extend(remember(pending))
+            except BeliefGraphError as exc:
+                index = len(results)
+                raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
+            pending.clear()
+            if progress is not None:
+                progress(len(results))
 
-    if pipeline is not None:
-        _pipelined(pipeline(_batches(requests, batch_size)), results, progress)
-        return results
-    for request in requests:
-        pending.append(request)
-        if len(pending) >= batch_size:
+        if pipeline is not None:
+            _pipelined(pipeline(_batches(requests, batch_size)), results, progress)
+            return results
+        for request in requests:
+            pending.append(request)
+            if len(pending) >= batch_size:
+                flush()
+        if pending:
             flush()
-    if pending:
-        flush()
-    return results
+        return results
 
 
 def _pipelined(
@@ -125,6 +128,15 @@ def requests_of(
         yield Request(draft, rid, actor, recorded_at=recorded_at)
     if ids is not None and next(ids, None) is not None:
         raise ValueError(f"revision_ids: more ids than the {count} drafts; give one per draft")
+
+
+def stamped(drafts: Iterable[HistoricalDraft]) -> Drafts:
+    """Each draft with the transaction time it keeps; a list checked whole before anything is
+    written, as ``ingest`` checks one."""
+    found: Iterable[tuple[ClaimDraft, datetime | None]] = (
+        (draft, draft.recorded_at) for draft in drafts
+    )
+    return list(found) if isinstance(drafts, Sized) else found
 
 
 def no_stamp_dropped(draft: ClaimDraft, recorded_at: datetime | None, where: str) -> None:

@@ -3,6 +3,8 @@ was retired, and policies that evidence disputes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..evidence import union
 from ..models import Claim, Conflict, Dispute
 from ..store import Store
@@ -37,6 +39,22 @@ def needs_review(store: Store, namespace: str) -> list[Claim]:
         Claim.model_validate(r["claim"])
         for r in store.read("read/review_list", namespace=namespace)
     ]
+
+
+def rivals(claims: Sequence[Claim], conflicts: list[Conflict], pending: list[Claim]) -> list[Claim]:
+    """The claims standing against ``claims``: the other side of each of the open
+    conflicts, and the ``pending`` claims of the same facts."""
+    ids = {c.id for c in claims}
+    slots = {c.slot_id for c in claims if c.slot_id is not None}
+    found: dict[str, Claim] = {}
+    for k in conflicts:
+        for mine, other in ((k.claim, k.rival), (k.rival, k.claim)):
+            if mine.id in ids:
+                found[other.id] = other
+    for p in pending:
+        if p.id not in ids and p.slot_id in slots:
+            found[p.id] = p
+    return list(found.values())
 
 
 def disputes(store: Store, namespace: str) -> list[Dispute]:
