@@ -1,8 +1,6 @@
-"""``BeliefGraph``: the public API. Detect → decide → apply, and the reads.
-
-Every write is one Neo4j transaction that locks the slot(s) it touches first, checks that nothing
-changed since detect read them (else detect runs again), and writes exactly one Revision. Models
-never run inside a transaction.
+"""``BeliefGraph``: the public API (validated methods, each namespace routed to its database)
+and the composition root that joins the write path (``write/``), the reads (``read/``), the
+ingest pipeline (``ingest.py``) and ``observe`` (``observe.py``).
 """
 
 from __future__ import annotations
@@ -16,13 +14,7 @@ from pydantic import AfterValidator, Field, InstanceOf
 
 from .detect import Detector
 from .errors import ModelError
-from .extraction import (
-    Episode,
-    Extractor,
-    KnownSubjects,
-    Observation,
-    default_extractor,
-)
+from .extraction import Episode, Extractor, KnownSubjects, Observation, default_extractor
 from .ingest import INGEST_BATCH as INGEST_BATCH  # re-exported: the CLI's import reads it here
 from .ingest import INGEST_BATCH_WITH_MODELS, Drafts, in_batches, no_stamp_dropped, stamped
 from .models import (
@@ -52,6 +44,7 @@ from .models import (
 from .observe import observe_episode
 from .policy import Policy
 from .read import facts, records, review
+from .read.context import ReadContext
 from .read.scoped import scoped_answer, scoped_nearest
 from .read.search import nearest
 from .read.tuning import ReadTuning
@@ -205,6 +198,12 @@ class BeliefGraph:
             writer = self._writer_on(batch[0].draft.namespace)
             results.extend(writer.remember(batch, ingested=ingested))
         return results
+
+    def _reads(self) -> ReadContext:
+        """What the reads need, as the client holds it at this call."""
+        return ReadContext(
+            self.store, self.vocabulary, self.detector, self.clock, self.read_tuning, self._widening
+        )
 
     # -- remember: detect → decide → apply ----------------------------------------------------
 
@@ -603,23 +602,7 @@ class BeliefGraph:
         ``None`` means unknown: the engine never guesses.
         """
         # Current is as_of(now, now), by definition: one statement answers both.
-        now = self.clock().isoformat()
-        return self._holding(namespace, subject, predicate, now, now)
-
-    def _holding(
-        self, namespace: str, subject: str, predicate: str, valid_at: str, known_at: str
-    ) -> Claim | list[Claim] | None:
-        """``as_of`` of the first fact the phrase may mean that holds anything then."""
-        return facts.holding(
-            self.store.on(namespace),
-            self.vocabulary,
-            self.read_tuning,
-            namespace,
-            subject,
-            predicate,
-            valid_at,
-            known_at,
-        )
+        return facts.holding(self._reads(), namespace, subject, predicate, None, None)
 
     @checked
     def as_of(
@@ -634,17 +617,12 @@ class BeliefGraph:
 
         Both default to now; given only ``known_at``, ``valid_at`` is the same moment.
         """
-        now = self.clock()
-        known = known_at or now
-        valid = valid_at or (known_at if known_at is not None else now)
-        return self._holding(namespace, subject, predicate, valid.isoformat(), known.isoformat())
+        return facts.holding(self._reads(), namespace, subject, predicate, valid_at, known_at)
 
     @checked
     def beliefs(self, namespace: Identifier, subject: Term) -> list[Claim]:
         """Every current belief about ``subject``."""
-        return facts.beliefs(
-            self.store.on(namespace), self.read_tuning, namespace, subject, self.clock()
-        )
+        return facts.beliefs(self._reads(), namespace, subject)
 
     @checked
     def subjects(
@@ -656,9 +634,7 @@ class BeliefGraph:
     @checked
     def history(self, namespace: Identifier, subject: Term, predicate: Term) -> list[Claim]:
         """Every claim ever made about one fact, oldest first."""
-        return facts.history(
-            self.store.on(namespace), self.vocabulary, namespace, subject, predicate
-        )
+        return facts.history(self._reads(), namespace, subject, predicate)
 
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
@@ -704,17 +680,13 @@ class BeliefGraph:
     def current_beliefs(self, namespace: Identifier, predicate: Term) -> list[CurrentBelief]:
         """Every current belief of ``predicate`` in ``namespace``, by subject, each with when
         its fact was first recorded (``since``)."""
-        return facts.current_beliefs(
-            self.store.on(namespace), self.vocabulary, namespace, predicate, self.clock()
-        )
+        return facts.current_beliefs(self._reads(), namespace, predicate)
 
     @checked
     def namespaces_holding(self, predicate: Term, prefix: Identifier | None = None) -> list[str]:
         """The namespaces holding a current belief of ``predicate``, sorted: every one, or
         ``prefix`` and the namespaces below it (named ``prefix.`` and more)."""
-        return records.namespaces_holding(
-            self.store, self.vocabulary, predicate, prefix or "", self.clock
-        )
+        return records.namespaces_holding(self._reads(), predicate, prefix or "")
 
     # -- semantic retrieval and health -----------------------------------------------------------
 
@@ -735,19 +707,7 @@ class BeliefGraph:
         what held then, as ``as_of`` defines it. A hit that is disputed or has a pending rival
         comes back with its rivals, so the contradiction is seen instead of hidden.
         """
-        return nearest(
-            self.store.on(namespace),
-            self.detector,
-            self._widening,
-            self.read_tuning,
-            self.clock,
-            query,
-            namespace,
-            k,
-            history=history,
-            valid_at=valid_at,
-            known_at=known_at,
-        )
+        return nearest(self._reads(), query, namespace, k, history, valid_at, known_at)
 
     # -- reads through a scope chain (docs/policy.md, "Scopes") -----------------------------------
 
@@ -758,10 +718,7 @@ class BeliefGraph:
         answers for itself, a policy outranks evidence, then the nearer namespace answers first.
         Evidence holding another value than a policy answer comes back as ``disputes``. Nothing
         outside the chain is read."""
-        now = self.clock()
-        return scoped_answer(
-            self.store, self.vocabulary, self.read_tuning, scope, subject, predicate, now, now
-        )
+        return scoped_answer(self._reads(), scope, subject, predicate, None, None)
 
     @checked
     def scoped_as_of(
@@ -774,12 +731,7 @@ class BeliefGraph:
     ) -> ScopedAnswer:
         """``as_of`` through a scope chain: each namespace's answer at (``valid_at``,
         ``known_at``), resolved as ``scoped_current`` resolves the present."""
-        now = self.clock()
-        known = known_at or now
-        valid = valid_at or (known_at if known_at is not None else now)
-        return scoped_answer(
-            self.store, self.vocabulary, self.read_tuning, scope, subject, predicate, valid, known
-        )
+        return scoped_answer(self._reads(), scope, subject, predicate, valid_at, known_at)
 
     @checked
     def scoped_search(
@@ -796,19 +748,7 @@ class BeliefGraph:
         that answered (``scope``, ``layer``) and its support; a fact found in several namespaces
         comes back once, as ``scoped_current`` resolves it (so a policy is returned with the
         evidence that disputes it). ``history=True`` returns every version found, unresolved."""
-        return scoped_nearest(
-            self.store,
-            self.detector,
-            self._widening,
-            self.read_tuning,
-            self.clock,
-            query,
-            scope,
-            k,
-            history=history,
-            valid_at=valid_at,
-            known_at=known_at,
-        )
+        return scoped_nearest(self._reads(), query, scope, k, history, valid_at, known_at)
 
     def doctor(self) -> DoctorReport:
         """Connectivity, schema, the vector index online and every claim embedded, each model

@@ -3,7 +3,7 @@ every current belief about a subject or of a predicate.
 
 A read names a fact by phrase; the phrase may mean more than one fact (``readings``), and the
 first that holds anything answers. A fact of up to ``ReadTuning.walk_up_to`` claims is walked,
-a longer one read by index.
+a longer one read by index (``ReadTuning``).
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..models import Cardinality, Claim, CurrentBelief
-from ..store import Row, Store
+from ..store import Row
 from ..vocabulary import Vocabulary, normalize_key
 from ..write.remember import slot_key
 from ..write.state import moments
-from .tuning import ReadTuning
+from .context import ReadContext
 
 
 @dataclass(frozen=True)
@@ -67,26 +67,25 @@ def readings(vocabulary: Vocabulary, namespace: str, subject: str, predicate: st
 
 
 def holding(
-    store: Store,
-    vocabulary: Vocabulary,
-    tuning: ReadTuning,
+    reads: ReadContext,
     namespace: str,
     subject: str,
     predicate: str,
-    valid_at: str,
-    known_at: str,
+    valid_at: datetime | None,
+    known_at: datetime | None,
 ) -> Claim | list[Claim] | None:
     """``as_of`` of the first fact the phrase may mean that holds anything then."""
-    slots = readings(vocabulary, namespace, subject, predicate)
+    valid, known = reads.moments(valid_at, known_at)
+    slots = readings(reads.vocabulary, namespace, subject, predicate)
     for fact in slots:
-        rows = store.read(
+        rows = reads.store.on(namespace).read(
             "read/as_of_claims",
             namespace=namespace,
             subject_key=fact.subject_key,
             predicate=fact.predicate,
-            valid_at=valid_at,
-            known_at=known_at,
-            walk_up_to=tuning.walk_up_to,
+            valid_at=valid.isoformat(),
+            known_at=known.isoformat(),
+            walk_up_to=reads.tuning.walk_up_to,
         )
         if rows:
             return _shape(fact, rows)
@@ -100,12 +99,10 @@ def _shape(fact: Slot, rows: list[Row]) -> Claim | list[Claim] | None:
     return claims[0] if claims else None
 
 
-def history(
-    store: Store, vocabulary: Vocabulary, namespace: str, subject: str, predicate: str
-) -> list[Claim]:
+def history(reads: ReadContext, namespace: str, subject: str, predicate: str) -> list[Claim]:
     """Every claim ever made about the first fact the phrase may mean that has any."""
-    for fact in readings(vocabulary, namespace, subject, predicate):
-        rows = store.read(
+    for fact in readings(reads.vocabulary, namespace, subject, predicate):
+        rows = reads.store.on(namespace).read(
             "read/slot_history",
             namespace=namespace,
             subject_key=fact.subject_key,
@@ -116,30 +113,26 @@ def history(
     return []
 
 
-def beliefs(
-    store: Store, tuning: ReadTuning, namespace: str, subject: str, now: datetime
-) -> list[Claim]:
+def beliefs(reads: ReadContext, namespace: str, subject: str) -> list[Claim]:
     """Every current belief about ``subject``."""
-    rows = store.read(
+    rows = reads.store.on(namespace).read(
         "read/beliefs_subject",
         namespace=namespace,
         subject_key=normalize_key(subject),
-        now=now.isoformat(),
-        walk_up_to=tuning.walk_up_to,
+        now=reads.clock().isoformat(),
+        walk_up_to=reads.tuning.walk_up_to,
     )
     return [claim_of(r["claim"]) for r in rows]
 
 
-def current_beliefs(
-    store: Store, vocabulary: Vocabulary, namespace: str, predicate: str, now: datetime
-) -> list[CurrentBelief]:
+def current_beliefs(reads: ReadContext, namespace: str, predicate: str) -> list[CurrentBelief]:
     """Every current belief of ``predicate`` in ``namespace``, by subject, each with when its
     fact was first recorded."""
-    rows = store.read(
+    rows = reads.store.on(namespace).read(
         "read/store_items",
         namespace=namespace,
-        predicate=vocabulary.canonical(predicate),
-        now=now,
+        predicate=reads.vocabulary.canonical(predicate),
+        now=reads.clock(),
     )
     return [
         CurrentBelief(claim=Claim.model_validate(r["claim"]), since=r["created_at"]) for r in rows

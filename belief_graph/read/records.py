@@ -3,13 +3,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
-
 from ..errors import NotFound
 from ..models import Claim, EpisodeRecord, Lineage, NamespaceInfo, RevisionRecord
 from ..store import Store
-from ..vocabulary import Vocabulary
+from .context import ReadContext
 from .facts import claim_of
 
 
@@ -61,23 +58,19 @@ def namespaces(store: Store) -> list[NamespaceInfo]:
     return sorted(found, key=lambda n: (n.namespace, n.database))
 
 
-def namespaces_holding(
-    store: Store,
-    vocabulary: Vocabulary,
-    predicate: str,
-    prefix: str,
-    clock: Callable[[], datetime],
-) -> list[str]:
+def namespaces_holding(reads: ReadContext, predicate: str, prefix: str) -> list[str]:
     """The namespaces under ``prefix`` (``''``: every one) holding a current belief of
     ``predicate``, sorted. Namespaces mapped to databases of their own are listed
     from each; a namespace counts only in the database it is mapped to (where it is read)."""
-    canonical = vocabulary.canonical(predicate)
+    canonical = reads.vocabulary.canonical(predicate)
     found: set[str] = set()
-    for database in store.every_database():
+    for database in reads.store.every_database():
         rows = database.read(
-            "read/store_namespaces", prefix=prefix, predicate=canonical, now=clock()
+            "read/store_namespaces", prefix=prefix, predicate=canonical, now=reads.clock()
         )
         found.update(
-            r["namespace"] for r in rows if store.database_of(r["namespace"]) == database.database
+            r["namespace"]
+            for r in rows
+            if reads.store.database_of(r["namespace"]) == database.database
         )
     return sorted(found)

@@ -7,20 +7,17 @@ namespace answers first).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from .. import cypher
-from ..detect import Detector
 from ..errors import ConfigError
 from ..models import Claim, ScopedAnswer, ScopedClaim, ScopedHit, Support
 from ..scopes import resolve, value_key
 from ..store import Row, Store
-from ..vocabulary import Vocabulary
-from ..widening import Widening
 from ..write.remember import slot_key
+from .context import ReadContext
 from .search import AS_OF_STATUSES, HISTORY_STATUSES, MAX_FETCH, asked_when, query_embedding, reach
-from .tuning import ReadTuning
 
 
 def chain_store(store: Store, scope: Sequence[str]) -> Store:
@@ -37,18 +34,17 @@ def chain_store(store: Store, scope: Sequence[str]) -> Store:
 
 
 def scoped_answer(
-    store: Store,
-    vocabulary: Vocabulary,
-    tuning: ReadTuning,
+    reads: ReadContext,
     scope: Sequence[str],
     subject: str,
     predicate: str,
-    valid: datetime,
-    known: datetime,
+    valid_at: datetime | None,
+    known_at: datetime | None,
 ) -> ScopedAnswer:
-    """``BeliefGraph.scoped_as_of``: one fact's answer through ``scope`` at (valid, known)."""
-    key, cardinality = slot_key(vocabulary, scope[0], subject, predicate)
-    rows = _scope_facts(store, tuning, scope, [(key[1], key[2])], valid, known)
+    """``BeliefGraph.scoped_as_of``: one fact's answer through ``scope`` then."""
+    valid, known = reads.moments(valid_at, known_at)
+    key, cardinality = slot_key(reads.vocabulary, scope[0], subject, predicate)
+    rows = _scope_facts(reads, scope, [(key[1], key[2])], valid, known)
     if rows:  # the slots' own cardinality, as each namespace's answer was read with it
         cardinality = rows[0]["cardinality"]
     resolved = resolve([_held(scope, r) for r in rows], cardinality)
@@ -65,26 +61,21 @@ def scoped_answer(
 
 
 def scoped_nearest(
-    store: Store,
-    detector: Detector,
-    widening: Widening,
-    tuning: ReadTuning,
-    clock: Callable[[], datetime],
+    reads: ReadContext,
     query: str,
     scope: Sequence[str],
     k: int,
-    *,
     history: bool,
     valid_at: datetime | None,
     known_at: datetime | None,
 ) -> list[ScopedHit]:
     """``BeliefGraph.scoped_search``: ``search.nearest`` through ``scope``."""
-    embedding = query_embedding(detector, query)
-    now = clock()
+    embedding = query_embedding(reads.detector, query)
+    now = reads.clock()
     mode, valid, known = asked_when(now, history, valid_at, known_at)
-    fetch = widening.start((tuple(scope), mode), max(20, k * 3), 4, MAX_FETCH)
+    fetch = reads.widening.start((tuple(scope), mode), max(20, k * 3), 4, MAX_FETCH)
     limit = k
-    store = chain_store(store, scope)
+    store = chain_store(reads.store, scope)
     statement = cypher.variant("read/scope_search", store.filters_in_vector_index())
     vector = store.query_vector(embedding)
     while True:
@@ -99,7 +90,7 @@ def scoped_nearest(
             now=now,
             valid_at=valid,
             known_at=known,
-            walk_up_to=tuning.walk_up_to,
+            walk_up_to=reads.tuning.walk_up_to,
         )[0]
         hits = _scoped_hits(scope, found["hits"], found["answers"], history)
         # As search: widen until k hits survive, or the index has no more (where it cannot
@@ -109,7 +100,7 @@ def scoped_nearest(
         cut = len(found["hits"]) >= limit and limit < MAX_FETCH
         more = found["fetched"] >= fetch and fetch < MAX_FETCH
         if len(hits) >= k or not (cut or more):
-            widening.learned((tuple(scope), mode), reach(found, limit))
+            reads.widening.learned((tuple(scope), mode), reach(found, limit))
             return hits[:k]
         if cut:
             limit = min(limit + k, MAX_FETCH)
@@ -118,21 +109,20 @@ def scoped_nearest(
 
 
 def _scope_facts(
-    store: Store,
-    tuning: ReadTuning,
+    reads: ReadContext,
     scope: Sequence[str],
     facts: Iterable[tuple[str, str]],
     valid: datetime,
     known: datetime,
 ) -> list[Row]:
-    answers: list[Row] = chain_store(store, scope).read(
+    answers: list[Row] = chain_store(reads.store, scope).read(
         "read/scope_facts",
         namespaces=list(scope),
         facts=[{"subject_key": s, "predicate": p} for s, p in sorted(set(facts))],
         valid_at=valid,
         known_at=known,
         embedding=None,
-        walk_up_to=tuning.walk_up_to,
+        walk_up_to=reads.tuning.walk_up_to,
     )[0]["answers"]
     return answers
 

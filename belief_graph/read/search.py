@@ -8,17 +8,15 @@ again. Where the last reads under the same key had to widen, the next starts the
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 
 from .. import cypher
 from ..detect import Detector
 from ..errors import ModelError
 from ..models import Claim, SearchHit
-from ..store import Row, Store
-from ..widening import Widening
+from ..store import Row
 from ..write.state import moments
-from .tuning import ReadTuning
+from .context import ReadContext, asked
 
 MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
 # The statuses each search mode may return; the in-index filter keeps the rest out of the fetch.
@@ -40,8 +38,7 @@ def asked_when(
 ) -> tuple[str, datetime, datetime]:
     """A search's mode and the (valid, known) moments it reads at, as ``as_of`` defines them."""
     mode = "history" if history else ("as_of" if valid_at or known_at else "current")
-    known = known_at or now
-    valid = valid_at or (known_at if known_at is not None else now)
+    valid, known = asked(now, valid_at, known_at)
     return mode, valid, known
 
 
@@ -52,29 +49,25 @@ def reach(found: Row, asked: int) -> int:
 
 
 def nearest(
-    store: Store,
-    detector: Detector,
-    widening: Widening,
-    tuning: ReadTuning,
-    clock: Callable[[], datetime],
+    reads: ReadContext,
     query: str,
     namespace: str,
     k: int,
-    *,
     history: bool,
     valid_at: datetime | None,
     known_at: datetime | None,
 ) -> list[SearchHit]:
-    """``BeliefGraph.search`` in ``store`` (the database ``namespace`` lives in)."""
-    embedding = query_embedding(detector, query)
-    now = clock()
+    """``BeliefGraph.search``."""
+    embedding = query_embedding(reads.detector, query)
+    now = reads.clock()
     mode, valid, known = asked_when(now, history, valid_at, known_at)
+    store = reads.store.on(namespace)
     in_index = store.filters_in_vector_index()
     statement = cypher.variant("read/search_claims", in_index)
     # Never only k, even where every claim fetched is of this namespace: the fetch is the
     # HNSW search's beam, and LIMIT 10 for k=10 misses true neighbours that 30 finds
     # (recall 0.95 against 1.0 at 100k, docs/benchmarks.md), though it is 2 ms faster.
-    fetch = widening.start((namespace, mode), max(20, k * 3), 4, MAX_FETCH)
+    fetch = reads.widening.start((namespace, mode), max(20, k * 3), 4, MAX_FETCH)
     vector = store.query_vector(embedding)
     while True:
         found = store.read(
@@ -88,7 +81,7 @@ def nearest(
             now=now,
             valid_at=valid,
             known_at=known,
-            walk_up_to=tuning.walk_up_to,
+            walk_up_to=reads.tuning.walk_up_to,
         )
         # Widen until k hits survive the filter, the index has no more to give, or the fetch
         # reaches its cap. Without in-index filtering the index spans every namespace, and
@@ -98,7 +91,7 @@ def nearest(
         if len(rows) >= k or found[0]["fetched"] < fetch or fetch >= MAX_FETCH:
             break
         fetch = min(fetch * 4, MAX_FETCH)
-    widening.learned((namespace, mode), reach(found[0], k))
+    reads.widening.learned((namespace, mode), reach(found[0], k))
     hits = []
     for row in rows:
         rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}
