@@ -1,133 +1,68 @@
-"""``BeliefGraph``: the public API. Detect → decide → apply, and the reads.
-
-Every write is one Neo4j transaction that locks the slot(s) it touches first, checks that nothing
-changed since detect read them (else detect runs again), and writes exactly one Revision. Models
-never run inside a transaction.
+"""``BeliefGraph``: the public API (validated methods, each namespace routed to its database)
+and the composition root that joins the write path (``write/``), the reads (``read/``), the
+ingest pipeline (``ingest.py``) and ``observe`` (``observe.py``).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import random
-import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from itertools import groupby
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field, InstanceOf, ValidationError
+from pydantic import AfterValidator, Field, InstanceOf
 
-from . import cypher
 from .detect import Detector
-from .errors import BeliefGraphError, ConfigError, ConflictError, ModelError, NotFound
-from .evidence import union
-from .extraction import (
-    Episode,
-    Extractor,
-    KnownSubjects,
-    MalformedOutput,
-    Observation,
-    Proposal,
-    Refusal,
-    default_extractor,
-)
+from .errors import ModelError
+from .extraction import Episode, Extractor, KnownSubjects, Observation, default_extractor
+from .ingest import INGEST_BATCH as INGEST_BATCH  # re-exported: the CLI's import reads it here
+from .ingest import INGEST_BATCH_WITH_MODELS, Drafts, in_batches, no_stamp_dropped, stamped
 from .models import (
-    Cardinality,
     Claim,
     ClaimDraft,
     Conflict,
     ConsolidationReport,
+    CurrentBelief,
     Dispute,
     DoctorReport,
     EmbedResult,
-    EpisodeRecord,
     HistoricalDraft,
     Identifier,
     Lineage,
     Moment,
     NamespaceInfo,
     Reason,
-    RevisionRecord,
     RevisionResult,
     ScopeChain,
     ScopedAnswer,
-    ScopedClaim,
     ScopedHit,
     SearchHit,
     SourceType,
-    Support,
     Term,
     Text,
 )
+from .observe import observe_episode
 from .policy import Policy
-from .scopes import resolve, value_key
+from .read import facts, records, review
+from .read.context import ReadContext
+from .read.scoped import scoped_answer, scoped_nearest
+from .read.search import nearest
+from .read.tuning import ReadTuning
 from .settings import database_map
-from .store import Row, Store
+from .store import Store
+from .ulid import new_id
 from .validation import checked
-from .vocabulary import Vocabulary, normalize_key
+from .vocabulary import Vocabulary
 from .widening import Widening
-from .write.bulk import fewer_full_collections
 from .write.embed import EMBED_PAGE, embed_missing
 from .write.engine import Tuning
-from .write.remember import UNSUPPORTED_BY_SOURCE, Request, slot_key
-from .write.state import moments
+from .write.remember import Request
 from .write.writer import Writer
-
-_MAX_FETCH = 10_000  # the widest vector-index fetch one search makes
-# The statuses each search mode may return; the in-index filter keeps the rest out of the fetch.
-_AS_OF_STATUSES = ["active", "superseded", "retracted"]
-_HISTORY_STATUSES = ["active", "superseded", "retracted", "pending", "rejected"]
-_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-# Two digits at a time: an id is drawn for every claim, slot and revision an ingest writes.
-_DIGIT_PAIRS = [a + b for a in _CROCKFORD for b in _CROCKFORD]
-# The ids' random bits: seeded from the OS (again in a forked child), then drawn without a
-# system call. ``os.urandom`` releases the GIL, and taking it back waits for whichever thread
-# holds it: a pipelined ingest's statement thread made each id cost 0.2 ms instead of 1 µs.
-# The ids need to be unique, not secret.
-_RANDOM = random.Random()
-os.register_at_fork(after_in_child=_RANDOM.seed)
-
-
-def new_id() -> str:
-    """A ULID: 48 bits of milliseconds then 80 random bits, Crockford base32 (sorts by time)."""
-    value = (time.time_ns() // 1_000_000) << 80 | _RANDOM.getrandbits(80)
-    return "".join([_DIGIT_PAIRS[(value >> shift) & 1023] for shift in range(120, -1, -10)])
-
-
-def _claim(row: Row) -> Claim:
-    """A claim read back with its moments as ISO-8601 text (the claim reads return them so)."""
-    return Claim.model_validate(moments(row))
-
-
-def _reach(found: Row, asked: int) -> int:
-    """A search read's reach (``Widening``): as many claims as held its hits when it kept the
-    ``asked`` it wanted (the statement's ``reach``), or, short of them, every one it fetched."""
-    return int(found["reach"] if len(found["hits"]) >= asked else found["fetched"])
 
 
 def utcnow() -> datetime:
     """Now, timezone-aware, in UTC."""
     return datetime.now(UTC)
-
-
-@dataclass(frozen=True)
-class _Slot:
-    namespace: str
-    subject: str
-    subject_key: str
-    predicate: str
-    cardinality: Cardinality
-
-
-INGEST_BATCH = 500
-"""Drafts per transaction of a structural ``ingest``: the server's cost per draft falls with
-the batch."""
-INGEST_BATCH_WITH_MODELS = 100
-"""Drafts per transaction of an ``ingest`` with a contradiction model: 1.4x the drafts/s of
-500 on the project's benchmark stream."""
 
 
 class BeliefGraph:
@@ -143,8 +78,8 @@ class BeliefGraph:
         clock: Callable[[], datetime] = utcnow,
         tuning: Tuning = Tuning(),
     ) -> None:
-        """``tuning``: how the engine writes where two ways give the same beliefs, and its id
-        factory (``write.engine.Tuning``; the defaults are the engine's)."""
+        """``tuning``: how the engine writes and reads where two ways give the same beliefs, and
+        its id factory (``write.engine.Tuning``; the defaults are the engine's)."""
         self.store = store
         self.vocabulary = vocabulary or Vocabulary.default()
         self.policy = policy or Policy()
@@ -155,6 +90,7 @@ class BeliefGraph:
             self.store, self.vocabulary, self.policy, self.detector, clock, new_id, tuning
         )
         self._widening = Widening()
+        self.read_tuning = ReadTuning(walk_up_to=tuning.walk_up_to)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -270,37 +206,11 @@ class BeliefGraph:
             results.extend(writer.remember(batch, ingested=ingested))
         return results
 
-    # -- identity ----------------------------------------------------------------------------
-
-    def _slot(self, namespace: str, subject: str, predicate: str) -> _Slot:
-        key, cardinality = slot_key(self.vocabulary, namespace, subject, predicate)
-        return _Slot(
-            namespace=namespace,
-            subject=subject,
-            subject_key=key[1],
-            predicate=key[2],
-            cardinality=cardinality,
+    def _reads(self) -> ReadContext:
+        """What the reads need, as the client holds it at this call."""
+        return ReadContext(
+            self.store, self.vocabulary, self.detector, self.clock, self.read_tuning, self._widening
         )
-
-    def _slots(self, namespace: str, subject: str, predicate: str) -> list[_Slot]:
-        """The facts a read by this phrase may mean, likeliest first: one, unless the phrase
-        means another predicate for some objects ("uses Redis for caching": ``uses_cache``),
-        which a read without an object cannot tell (``Vocabulary.readings``)."""
-        first = self._slot(namespace, subject, predicate)
-        others = self.vocabulary.readings(predicate, subject)[1:]
-        return [first] + [
-            _Slot(
-                namespace=namespace,
-                subject=subject,
-                subject_key=first.subject_key,
-                predicate=name,
-                cardinality=self.vocabulary.cardinality(name)
-                if name in self.vocabulary.predicates
-                else "multi",
-            )
-            for name in others
-            if name != first.predicate
-        ]
 
     # -- remember: detect → decide → apply ----------------------------------------------------
 
@@ -312,7 +222,7 @@ class BeliefGraph:
 
         A replayed ``revision_id`` changes nothing and returns the original result.
         """
-        _no_stamp_dropped(draft, None, "draft")
+        no_stamp_dropped(draft, None, "draft")
         if revision_id is None:
             return self._remember([Request(draft, self._writer.new_id(), actor, fresh=True)])[0]
         return self._remember([Request(draft, revision_id, actor)])[0]
@@ -337,11 +247,7 @@ class BeliefGraph:
         claim id or revision id given twice, or a revision id missing, is refused by name; for a
         list of drafts before anything is written, for a stream before its batch is.
         """
-        # A bulk write: the collector's full passes would take up to a fifth of it (write/bulk.py).
-        with fewer_full_collections():
-            return self._ingest(
-                drafts, batch_size or self.default_batch_size, revision_ids, actor, progress
-            )
+        return self._ingest(drafts, batch_size, revision_ids, actor, progress)
 
     @checked
     def import_history(
@@ -361,15 +267,7 @@ class BeliefGraph:
         ``revision_ids``. A stamp ahead of the engine's clock (beyond ``clock_skew_seconds``) or
         earlier than its fact's last recorded change is refused naming ``recorded_at``."""
 
-        stamped: Iterable[tuple[ClaimDraft, datetime | None]] = (
-            (draft, draft.recorded_at) for draft in drafts
-        )
-        if isinstance(drafts, Sized):  # a list is checked whole before anything is written
-            stamped = list(stamped)
-        with fewer_full_collections():
-            return self._ingest(
-                stamped, batch_size or self.default_batch_size, revision_ids, actor, progress
-            )
+        return self._ingest(stamped(drafts), batch_size, revision_ids, actor, progress)
 
     @property
     def default_batch_size(self) -> int:
@@ -381,61 +279,25 @@ class BeliefGraph:
 
     def _ingest(
         self,
-        drafts: Iterable[ClaimDraft] | Iterable[tuple[ClaimDraft, datetime | None]],
-        batch_size: int,
+        drafts: Drafts,
+        batch_size: int | None,
         revision_ids: Iterable[Identifier] | None,
         actor: Term | None,
         progress: Callable[[int], None] | None,
     ) -> list[RevisionResult]:
-        """``ingest``'s work, its arguments checked; ``drafts`` may come with the transaction
-        time each keeps (``import_history``)."""
-        requests = self._requests(drafts, revision_ids, actor, self._writer.new_id)
-        if isinstance(drafts, Sized):
-            requests = iter(list(requests))
-        results: list[RevisionResult] = []
-        pending: list[Request] = []
-
-        def flush() -> None:
-            try:
-                results.extend(self._remember(pending, ingested=True))
-            except BeliefGraphError as exc:
-                index = len(results)
-                raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
-            pending.clear()
-            if progress is not None:
-                progress(len(results))
-
-        if not self.store.routes:
-            # One database: the next batch is planned while this one's statement runs.
-            self._ingest_pipelined(_batches(requests, batch_size), results, progress)
-            return results
-        for request in requests:
-            pending.append(request)
-            if len(pending) >= batch_size:
-                flush()
-        if pending:
-            flush()
-        return results
-
-    def _ingest_pipelined(
-        self,
-        batches: Iterator[list[Request]],
-        results: list[RevisionResult],
-        progress: Callable[[int], None] | None,
-    ) -> None:
-        """``ingest``'s batches through ``Writer.ingest``, the results added to ``results``."""
-        done = self._writer.ingest(batches)
-        while True:
-            try:
-                landed = next(done, None)
-            except BeliefGraphError as exc:
-                index = len(results)
-                raise type(exc)(f"draft {index} (or a later one in its batch): {exc}") from exc
-            if landed is None:
-                return
-            results.extend(landed)
-            if progress is not None:
-                progress(len(results))
+        """``ingest``'s work, its arguments checked (``ingest.py``): pipelined on one database,
+        batch by batch where namespaces are routed to several (a transaction cannot span
+        databases)."""
+        return in_batches(
+            drafts,
+            batch_size or self.default_batch_size,
+            revision_ids,
+            actor,
+            progress,
+            new_id=self._writer.new_id,
+            remember=lambda batch: self._remember(batch, ingested=True),
+            pipeline=None if self.store.routes else self._writer.ingest,
+        )
 
     @checked
     def observe(
@@ -460,125 +322,19 @@ class BeliefGraph:
         episode observed again with the same ``id`` changes nothing (its revisions replay).
         """
         chosen = extractor if extractor is not None else default_extractor()
-        episode_id = episode.id or new_id()
-        known = KnownSubjects(lambda: self.subjects(namespace))
-        try:
-            proposals = chosen.extract(episode, vocabulary=self.vocabulary, known_subjects=known)
-        except MalformedOutput as exc:
-            whole = Proposal(
-                subject=episode.speaker, predicate="", object="", sentence="", source=episode.text
-            )
-            return Observation(
-                episode_id=episode_id,
-                extractor=chosen.name,
-                proposals=[],
-                results=[],
-                refused=[Refusal(proposal=whole, reason=str(exc))],
-            )
-        now = self.clock()
-        refused: list[Refusal] = []
-        drafted: list[tuple[Proposal, Request]] = []
-        for proposal in proposals:
-            try:
-                draft = _draft_of(namespace, episode, episode_id, proposal, source_type, now)
-            except ValidationError as exc:
-                refused.append(Refusal(proposal=proposal, reason=f"invalid: {_first(exc)}"))
-                continue
-            except ValueError as exc:
-                refused.append(Refusal(proposal=proposal, reason=f"invalid: {exc}"))
-                continue
-            if episode.id:
-                request = Request(draft, _revision_of(episode.id, proposal), actor)
-            else:
-                request = Request(draft, self._writer.new_id(), actor, fresh=True)
-            drafted.append((proposal, request))
-        results: list[RevisionResult] = []
-        for proposal, written in self._remember_each(drafted):
-            if isinstance(written, ValidationError):
-                refused.append(Refusal(proposal=proposal, reason=f"invalid: {_first(written)}"))
-                continue
-            if isinstance(written, Exception):
-                refused.append(Refusal(proposal=proposal, reason=f"not written: {written}"))
-                continue
-            result = written
-            results.append(result)
-            if result.decision == "refuse":
-                refused.append(Refusal(proposal=proposal, reason=result.reason))
-            elif result.decision == "hold_pending" and result.reason == UNSUPPORTED_BY_SOURCE:
-                refused.append(
-                    Refusal(
-                        proposal=proposal,
-                        reason=f"unsupported: {result.reason} (pending claim {result.claim_id})",
-                    )
-                )
-        return Observation(
-            episode_id=episode_id,
-            extractor=chosen.name,
-            proposals=proposals,
-            results=results,
-            refused=refused,
+        return observe_episode(
+            namespace,
+            episode,
+            episode.id or new_id(),
+            chosen,
+            source_type,
+            actor,
+            vocabulary=self.vocabulary,
+            known_subjects=KnownSubjects(lambda: self.subjects(namespace)),
+            clock=self.clock,
+            new_id=self._writer.new_id,
+            remember=self._remember,
         )
-
-    def _remember_each(
-        self, drafted: list[tuple[Proposal, Request]]
-    ) -> list[tuple[Proposal, RevisionResult | Exception]]:
-        """Each request's result, or the error that kept it from being written. One batch
-        first (one embedding call, one read, one write for what one turn said); when the write
-        path refuses the batch, nothing of it was written, and each request goes again on its
-        own, so that one refused request does not keep the others out."""
-        refusals = (ValidationError, ConflictError, NotFound, ValueError)
-        if len(drafted) > 1:
-            try:
-                batch = self._remember([request for _, request in drafted])
-                return list(zip([proposal for proposal, _ in drafted], batch, strict=True))
-            except refusals:
-                pass
-        each: list[tuple[Proposal, RevisionResult | Exception]] = []
-        for proposal, request in drafted:
-            try:
-                each.append((proposal, self._remember([request])[0]))
-            except refusals as exc:
-                each.append((proposal, exc))
-        return each
-
-    @staticmethod
-    def _requests(
-        drafts: Iterable[ClaimDraft] | Iterable[tuple[ClaimDraft, datetime | None]],
-        revision_ids: Iterable[str] | None,
-        actor: str | None,
-        new_id: Callable[[], str],
-    ) -> Iterator[Request]:
-        """One request per draft, refusing repeated ids and a missing revision id by name (the
-        database would refuse them too, but mid-batch and in its own words); without
-        ``revision_ids``, each draft's drawn by ``new_id``. A draft may come with the
-        transaction time it keeps (an import of history)."""
-        ids = iter(revision_ids) if revision_ids is not None else None
-        claims: dict[str, int] = {}
-        revisions: dict[str, int] = {}
-        count = 0
-        for index, item in enumerate(drafts):
-            draft, recorded_at = item if isinstance(item, tuple) else (item, None)
-            _no_stamp_dropped(draft, recorded_at, f"drafts[{index}]")
-            count += 1
-            if draft.id is not None and claims.setdefault(draft.id, index) != index:
-                raise ValueError(
-                    f"id: drafts {claims[draft.id]} and {index} both give the claim id "
-                    f"{draft.id!r}; a claim id names one claim"
-                )
-            if ids is None:
-                yield Request(draft, new_id(), actor, fresh=True, recorded_at=recorded_at)
-                continue
-            rid = next(ids, None)
-            if rid is None:
-                raise ValueError(f"revision_ids: no id left for draft {index}; give one per draft")
-            if revisions.setdefault(rid, index) != index:
-                raise ValueError(
-                    f"revision_ids: {rid!r} is given to drafts {revisions[rid]} and {index}; give "
-                    "each draft its own (a repeated id would replay the first draft's result)"
-                )
-            yield Request(draft, rid, actor, recorded_at=recorded_at)
-        if ids is not None and next(ids, None) is not None:
-            raise ValueError(f"revision_ids: more ids than the {count} drafts; give one per draft")
 
     @checked
     def contract(
@@ -840,19 +596,7 @@ class BeliefGraph:
     def disputes(self, namespace: Identifier) -> list[Dispute]:
         """Policies that evidence disputes, or that were demoted, each with the evidence held
         against it and how independent that evidence is (episodes, sources)."""
-        found = []
-        for row in self.store.on(namespace).read("read/disputes_list", namespace=namespace):
-            evidence = [Claim.model_validate(c) for c in row["evidence"]]
-            together = union(c.model_dump() for c in evidence)
-            found.append(
-                Dispute(
-                    policy=Claim.model_validate(row["policy"]),
-                    evidence=evidence,
-                    episodes=len(together.episodes),
-                    sources=len(together.sources),
-                )
-            )
-        return found
+        return review.disputes(self.store.on(namespace), namespace)
 
     # -- reads ---------------------------------------------------------------------------------
 
@@ -865,27 +609,7 @@ class BeliefGraph:
         ``None`` means unknown: the engine never guesses.
         """
         # Current is as_of(now, now), by definition: one statement answers both.
-        now = self.clock().isoformat()
-        return self._holding(namespace, subject, predicate, now, now)
-
-    def _holding(
-        self, namespace: str, subject: str, predicate: str, valid_at: str, known_at: str
-    ) -> Claim | list[Claim] | None:
-        """``as_of`` of the first fact the phrase may mean that holds anything then."""
-        slots = self._slots(namespace, subject, predicate)
-        for slot in slots:
-            rows = self.store.on(namespace).read(
-                "read/as_of_claims",
-                namespace=namespace,
-                subject_key=slot.subject_key,
-                predicate=slot.predicate,
-                valid_at=valid_at,
-                known_at=known_at,
-                walk_up_to=self._writer.walk_up_to,
-            )
-            if rows:
-                return self._shape(slot, rows)
-        return self._shape(slots[0], [])
+        return facts.holding(self._reads(), namespace, subject, predicate, None, None)
 
     @checked
     def as_of(
@@ -900,93 +624,39 @@ class BeliefGraph:
 
         Both default to now; given only ``known_at``, ``valid_at`` is the same moment.
         """
-        now = self.clock()
-        known = known_at or now
-        valid = valid_at or (known_at if known_at is not None else now)
-        return self._holding(namespace, subject, predicate, valid.isoformat(), known.isoformat())
-
-    @staticmethod
-    def _shape(slot: _Slot, rows: list[Row]) -> Claim | list[Claim] | None:
-        claims = [_claim(r["claim"]) for r in rows]
-        if slot.cardinality == "multi":
-            return claims
-        return claims[0] if claims else None
+        return facts.holding(self._reads(), namespace, subject, predicate, valid_at, known_at)
 
     @checked
     def beliefs(self, namespace: Identifier, subject: Term) -> list[Claim]:
         """Every current belief about ``subject``."""
-        rows = self.store.on(namespace).read(
-            "read/beliefs_subject",
-            namespace=namespace,
-            subject_key=normalize_key(subject),
-            now=self.clock().isoformat(),
-            walk_up_to=self._writer.walk_up_to,
-        )
-        return [_claim(r["claim"]) for r in rows]
+        return facts.beliefs(self._reads(), namespace, subject)
 
     @checked
     def subjects(
         self, namespace: Identifier, limit: Annotated[int, Field(ge=1, le=10_000)] = 200
     ) -> list[str]:
         """The subjects the namespace holds claims about, the most talked-about first."""
-        rows = self.store.on(namespace).read("read/subjects_list", namespace=namespace, limit=limit)
-        return [r["subject"] for r in rows]
+        return records.subjects(self.store.on(namespace), namespace, limit)
 
     @checked
     def history(self, namespace: Identifier, subject: Term, predicate: Term) -> list[Claim]:
         """Every claim ever made about one fact, oldest first."""
-        for slot in self._slots(namespace, subject, predicate):
-            rows = self.store.on(namespace).read(
-                "read/slot_history",
-                namespace=namespace,
-                subject_key=slot.subject_key,
-                predicate=slot.predicate,
-            )
-            if rows:
-                return [_claim(r["claim"]) for r in rows]
-        return []
+        return facts.history(self._reads(), namespace, subject, predicate)
 
     @checked
     def get(self, namespace: Identifier, claim_id: Identifier) -> Claim:
         """One claim by id (``NotFound`` if it is not in the namespace)."""
-        rows = self.store.on(namespace).read("read/claim_get", namespace=namespace, id=claim_id)
-        if not rows:
-            raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
-        return _claim(rows[0]["claim"])
+        return records.get(self.store.on(namespace), namespace, claim_id)
 
     @checked
     def lineage(self, namespace: Identifier, claim_id: Identifier) -> Lineage:
         """The claim's version chain, SUPERSEDES verdicts, provenance, revisions, dependents."""
-        rows = self.store.on(namespace).read("read/claim_lineage", namespace=namespace, id=claim_id)
-        if not rows:
-            raise NotFound(f"claim_id: no claim {claim_id!r} in namespace {namespace!r}")
-        row = rows[0]
-        return Lineage(
-            claim=Claim.model_validate(row["claim"]),
-            chain=[Claim.model_validate(c) for c in row["chain"]],
-            supersedes=row["supersedes"],
-            episodes=[EpisodeRecord.model_validate(e) for e in row["episodes"]],
-            revisions=[RevisionRecord.model_validate(r) for r in row["revisions"]],
-            dependents=[Claim.model_validate(c) for c in row["dependents"]],
-            premises=[Claim.model_validate(c) for c in row["premises"]],
-        )
+        return records.lineage(self.store.on(namespace), namespace, claim_id)
 
     @checked
     def conflicts(self, namespace: Identifier, *, open_only: bool = False) -> list[Conflict]:
         """Recorded contradictions, newest first (``open_only``: those still unresolved)."""
-        rows = self.store.on(namespace).read(
-            "read/conflicts_list", namespace=namespace, open_only=open_only
-        )
-        return [
-            Conflict(
-                claim=Claim.model_validate(r["claim"]),
-                rival=Claim.model_validate(r["rival"]),
-                score=r["score"],
-                revision_id=r["revision_id"],
-                resolution=r["resolution"],
-            )
-            for r in rows
-        ]
+        return review.conflicts(self.store.on(namespace), namespace, open_only)
 
     @checked
     def rivals(self, namespace: Identifier, claims: Sequence[Claim]) -> list[Claim]:
@@ -994,49 +664,36 @@ class BeliefGraph:
         other side of each open contradiction, and the pending claims of the same facts."""
         if not claims:
             return []
-        ids = {c.id for c in claims}
-        slots = {c.slot_id for c in claims if c.slot_id is not None}
-        found: dict[str, Claim] = {}
-        for k in self.conflicts(namespace, open_only=True):
-            for mine, other in ((k.claim, k.rival), (k.rival, k.claim)):
-                if mine.id in ids:
-                    found[other.id] = other
-        for p in self.pending(namespace):
-            if p.id not in ids and p.slot_id in slots:
-                found[p.id] = p
-        return list(found.values())
+        return review.rivals(
+            claims, self.conflicts(namespace, open_only=True), self.pending(namespace)
+        )
 
     @checked
     def pending(self, namespace: Identifier) -> list[Claim]:
         """Claims waiting for a human to confirm or reject them."""
-        return [
-            Claim.model_validate(r["claim"])
-            for r in self.store.on(namespace).read("read/pending_list", namespace=namespace)
-        ]
+        return review.pending(self.store.on(namespace), namespace)
 
     @checked
     def needs_review(self, namespace: Identifier) -> list[Claim]:
         """Claims whose premise was retired, with ``review_reason``."""
-        return [
-            Claim.model_validate(r["claim"])
-            for r in self.store.on(namespace).read("read/review_list", namespace=namespace)
-        ]
+        return review.needs_review(self.store.on(namespace), namespace)
 
     def namespaces(self) -> list[NamespaceInfo]:
         """Every namespace holding claims, in every database in use (the default one and each
         mapped one), with its claim counts; sorted by namespace."""
-        found = [
-            NamespaceInfo(
-                namespace=r["namespace"],
-                database=store.database,
-                claims=r["claims"],
-                active=r["active"],
-                mapped_to=self.store.database_of(r["namespace"]),
-            )
-            for store in self.store.every_database()
-            for r in store.read("admin/namespaces")
-        ]
-        return sorted(found, key=lambda n: (n.namespace, n.database))
+        return records.namespaces(self.store)
+
+    @checked
+    def current_beliefs(self, namespace: Identifier, predicate: Term) -> list[CurrentBelief]:
+        """Every current belief of ``predicate`` in ``namespace``, by subject, each with when
+        its fact was first recorded (``since``)."""
+        return facts.current_beliefs(self._reads(), namespace, predicate)
+
+    @checked
+    def namespaces_holding(self, predicate: Term, prefix: Identifier | None = None) -> list[str]:
+        """The namespaces holding a current belief of ``predicate``, sorted: every one, or
+        ``prefix`` and the namespaces below it (named ``prefix.`` and more)."""
+        return records.namespaces_holding(self._reads(), predicate, prefix or "")
 
     # -- semantic retrieval and health -----------------------------------------------------------
 
@@ -1057,56 +714,7 @@ class BeliefGraph:
         what held then, as ``as_of`` defines it. A hit that is disputed or has a pending rival
         comes back with its rivals, so the contradiction is seen instead of hidden.
         """
-        if self.detector.embedder is None:
-            raise ModelError("search needs an embedding model (connect with models=True)")
-        embedding = self.detector.embed([query])[0]
-        assert embedding is not None  # an embedder is loaded
-        now = self.clock()
-        mode = "history" if history else ("as_of" if valid_at or known_at else "current")
-        known = known_at or now
-        valid = valid_at or (known_at if known_at is not None else now)
-        store = self.store.on(namespace)
-        in_index = store.filters_in_vector_index()
-        statement = cypher.variant("read/search_claims", in_index)
-        # Never only k, even where every claim fetched is of this namespace: the fetch is the
-        # HNSW search's beam, and LIMIT 10 for k=10 misses true neighbours that 30 finds
-        # (recall 0.95 against 1.0 at 100k, docs/benchmarks.md), though it is 2 ms faster.
-        fetch = self._widening.start((namespace, mode), max(20, k * 3), 4, _MAX_FETCH)
-        vector = store.query_vector(embedding)
-        while True:
-            found = store.read(
-                statement,
-                namespace=namespace,
-                statuses=_HISTORY_STATUSES if mode == "history" else _AS_OF_STATUSES,
-                embedding=vector,
-                fetch=fetch,
-                k=k,
-                mode=mode,
-                now=now,
-                valid_at=valid,
-                known_at=known,
-                walk_up_to=self._writer.walk_up_to,
-            )
-            # Widen until k hits survive the filter, the index has no more to give, or the fetch
-            # reaches its cap. Without in-index filtering the index spans every namespace, and
-            # another namespace's nearer sentences crowd this one's out; with it, only this
-            # namespace's claims that the time test drops (superseded versions) are fetched.
-            rows = found[0]["hits"]
-            if len(rows) >= k or found[0]["fetched"] < fetch or fetch >= _MAX_FETCH:
-                break
-            fetch = min(fetch * 4, _MAX_FETCH)
-        self._widening.learned((namespace, mode), _reach(found[0], k))
-        hits = []
-        for row in rows:
-            rivals = {r["id"]: Claim.model_validate(r) for r in row["rivals"]}
-            hits.append(
-                SearchHit(
-                    claim=_claim(row["claim"]),
-                    score=row["score"],
-                    rivals=list(rivals.values()),
-                )
-            )
-        return hits
+        return nearest(self._reads(), query, namespace, k, history, valid_at, known_at)
 
     # -- reads through a scope chain (docs/policy.md, "Scopes") -----------------------------------
 
@@ -1117,8 +725,7 @@ class BeliefGraph:
         answers for itself, a policy outranks evidence, then the nearer namespace answers first.
         Evidence holding another value than a policy answer comes back as ``disputes``. Nothing
         outside the chain is read."""
-        now = self.clock()
-        return self._scoped_answer(scope, subject, predicate, now, now)
+        return scoped_answer(self._reads(), scope, subject, predicate, None, None)
 
     @checked
     def scoped_as_of(
@@ -1131,10 +738,7 @@ class BeliefGraph:
     ) -> ScopedAnswer:
         """``as_of`` through a scope chain: each namespace's answer at (``valid_at``,
         ``known_at``), resolved as ``scoped_current`` resolves the present."""
-        now = self.clock()
-        known = known_at or now
-        valid = valid_at or (known_at if known_at is not None else now)
-        return self._scoped_answer(scope, subject, predicate, valid, known)
+        return scoped_answer(self._reads(), scope, subject, predicate, valid_at, known_at)
 
     @checked
     def scoped_search(
@@ -1151,164 +755,7 @@ class BeliefGraph:
         that answered (``scope``, ``layer``) and its support; a fact found in several namespaces
         comes back once, as ``scoped_current`` resolves it (so a policy is returned with the
         evidence that disputes it). ``history=True`` returns every version found, unresolved."""
-        if self.detector.embedder is None:
-            raise ModelError("search needs an embedding model (connect with models=True)")
-        embedding = self.detector.embed([query])[0]
-        assert embedding is not None  # an embedder is loaded
-        now = self.clock()
-        mode = "history" if history else ("as_of" if valid_at or known_at else "current")
-        known = known_at or now
-        valid = valid_at or (known_at if known_at is not None else now)
-        fetch = self._widening.start((tuple(scope), mode), max(20, k * 3), 4, _MAX_FETCH)
-        limit = k
-        store = self._scope_store(scope)
-        statement = cypher.variant("read/scope_search", store.filters_in_vector_index())
-        vector = store.query_vector(embedding)
-        while True:
-            found = store.read(
-                statement,
-                namespaces=list(scope),
-                statuses=_HISTORY_STATUSES if mode == "history" else _AS_OF_STATUSES,
-                embedding=vector,
-                fetch=fetch,
-                k=limit,
-                mode=mode,
-                now=now,
-                valid_at=valid,
-                known_at=known,
-                walk_up_to=self._writer.walk_up_to,
-            )[0]
-            hits = self._scoped_hits(scope, found["hits"], found["answers"], history)
-            # As search: widen until k hits survive, or the index has no more (where it cannot
-            # filter, it spans every namespace). Here one fact's hits from several namespaces
-            # also merge into one, so candidates the limit cut off are taken too before the
-            # index is asked for more.
-            cut = len(found["hits"]) >= limit and limit < _MAX_FETCH
-            more = found["fetched"] >= fetch and fetch < _MAX_FETCH
-            if len(hits) >= k or not (cut or more):
-                self._widening.learned((tuple(scope), mode), _reach(found, limit))
-                return hits[:k]
-            if cut:
-                limit = min(limit + k, _MAX_FETCH)
-            else:
-                fetch = min(fetch * 4, _MAX_FETCH)
-
-    def _scope_facts(
-        self,
-        scope: Sequence[str],
-        facts: Iterable[tuple[str, str]],
-        valid: datetime,
-        known: datetime,
-    ) -> list[Row]:
-        answers: list[Row] = self._scope_store(scope).read(
-            "read/scope_facts",
-            namespaces=list(scope),
-            facts=[{"subject_key": s, "predicate": p} for s, p in sorted(set(facts))],
-            valid_at=valid,
-            known_at=known,
-            embedding=None,
-            walk_up_to=self._writer.walk_up_to,
-        )[0]["answers"]
-        return answers
-
-    def _scope_store(self, scope: Sequence[str]) -> Store:
-        """The store a chain is read in: one statement reads the whole chain, so its namespaces
-        must live in one database (``NEO4J_DATABASES`` maps them there together)."""
-        databases = {self.store.database_of(ns) for ns in scope}
-        if len(databases) > 1:
-            raise ConfigError(
-                f"scope: the chain {' > '.join(scope)} spans the databases "
-                f"{', '.join(sorted(databases))}; a scope chain is read in one database, so map "
-                "its namespaces to the same one"
-            )
-        return self.store.on(scope[0])
-
-    @staticmethod
-    def _held(scope: Sequence[str], row: Row) -> ScopedClaim:
-        claim = Claim.model_validate(row["claim"])
-        return ScopedClaim(
-            claim=claim,
-            scope=scope[row["layer"]],
-            layer=row["layer"],
-            support=Support(frequency=claim.frequency, episodes=row["episodes"]),
-        )
-
-    @staticmethod
-    def _row_rivals(row: Row) -> list[Claim]:
-        return list({r["id"]: Claim.model_validate(r) for r in row["rivals"]}.values())
-
-    def _scoped_answer(
-        self, scope: Sequence[str], subject: str, predicate: str, valid: datetime, known: datetime
-    ) -> ScopedAnswer:
-        key, cardinality = slot_key(self.vocabulary, scope[0], subject, predicate)
-        rows = self._scope_facts(scope, [(key[1], key[2])], valid, known)
-        if rows:  # the slots' own cardinality, as each namespace's answer was read with it
-            cardinality = rows[0]["cardinality"]
-        resolved = resolve([self._held(scope, r) for r in rows], cardinality)
-        answer = {b.claim.id for b in resolved.beliefs}
-        rivals = {
-            r.id: r for row in rows if row["claim"]["id"] in answer for r in self._row_rivals(row)
-        }
-        return ScopedAnswer(
-            scope=list(scope),
-            cardinality=cardinality,
-            beliefs=resolved.beliefs,
-            rivals=list(rivals.values()),
-            disputes=resolved.disputes,
-            shadowed=resolved.shadowed,
-        )
-
-    def _scoped_hits(
-        self, scope: Sequence[str], rows: list[Row], facts: list[Row], history: bool
-    ) -> list[ScopedHit]:
-        """The hits ``rows`` of a search through ``scope``, each fact resolved through the chain
-        from ``facts`` (each namespace's answer for it, read/scope_facts')."""
-
-        def hit(
-            held: ScopedClaim, score: float, rivals: list[Claim], disputes: list[ScopedClaim]
-        ) -> ScopedHit:
-            return ScopedHit(
-                claim=held.claim,
-                score=score,
-                kind=held.claim.kind,
-                scope=held.scope,
-                layer=held.layer,
-                support=held.support,
-                rivals=rivals,
-                disputes=disputes,
-            )
-
-        if history:
-            return [hit(self._held(scope, r), r["score"], self._row_rivals(r), []) for r in rows]
-        # What each fact's hits said and how near they came; the fact is then resolved through
-        # the whole chain, so a nearer namespace or a policy that the index did not rank answers.
-        found: dict[tuple[str, str], dict[str, float]] = {}
-        ranked = {r["claim"]["id"]: r["score"] for r in rows}
-        for r in rows:
-            values = found.setdefault((r["subject_key"], r["predicate"]), {})
-            said = value_key(self._held(scope, r))
-            values[said] = max(values.get(said, 0.0), r["score"])
-        by_fact: dict[tuple[str, str], list[Row]] = {}
-        for r in facts:
-            by_fact.setdefault((r["subject_key"], r["predicate"]), []).append(r)
-        hits = []
-        for fact, fact_rows in by_fact.items():
-            resolved = resolve(
-                [self._held(scope, r) for r in fact_rows], fact_rows[0]["cardinality"]
-            )
-            scores = {r["claim"]["id"]: r["score"] for r in fact_rows}
-            rivals = {r["claim"]["id"]: self._row_rivals(r) for r in fact_rows}
-            for belief in resolved.beliefs:
-                said = value_key(belief)
-                if fact_rows[0]["cardinality"] == "multi" and said not in found[fact]:
-                    continue  # another value of the fact, not what the query found
-                # The index's score where it ranked the claim (as search gives it), else the
-                # exact similarity; a claim stored without an embedding ranks where its fact came.
-                score = ranked.get(belief.claim.id, scores[belief.claim.id])
-                if score is None:
-                    score = max(found[fact].values())
-                hits.append(hit(belief, score, rivals.get(belief.claim.id, []), resolved.disputes))
-        return sorted(hits, key=lambda h: h.score, reverse=True)
+        return scoped_nearest(self._reads(), query, scope, k, history, valid_at, known_at)
 
     def doctor(self) -> DoctorReport:
         """Connectivity, schema, the vector index online and every claim embedded, each model
@@ -1352,85 +799,3 @@ class BeliefGraph:
             batch_size=batch_size,
             progress=progress,
         )
-
-
-def _draft_of(
-    namespace: str,
-    episode: Episode,
-    episode_id: str,
-    proposal: Proposal,
-    source_type: SourceType,
-    now: datetime,
-) -> ClaimDraft:
-    """The draft a proposal becomes: verified against its source span, in the episode."""
-    valid_from = proposal.valid_from
-    if valid_from is None and proposal.valid_to is not None and proposal.valid_to <= episode.at:
-        raise ValueError(
-            f"valid_to: it ended ({proposal.valid_to.isoformat()}) before it was said and no "
-            "start is known; a window in the past needs its valid_from"
-        )
-    if valid_from is None and episode.at < now and not proposal.correction:
-        # Said in the past: it held at least from when it was said. (A correction says the
-        # old value was never true: it keeps no start of its own.)
-        valid_from = episode.at
-    if proposal.text_only:
-        return ClaimDraft(
-            namespace=namespace,
-            text=proposal.sentence,
-            source_type=source_type,
-            author=episode.speaker,
-            valid_from=valid_from,
-            episode_id=episode_id,
-            episode_content=proposal.source,
-        )
-    return ClaimDraft(
-        namespace=namespace,
-        subject=proposal.subject,
-        predicate=proposal.predicate,
-        object=proposal.object,
-        text=proposal.sentence,
-        source_type=source_type,
-        author=episode.speaker,
-        valid_from=valid_from,
-        valid_to=proposal.valid_to,
-        episode_id=episode_id,
-        episode_content=proposal.source,
-        negated=True if proposal.negated else None,
-        correction=proposal.correction,
-    )
-
-
-def _revision_of(episode_id: str, proposal: Proposal) -> str:
-    """The same proposal from the same episode is the same revision (a replay)."""
-    digest = hashlib.sha256(
-        json.dumps([episode_id, proposal.model_dump(mode="json")], sort_keys=True).encode()
-    ).hexdigest()
-    return f"obs-{digest[:32]}"
-
-
-def _no_stamp_dropped(draft: ClaimDraft, recorded_at: datetime | None, where: str) -> None:
-    """Refuse a ``HistoricalDraft`` outside ``import_history``: its stamp would be dropped in
-    silence (the engine's clock stamps every other write)."""
-    if recorded_at is None and isinstance(draft, HistoricalDraft):
-        raise ValueError(
-            f"{where}: a HistoricalDraft keeps its recorded_at only through import_history; "
-            "give remember and ingest a ClaimDraft (the engine's clock stamps it)"
-        )
-
-
-def _first(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    where = ".".join(str(p) for p in error["loc"])
-    return f"{where}: {error['msg']}" if where else str(error["msg"])
-
-
-def _batches(requests: Iterable[Request], size: int) -> Iterator[list[Request]]:
-    """``requests`` in lists of ``size`` (the last may be shorter)."""
-    pending: list[Request] = []
-    for request in requests:
-        pending.append(request)
-        if len(pending) >= size:
-            yield pending
-            pending = []
-    if pending:
-        yield pending

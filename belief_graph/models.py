@@ -547,6 +547,16 @@ class SearchHit(BaseModel):
         return bool(self.rivals) or self.claim.disputed
 
 
+class CurrentBelief(BaseModel):
+    """A current belief, with when its fact was first recorded (the oldest of the fact's claims
+    not withdrawn)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    claim: Claim
+    since: datetime
+
+
 class NamespaceInfo(BaseModel):
     """A namespace, the database that holds its claims, and the database it is mapped to now
     (they differ when the mapping changed after it was written: its claims are not seen)."""

@@ -24,8 +24,10 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from belief_graph.client import BeliefGraph, new_id
+from belief_graph.client import BeliefGraph
+from belief_graph.ingest import requests_of
 from belief_graph.store import Store
+from belief_graph.ulid import new_id
 from belief_graph.write import apply, remember
 from bench.common import connect, report
 from bench.data import drafts
@@ -134,7 +136,7 @@ def main() -> int:
     paths: dict[str, Callable[[list[Any]], object]] = {
         "one after the other": lambda batch: (
             [
-                bg._remember(list(bg._requests(batch[i : i + args.batch], None, None, new_id)))
+                bg._remember(list(requests_of(batch[i : i + args.batch], None, None, new_id)))
                 for i in range(0, len(batch), args.batch)
             ]
             and None

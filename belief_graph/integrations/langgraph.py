@@ -288,13 +288,8 @@ class BeliefGraphStore(BaseStore):
             found.sort(key=lambda i: -(i.score or 0.0))
         else:
             for namespace in namespaces:
-                for row in self.bg.store.on(namespace).read(
-                    "read/store_items",
-                    namespace=namespace,
-                    predicate=self.predicate,
-                    now=self.bg.clock(),
-                ):
-                    item = self._item(Claim.model_validate(row["claim"]), row["created_at"])
+                for belief in self.bg.current_beliefs(namespace, PREDICATE):
+                    item = self._item(belief.claim, belief.since)
                     if item is not None and _matches(item.value, op.filter):
                         found.append(self._scored(item, None))
         return found[op.offset : op.offset + op.limit]
@@ -311,23 +306,7 @@ class BeliefGraphStore(BaseStore):
         )
 
     def _namespaces(self, prefix: tuple[str, ...]) -> list[str]:
-        joined = namespace_of(prefix) if prefix else ""
-        found: set[str] = set()
-        # Namespaces mapped to databases of their own are listed from each; a namespace counts
-        # only in the database it is mapped to (where its items are read).
-        for store in self.bg.store.every_database():
-            rows = store.read(
-                "read/store_namespaces",
-                prefix=joined,
-                predicate=self.predicate,
-                now=self.bg.clock(),
-            )
-            found.update(
-                r["namespace"]
-                for r in rows
-                if self.bg.store.database_of(r["namespace"]) == store.database
-            )
-        return sorted(found)
+        return self.bg.namespaces_holding(PREDICATE, namespace_of(prefix) if prefix else None)
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         prefix: tuple[str, ...] = ()

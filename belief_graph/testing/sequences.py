@@ -6,7 +6,7 @@ sequences another way (``test_onetrip.py``)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import cached_property
@@ -161,32 +161,33 @@ class Run:
         assert isinstance(self.bg.clock, Clock)
         return self.bg.clock
 
+    def steps(self, ops: Iterable[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
+        """The operations of a sequence, a revisit as the wait and the remember it stands for:
+        a new value of the fact last remembered when its turn comes (none before any)."""
+        for op in ops:
+            if op[0] != "revisit":
+                yield op
+            elif self.last_fact is not None:
+                _, days, o, correction = op
+                yield ("wait", days)
+                yield (
+                    "remember",
+                    *self.last_fact,
+                    o,
+                    "user_stated",
+                    0.8,
+                    correction,
+                    False,
+                    None,
+                    None,
+                )
+
     def apply(self, op: tuple[Any, ...]) -> None:
         kind = op[0]
         if kind == "wait":
             self.clock.set(self.clock.now + timedelta(days=op[1]))
             self.moved = set(NAMESPACES)
             return
-        if kind == "revisit":
-            if self.last_fact is not None:
-                _, days, o, correction = op
-                self.apply(("wait", days))
-                self.apply(
-                    (
-                        "remember",
-                        *self.last_fact,
-                        o,
-                        "user_stated",
-                        0.8,
-                        correction,
-                        False,
-                        None,
-                        None,
-                    )
-                )
-            return
-        if kind == "remember":
-            self.last_fact = op[1], op[2], op[3]
         call = self.prepare(op)
         if call is None:
             return
@@ -347,6 +348,7 @@ class Run:
         bg, kind = self.bg, op[0]
         if kind == "remember":
             _, n, s, p, o, source, confidence, correction, episode, start, length = op
+            self.last_fact = n, s, p
             ns, token = NAMESPACES[n], next(self.counter)
             now = self.clock.now
             valid_from = None if start is None else now + timedelta(days=start)

@@ -36,7 +36,7 @@ def play(store: Store, ops: list[tuple[Any, ...]], preset: str, reinforce_after:
     wipe(store)
     policy = Policy(preset=preset, pending_after_reinforcements=reinforce_after)  # type: ignore[arg-type]
     run = Run(store, BeliefGraph(store, policy=policy, clock=Clock()))
-    for op in ops:
+    for op in run.steps(ops):
         run.apply(op)
     assert one_active_per_single_slot(store) == []
     assert version_chains(store) == []

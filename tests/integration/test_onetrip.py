@@ -139,7 +139,7 @@ def play(
         run.claims += [(ns, cid) for cid in result.added]
         run.done.append(Done("remember", ns, result, call))
 
-    for op in ops:
+    for op in run.steps(ops):
         kind = op[0]
         try:
             if kind == "wait":
@@ -786,7 +786,7 @@ def play_ingest(
     run = Run(store, bg)
     answers: list[Any] = []
     last: tuple[list[ClaimDraft], list[str]] = ([], [])
-    for op in ops:
+    for op in run.steps(ops):
         if op[0] == "wait":
             run.clock.set(run.clock.now + timedelta(days=op[1]))
             continue

@@ -11,6 +11,7 @@ import pytest
 
 from belief_graph import BeliefGraph, ClaimDraft, ConflictError, Policy, Tuning
 from belief_graph.detect import Detector
+from belief_graph.read import facts
 from belief_graph.testing.factories import Clock
 from belief_graph.testing.graph import claims_read, string_values
 
@@ -702,7 +703,7 @@ def test_current_and_as_of_of_a_long_lived_fact_read_its_few_windows_not_its_his
         assert value(bg.current(NS, subject, "uses")) == "v119"
         assert value(bg.as_of(NS, subject, "uses", valid_at=then)) == "v117"
         assert value(bg.as_of(NS, subject, "uses", known_at=then)) == "v117"
-        slot = bg._slot(NS, subject, "uses")
+        slot = facts.slot(bg.vocabulary, NS, subject, "uses")
         fact = {"namespace": NS, "subject_key": slot.subject_key, "predicate": slot.predicate}
         read[subject] = [
             claims_read(
