@@ -15,8 +15,7 @@ from pydantic import AfterValidator, Field, InstanceOf
 from .detect import Detector
 from .errors import ModelError
 from .extraction import Episode, Extractor, KnownSubjects, Observation, default_extractor
-from .ingest import INGEST_BATCH as INGEST_BATCH  # re-exported: the CLI's import reads it here
-from .ingest import INGEST_BATCH_WITH_MODELS, Drafts, in_batches, no_stamp_dropped, stamped
+from .ingest import Drafts, default_batch, in_batches, no_stamp_dropped, stamped
 from .models import (
     Claim,
     ClaimDraft,
@@ -272,10 +271,8 @@ class BeliefGraph:
     @property
     def default_batch_size(self) -> int:
         """Drafts per transaction when ``ingest`` (and the CLI's ``import``) is given none:
-        ``INGEST_BATCH``, or ``INGEST_BATCH_WITH_MODELS`` with a contradiction model loaded,
-        where a batch's drafts look for contradictions among each other's neighbours (a cost
-        that grows with the batch; docs/benchmarks.md, "The models-on ingest in one call")."""
-        return INGEST_BATCH if self.detector.scorer is None else INGEST_BATCH_WITH_MODELS
+        ``ingest.INGEST_BATCH``, or ``INGEST_BATCH_WITH_MODELS`` with a contradiction model."""
+        return default_batch(with_models=self.detector.scorer is not None)
 
     def _ingest(
         self,

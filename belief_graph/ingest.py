@@ -24,6 +24,14 @@ INGEST_BATCH_WITH_MODELS = 100
 """Drafts per transaction of an ``ingest`` with a contradiction model: 1.4x the drafts/s of
 500 on the project's benchmark stream."""
 
+
+def default_batch(with_models: bool) -> int:
+    """Drafts per transaction of an ``ingest`` given none: with a contradiction model a batch's
+    drafts look for contradictions among each other's neighbours, a cost that grows with the
+    batch (docs/benchmarks.md, "The models-on ingest in one call")."""
+    return INGEST_BATCH_WITH_MODELS if with_models else INGEST_BATCH
+
+
 Drafts = Iterable[ClaimDraft] | Iterable[tuple[ClaimDraft, datetime | None]]
 """Drafts, or drafts each with the transaction time it keeps (``import_history``)."""
 

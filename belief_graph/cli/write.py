@@ -284,7 +284,7 @@ def import_cmd(
     from belief_graph.cli.config import NAMESPACE_ENV, ConfigError, resolve
     from belief_graph.cli.render import console, mapping_table, show
     from belief_graph.cli.views.summaries import import_summary
-    from belief_graph.client import INGEST_BATCH
+    from belief_graph.ingest import INGEST_BATCH
     from belief_graph.transfer import claims as claim_import
     from belief_graph.transfer import snapshot as snapshots
 
