@@ -85,7 +85,8 @@ READ_ONLY = {
     ("history", "predicate"), ("scoped_as_of", "subject"), ("scoped_as_of", "predicate"),
     ("scoped_current", "subject"), ("scoped_current", "predicate"), ("scoped_search", "query"),
     ("search", "query"), ("connect", "uri"), ("connect", "auth"), ("connect", "policy"),
-    ("connect", "bookmarks"),
+    ("connect", "bookmarks"), ("current_beliefs", "predicate"),
+    ("namespaces_holding", "predicate"),
 }  # fmt: skip
 # What the scenario below writes through (each with its own marker).
 WRITTEN = {
