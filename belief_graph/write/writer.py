@@ -5,9 +5,7 @@ changed meanwhile)."""
 from __future__ import annotations
 
 import json
-import re
 import threading
-import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
@@ -20,7 +18,7 @@ from ..errors import ConflictError, NotFound
 from ..models import ConsolidationReport, RevisionResult
 from ..policy import PairScores, Policy
 from ..store import Store, Tx
-from ..vocabulary import Vocabulary, fold, normalize_key
+from ..vocabulary import Vocabulary, normalize_key
 from ..widening import Widening
 from . import apply, consolidation, erasure, operations, undo
 from .apply import Planned, run
@@ -39,24 +37,6 @@ CARRIED_SLOTS = 1024
 # facts (``Tuning.assume_new_at``; one more new fact is counted before any is seen, so a client
 # starts out deciding blind).
 UNHELD_WINDOW = 32
-
-
-def mention(subject: str) -> str:
-    """A pattern (Neo4j's Java regex) matching a claim's ``text_key`` (its text as ``fold``
-    makes it) that names ``subject`` as whole words, the subject folded the same way: how a
-    text-only claim is tied to the subjects it is about."""
-    return _words_pattern(fold(normalize_key(subject)).split())
-
-
-def legacy_mention(subject: str) -> str:
-    """``mention`` for a claim stored before ``text_key`` was (matched on its lower-cased text,
-    Cypher's ``toLower``): the subject lower-cased the same way (not folded)."""
-    return _words_pattern(unicodedata.normalize("NFC", subject).lower().split())
-
-
-def _words_pattern(words: list[str]) -> str:
-    edge = "[\\p{L}\\p{N}_]"
-    return f"(?s).*(?<!{edge})" + "\\s+".join(re.escape(w) for w in words) + f"(?!{edge}).*"
 
 
 class Writer:
@@ -506,8 +486,8 @@ class Writer:
             namespace,
             "namespace" if subject is None and ids is None else "claims" if ids else "subject",
             key=normalize_key(subject) if subject is not None else None,
-            mention=mention(subject) if subject is not None else None,
-            legacy=legacy_mention(subject) if subject is not None else None,
+            mention=erasure.mention(subject) if subject is not None else None,
+            legacy=erasure.legacy_mention(subject) if subject is not None else None,
             ids=ids,
         )
         self._forget()  # what it held of the erased facts goes with them, now and after
