@@ -117,28 +117,21 @@ class Remember:
         in a crowded namespace starts as wide as most of the last there needed: ``_lookup``).
         ``vectors``: stored claims' vectors kept from the batches before (an ingest's), for
         ``detect.nearest``."""
-        store, policy, detector = engine.store, engine.policy, engine.detector
         self.engine = engine
-        self.store = store
         self.known = known
         self.after = after or {}
         self.ahead = ahead
         self._carried = False  # the last read was the carried state (no statement)
-        self.walk_up_to = engine.tuning.walk_up_to
         # The slots a refused apply found under its locks (``found``), for the next read.
         self._found: list[dict[str, Any]] | None = None
         # A refusal decided on a carried state, and the slots (id, seq) it was decided on.
         self._refused: tuple[Exception, dict[SlotKey, tuple[str, int]]] | None = None
-        self.vocabulary = engine.vocabulary
-        self.policy = policy
-        self.detector = detector
-        self.new_id = engine.new_id
         self.requests = requests
         self.neighbours = Neighbours(
-            store,
-            policy,
+            engine.store,
+            engine.policy,
             engine.new_id,
-            walk_up_to=self.walk_up_to,
+            walk_up_to=engine.tuning.walk_up_to,
             reaches=reaches if reaches is not None else Widening(engine.tuning.lookup_window),
             rides=self._rides,
             ahead=ahead,
@@ -161,6 +154,7 @@ class Remember:
         self._scored = scored
         texts = [r.draft.text for r in requests] + [premise(requests[i].draft) for i in scored]
         self._embedding: Future[list[list[float] | None]] | None = None
+        detector = engine.detector
         if BESIDE and detector.embedder is not None and self._rides:
             # Made on the models' thread while the draft's slot is read (``read``).
             self._embedding = _MODELS.submit(detector.embed, texts)
@@ -204,7 +198,7 @@ class Remember:
         whole: set[SlotKey] = set()
         for r in self.requests:
             if r.draft.subject is not None and r.draft.predicate is not None:
-                key, cardinality = draft_slot(self.vocabulary, r.draft)
+                key, cardinality = draft_slot(self.engine.vocabulary, r.draft)
                 keys.setdefault(key, (r.draft.subject, cardinality))
                 given = r.draft.valid_from
                 if r.draft.correction:
@@ -214,7 +208,7 @@ class Remember:
                     starts[key] = given if start is None or given < start else start
                 else:
                     starts.setdefault(key, None)
-            elif (frame := framed(self.vocabulary, r.draft)) is not None:
+            elif (frame := framed(self.engine.vocabulary, r.draft)) is not None:
                 keys.setdefault(frame[0], (frame[2].subject, frame[1]))
                 whole.add(frame[0])
         past = (
@@ -227,13 +221,13 @@ class Remember:
         self._carried = False
         self.neighbours.ranked, self.neighbours.moved = {}, {}
         if found is not None and self.structural():
-            state = found_state(keys, found, self.new_id)
+            state = found_state(keys, found, self.engine.new_id)
             if state is not None:
                 return state
         held = known(list(keys)) if known is not None and self.structural() else None
         if held is not None:
             self._carried = True
-            return assumed(held, keys, self.new_id)
+            return assumed(held, keys, self.engine.new_id)
         scoring = self._score_beside(keys) if self._embedding is not None else None
         try:
             near = self._lookups()
@@ -242,14 +236,14 @@ class Remember:
                 # In halves side by side when there are several (``Store.read_leader_split``).
                 slot_refs, near = self.neighbours.near(near), []
             state = read_state(
-                self.store,
-                self.new_id,
+                self.engine.store,
+                self.engine.new_id,
                 keys={k: v for k, v in keys.items() if k not in self.after},
                 slot_refs=slot_refs,
                 near=near,
                 fetch=self.neighbours.fetch,
                 past=past,
-                walk_up_to=self.walk_up_to,
+                walk_up_to=self.engine.tuning.walk_up_to,
                 by_id_whole=self.neighbours.whole_past,
                 revisions=[(r.draft.namespace, r.revision_id) for r in self.requests],
                 claim_ids=[
@@ -280,17 +274,17 @@ class Remember:
         waited for the other (benchmarks.md, "A single draft's models beside its reads"). A
         guess for that only: the draft is decided on the state read."""
         slots = [{"namespace": k[0], "subject_key": k[1], "predicate": k[2]} for k in keys]
-        if self.detector.scorer is None or not slots:
+        if self.engine.detector.scorer is None or not slots:
             return None
-        rows = self.store.read("write/values", batch={"slots": slots})  # any member will do
+        rows = self.engine.store.read("write/values", batch={"slots": slots})  # any member will do
         facts = {(r["namespace"], r["subject_key"], r["predicate"]): r for r in rows}
 
         def fact(key: SlotKey) -> tuple[Cardinality, list[dict[str, Any]]] | None:
             row = facts.get(key)
             return None if row is None else (row["cardinality"], row["active"])
 
-        self.detector.ahead(self._ahead(fact))
-        return _MODELS.submit(self.detector.score_ahead)
+        self.engine.detector.ahead(self._ahead(fact))
+        return _MODELS.submit(self.engine.detector.score_ahead)
 
     def found(self, rows: list[dict[str, Any]]) -> None:
         """The slots as a refused apply found them under its locks (write/slot_states' rows):
@@ -301,7 +295,7 @@ class Remember:
         """Whether every draft is decided on its own fact's slot alone: a subject and predicate
         given, no claim ids to check (``id``, ``depends_on``, ``supports``), and no
         contradiction model (which reads the nearest claims of other facts)."""
-        return self.detector.scorer is None and all(
+        return self.engine.detector.scorer is None and all(
             r.draft.subject is not None
             and r.draft.predicate is not None
             and not r.draft.depends_on
@@ -317,9 +311,9 @@ class Remember:
         looking = [
             i
             for i, r in enumerate(self.requests)
-            if r.draft.text_only or self.detector.scorer is not None
+            if r.draft.text_only or self.engine.detector.scorer is not None
         ]
-        if not looking or self.detector.embedder is None:
+        if not looking or self.engine.detector.embedder is None:
             return []  # (so a read that needs no embedding does not wait for one being made)
         embeddings, near = self.embeddings, self.neighbours
         return [
@@ -358,6 +352,7 @@ class Remember:
             raise StaleSlot() from exc
 
     def _plan(self, state: State) -> list[ChangeSet | RevisionResult]:
+        engine = self.engine
         planned: list[ChangeSet | RevisionResult] = []
         created: set[tuple[str, str]] = set()
         self.neighbours.held = {s.slot_id: s for s in state.slots.values()}
@@ -366,13 +361,13 @@ class Remember:
             # often as one read whole at once (a draft with no moment of its own is checked
             # in ``decision.decide``, once it has one).
             raise self._read_whole_past()
-        if self.detector.scorer is not None and len(self.requests) > 1:
+        if engine.detector.scorer is not None and len(self.requests) > 1:
 
             def fact(key: SlotKey) -> tuple[Cardinality, list[dict[str, Any]]] | None:
                 slot = state.slots.get(key)
                 return None if slot is None else (slot.cardinality, slot.active)
 
-            self.detector.ahead(self._ahead(fact))
+            engine.detector.ahead(self._ahead(fact))
         for index, (request, embedding, source_embedding, grounded) in enumerate(
             zip(
                 self.requests, self.embeddings, self.source_embeddings, self.groundings, strict=True
@@ -386,10 +381,10 @@ class Remember:
             found = self.detection.detect(
                 index, request, embedding, source_embedding, grounded, state, created
             )
-            self.detector.expect(pairs_needed(found, self.policy, self.vocabulary))
+            engine.detector.expect(pairs_needed(found, engine.policy, engine.vocabulary))
             try:
                 change = answered(
-                    self.detector, partial(decide, found, self.policy, self.vocabulary)
+                    engine.detector, partial(decide, found, engine.policy, engine.vocabulary)
                 )
             except NeedsWholePast:
                 raise self._read_whole_past() from None
@@ -405,7 +400,7 @@ class Remember:
             return False
         if (draft.namespace, request.revision_id) in state.replays:
             return False
-        key, _ = draft_slot(self.vocabulary, draft)
+        key, _ = draft_slot(self.engine.vocabulary, draft)
         slot = state.slots.get(key)
         start = draft.valid_from or request.recorded_at
         return slot is not None and needs_older(slot, start, correction=draft.correction)
@@ -426,29 +421,30 @@ class Remember:
         guess for batching only, as ``_likely``: a wrong one costs a pair scored for nothing, a
         missed one is scored when read. ``fact``: a fact's cardinality and active claims by key
         (None: not stored)."""
+        engine = self.engine
         out: list[PairScores] = []
         values: dict[SlotKey, dict[str, Any]] = {}
         for request, embedding, source_embedding, grounded in zip(
             self.requests, self.embeddings, self.source_embeddings, self.groundings, strict=True
         ):
             draft = request.draft
-            source = source_score(self.engine, draft, grounded, embedding, source_embedding)[1]
+            source = source_score(engine, draft, grounded, embedding, source_embedding)[1]
             if source is not None:
                 out.append(source)
             if draft.subject is None or draft.predicate is None:
                 continue
-            key, declared = draft_slot(self.vocabulary, draft)
+            key, declared = draft_slot(engine.vocabulary, draft)
             cardinality, active = fact(key) or (declared, [])
             if cardinality != "single":
                 continue
             negated = polarity(draft)
             value = values.get(key) or max(active, key=lambda row: row["recorded_at"], default=None)
             if value is not None and not draft.correction:
-                score = self.detector.score(
+                score = engine.detector.score(
                     draft.object, draft.text, None, [value], negated=negated
                 )[value["id"]]
                 if score.same_object or (
-                    score.values and not score.negates and not self.vocabulary.stance(key[2])
+                    score.values and not score.negates and not engine.vocabulary.stance(key[2])
                 ):
                     continue
                 out.append(score)
