@@ -16,12 +16,15 @@ docs/engine.md, "Erase at any size", says why it is built so.
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
 
 from ..models import ErasureReport, RevisionResult
+from ..vocabulary import fold, normalize_key
 from .changes import ChangeSet, Erasure
 
 ErasureScope = Literal["namespace", "subject", "claims"]
@@ -35,6 +38,24 @@ launcher's default memory (1.4 GiB) holds, and few enough transactions for 100,0
 ENGINE_REASONS = frozenset({"remember", "import", "confirm", "reject", "rectify", "rollback"})
 # The free text an undo record (a consolidation's) copies from a claim.
 _UNDO_TEXT = ("review_reason",)
+
+
+def mention(subject: str) -> str:
+    """A pattern (Neo4j's Java regex) matching a claim's ``text_key`` (its text as ``fold``
+    makes it) that names ``subject`` as whole words, the subject folded the same way: how a
+    text-only claim is tied to the subjects it is about."""
+    return _words_pattern(fold(normalize_key(subject)).split())
+
+
+def legacy_mention(subject: str) -> str:
+    """``mention`` for a claim stored before ``text_key`` was (matched on its lower-cased text,
+    Cypher's ``toLower``): the subject lower-cased the same way (not folded)."""
+    return _words_pattern(unicodedata.normalize("NFC", subject).lower().split())
+
+
+def _words_pattern(words: list[str]) -> str:
+    edge = "[\\p{L}\\p{N}_]"
+    return f"(?s).*(?<!{edge})" + "\\s+".join(re.escape(w) for w in words) + f"(?!{edge}).*"
 
 
 @dataclass(frozen=True)

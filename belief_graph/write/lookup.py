@@ -187,8 +187,9 @@ class Neighbours:
         trip or two of its own, taken only by such a draft.
 
         Returns the ids of those untouched slots: the draft's candidates lie in them or in
-        touched ones (``_candidates``). None when the draft has no look-up of its own (a call
-        whose look-ups rode with its state read holds only their slots)."""
+        touched ones (``detection.BatchDetection._candidates``). None when the draft has no
+        look-up of its own (a call whose look-ups rode with its state read holds only their
+        slots)."""
         found = self.ranked.get(index)
         if found is None:
             return None

@@ -5,9 +5,7 @@ changed meanwhile)."""
 from __future__ import annotations
 
 import json
-import re
 import threading
-import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import datetime
@@ -20,7 +18,7 @@ from ..errors import ConflictError, NotFound
 from ..models import ConsolidationReport, RevisionResult
 from ..policy import PairScores, Policy
 from ..store import Store, Tx
-from ..vocabulary import Vocabulary, fold, normalize_key
+from ..vocabulary import Vocabulary, normalize_key
 from ..widening import Widening
 from . import apply, consolidation, erasure, operations, undo
 from .apply import Planned, run
@@ -41,26 +39,8 @@ CARRIED_SLOTS = 1024
 UNHELD_WINDOW = 32
 
 
-def mention(subject: str) -> str:
-    """A pattern (Neo4j's Java regex) matching a claim's ``text_key`` (its text as ``fold``
-    makes it) that names ``subject`` as whole words, the subject folded the same way: how a
-    text-only claim is tied to the subjects it is about."""
-    return _words_pattern(fold(normalize_key(subject)).split())
-
-
-def legacy_mention(subject: str) -> str:
-    """``mention`` for a claim stored before ``text_key`` was (matched on its lower-cased text,
-    Cypher's ``toLower``): the subject lower-cased the same way (not folded)."""
-    return _words_pattern(unicodedata.normalize("NFC", subject).lower().split())
-
-
-def _words_pattern(words: list[str]) -> str:
-    edge = "[\\p{L}\\p{N}_]"
-    return f"(?s).*(?<!{edge})" + "\\s+".join(re.escape(w) for w in words) + f"(?!{edge}).*"
-
-
 class Writer:
-    """Every write the engine makes."""
+    """Every write the engine makes, each reading what it needs of one ``Engine``."""
 
     def __init__(
         self,
@@ -73,17 +53,9 @@ class Writer:
         tuning: Tuning = Tuning(),
     ) -> None:
         """``new_id``: the id factory, unless ``tuning`` gives one (``Tuning.ids``)."""
-        new_id = tuning.ids or new_id
-        self.engine = Engine(store, vocabulary, policy, detector, clock, new_id, tuning)
-        self.store = store
-        self.vocabulary = vocabulary
-        self.policy = policy
-        self.detector = detector
-        self.clock = clock
-        self.new_id = new_id
-        self.tuning = tuning
-        self.one_trip = tuning.one_trip
-        self.walk_up_to = tuning.walk_up_to
+        self.engine = Engine(
+            store, vocabulary, policy, detector, clock, tuning.ids or new_id, tuning
+        )
         # The slots this client's last small batches wrote, as the write left them (with
         # ``Tuning.carry``). A small structural remember reads nothing: it is decided on these,
         # and on a fact it does not hold as not created yet (while that has mostly been so:
@@ -103,6 +75,11 @@ class Writer:
         # Where the last look-ups of each namespace found their nearest slots (Remember._lookup).
         self.reaches = Widening(tuning.lookup_window)
 
+    @property
+    def new_id(self) -> Callable[[], str]:
+        """The engine's id factory (the client draws revision ids with it)."""
+        return self.engine.new_id
+
     def remember(
         self,
         requests: Sequence[Request],
@@ -117,9 +94,9 @@ class Writer:
         pipeline's batches are (an import's facts are unlikely to come again soon).
         ``vectors``: the stored claims' vectors an ingest keeps for its batches."""
         keep = (
-            self.tuning.carry
+            self.engine.tuning.carry
             and not ingested
-            and self.detector.scorer is None
+            and self.engine.detector.scorer is None
             and len(requests) <= CARRIED_BATCH
         )
         if not keep:
@@ -134,11 +111,11 @@ class Writer:
 
         batch = embedded or self._batch(requests, vectors, known=known if use else None)
         return run(
-            self.store,
+            self.engine.store,
             batch.read,
             batch.plan,
-            one_trip=self.one_trip,
-            walk_up_to=self.walk_up_to,
+            one_trip=self.engine.tuning.one_trip,
+            walk_up_to=self.engine.tuning.walk_up_to,
             carry=partial(self._keep, unheld=unheld) if keep else None,
             found=batch.found if use else None,
         )
@@ -147,12 +124,12 @@ class Writer:
         """Remember batch after batch, each as ``remember`` would, pipelined (``Ingest``)."""
         self._forget()
         yield from Ingest(
-            self.store,
+            self.engine.store,
             remember=self.remember,
             batch=self._batch,
-            models=self.detector.scorer is not None,
-            one_trip=self.one_trip,
-            walk_up_to=self.walk_up_to,
+            models=self.engine.detector.scorer is not None,
+            one_trip=self.engine.tuning.one_trip,
+            walk_up_to=self.engine.tuning.walk_up_to,
         ).run(batches)
 
     def _batch(
@@ -164,7 +141,7 @@ class Writer:
         return Remember(
             self.engine,
             requests,
-            whole_past=self.tuning.whole_past,
+            whole_past=self.engine.tuning.whole_past,
             reaches=self.reaches,
             vectors=vectors,
             **state_from,
@@ -180,7 +157,7 @@ class Writer:
         """Whether a fact this client does not hold is decided as not there yet."""
         with self._carried_lock:
             new, seen = sum(self._unheld), len(self._unheld)
-        return new + 1 >= self.tuning.assume_new_at * (seen + 1)
+        return new + 1 >= self.engine.tuning.assume_new_at * (seen + 1)
 
     def _keep(self, state: State, unheld: list[SlotKey]) -> None:
         """Carry the slots a statement just wrote, as its plan left them (``after_apply``), and
@@ -207,14 +184,14 @@ class Writer:
         """One operation under revision id ``revision_id`` (a replay returns its stored result
         before any precondition is checked)."""
         self._forget()
-        rid = revision_id or self.new_id()
+        rid = revision_id or self.engine.new_id()
         plan = _planner(namespace, rid, decide)
         return run(
-            self.store,
+            self.engine.store,
             lambda: read(rid),
             plan,
-            one_trip=self.one_trip,
-            walk_up_to=self.walk_up_to,
+            one_trip=self.engine.tuning.one_trip,
+            walk_up_to=self.engine.tuning.walk_up_to,
         )[0]
 
     def _read(self, store: Store | Tx, *, whole: bool = False, **refs: Any) -> State:
@@ -223,9 +200,9 @@ class Writer:
         ``whole`` or ``whole_past``."""
         return read_state(
             store,
-            self.new_id,
-            walk_up_to=self.walk_up_to,
-            by_id_whole=whole or self.tuning.whole_past,
+            self.engine.new_id,
+            walk_up_to=self.engine.tuning.walk_up_to,
+            by_id_whole=whole or self.engine.tuning.whole_past,
             **refs,
         )
 
@@ -242,9 +219,9 @@ class Writer:
                 "claim_refs": [(namespace, i) for i in claim_ids],
                 "revisions": [(namespace, rid)],
             }
-            cut = self._read(self.store, **refs)
+            cut = self._read(self.engine.store, **refs)
             if believed and operations.correction_needs_past(cut, namespace, believed):
-                return self._read(self.store, whole=True, **refs)
+                return self._read(self.engine.store, whole=True, **refs)
             return cut
 
         return state
@@ -263,7 +240,7 @@ class Writer:
         claims = self._claim_state(namespace, claim_id, rival_id, believed=keep)
 
         def read(rid: str) -> State:
-            rows = self.store.read_leader(
+            rows = self.engine.store.read_leader(
                 "write/conflict_open", namespace=namespace, claim_id=claim_id, rival_id=rival_id
             )
             found["open"] = bool(rows and rows[0]["open"])
@@ -297,7 +274,7 @@ class Writer:
                 open_conflict=found["open"],
                 rid=rid,
                 actor=actor,
-                now=self.clock(),
+                now=self.engine.clock(),
             ),
         )
 
@@ -325,7 +302,7 @@ class Writer:
                 open_conflict=found["open"],
                 rid=rid,
                 actor=actor,
-                now=self.clock(),
+                now=self.engine.clock(),
             ),
         )
 
@@ -352,7 +329,7 @@ class Writer:
                 reason=reason,
                 rid=rid,
                 actor=actor,
-                now=self.clock(),
+                now=self.engine.clock(),
             ),
         )
 
@@ -380,7 +357,7 @@ class Writer:
                 reason=reason,
                 rid=rid,
                 actor=actor,
-                now=self.clock(),
+                now=self.engine.clock(),
             ),
         )
 
@@ -398,7 +375,13 @@ class Writer:
             revision_id,
             self._claim_state(namespace, claim_id, believed=claim_id if accept else None),
             lambda state, rid: operations.settle(
-                state, namespace, claim_id, accept=accept, rid=rid, actor=actor, now=self.clock()
+                state,
+                namespace,
+                claim_id,
+                accept=accept,
+                rid=rid,
+                actor=actor,
+                now=self.engine.clock(),
             ),
         )
 
@@ -412,8 +395,8 @@ class Writer:
         actor: str,
         revision_id: str | None,
     ) -> RevisionResult:
-        embedding = self.detector.embed([text])[0]
-        new_id = self.new_id()
+        embedding = self.engine.detector.embed([text])[0]
+        new_id = self.engine.new_id()
         return self._one(
             namespace,
             revision_id,
@@ -428,7 +411,7 @@ class Writer:
                 new_id=new_id,
                 embedding=embedding,
                 rid=rid,
-                now=self.clock(),
+                now=self.engine.clock(),
             ),
         )
 
@@ -443,7 +426,7 @@ class Writer:
         target: dict[str, Any] = {}
 
         def read(rid: str) -> State:
-            rows = self.store.read_leader(
+            rows = self.engine.store.read_leader(
                 "write/revision_changes", namespace=namespace, revision_id=revision_id
             )
             target.clear()
@@ -451,7 +434,7 @@ class Writer:
             changed = target.get("changes", [])
             claims = {c["id"] for c in changed} | {c["rival"] for c in changed if c.get("rival")}
             return self._read(
-                self.store,
+                self.engine.store,
                 slot_refs=[(namespace, i) for i in (target.get("slot_ids") or [])],
                 claim_refs=[(namespace, i) for i in sorted(claims)],
                 revisions=[(namespace, rid)],
@@ -470,7 +453,7 @@ class Writer:
                     revision_id=revision_id,
                     rid=rid,
                     actor=actor,
-                    now=self.clock(),
+                    now=self.engine.clock(),
                 )
             return undo.rollback(
                 state,
@@ -479,8 +462,8 @@ class Writer:
                 revision_id=revision_id,
                 rid=rid,
                 actor=actor,
-                now=self.clock(),
-                new_id=self.new_id,
+                now=self.engine.clock(),
+                new_id=self.engine.new_id,
             )
 
         return self._one(namespace, new_revision_id, read, decide)
@@ -506,8 +489,8 @@ class Writer:
             namespace,
             "namespace" if subject is None and ids is None else "claims" if ids else "subject",
             key=normalize_key(subject) if subject is not None else None,
-            mention=mention(subject) if subject is not None else None,
-            legacy=legacy_mention(subject) if subject is not None else None,
+            mention=erasure.mention(subject) if subject is not None else None,
+            legacy=erasure.legacy_mention(subject) if subject is not None else None,
             ids=ids,
         )
         self._forget()  # what it held of the erased facts goes with them, now and after
@@ -531,16 +514,18 @@ class Writer:
         erased = facts = 0
         while True:
             while ids := apply.erase_batch(
-                self.store, params, rid, self.clock(), erasure.ERASE_BATCH
+                self.engine.store, params, rid, self.engine.clock(), erasure.ERASE_BATCH
             ):
                 erased += len(ids)
                 progress("claims", erased)
-            while count := apply.erase_tombstones(self.store, params, rid, erasure.ERASE_BATCH):
+            while count := apply.erase_tombstones(
+                self.engine.store, params, rid, erasure.ERASE_BATCH
+            ):
                 facts += count
                 progress("facts", facts)
             scrubbed = self._erase_scrub(job, rid, progress)
             done = apply.erase_close(
-                self.store,
+                self.engine.store,
                 params,
                 rid,
                 partial(erasure.finished, job, rid, scrubbed=scrubbed, resumed=resumed),
@@ -553,7 +538,7 @@ class Writer:
     def _erase_covered(self, namespace: str, rid: str) -> None:
         """Finish the unfinished erases of a subject or of claims of ``namespace`` that its whole
         erase ``rid`` covered: nothing of theirs is left, so each only writes its result."""
-        rows = self.store.read_leader("write/erase_running", namespace=namespace, id=None)
+        rows = self.engine.store.read_leader("write/erase_running", namespace=namespace, id=None)
         for row in rows:
             if not row["running"] or row["id"] == rid:
                 continue
@@ -567,7 +552,7 @@ class Writer:
             )
             other = str(row["id"])
             apply.erase_close(
-                self.store,
+                self.engine.store,
                 job.params(),
                 other,
                 partial(erasure.finished, job, other, scrubbed=0, resumed=True),
@@ -580,7 +565,7 @@ class Writer:
         erase of this scope, or of a new one written now; or the stored result of a finished
         ``revision_id`` (a replay)."""
         for _ in range(2):  # a concurrent erase may write the same id between the two steps
-            rows = self.store.read_leader(
+            rows = self.engine.store.read_leader(
                 "write/erase_running", namespace=job.namespace, id=revision_id
             )
             named = next((r for r in rows if r["id"] == revision_id), None)
@@ -601,13 +586,13 @@ class Writer:
             running = next((r for r in rows if r["running"] and job.same(r)), None)
             if running is not None and revision_id is None:
                 return str(running["id"]), True
-            rid = revision_id or self.new_id()
+            rid = revision_id or self.engine.new_id()
             made = apply.erase_begin(
-                self.store,
+                self.engine.store,
                 {
                     **job.params(),
                     "id": rid,
-                    "at": self.clock().isoformat(),
+                    "at": self.engine.clock().isoformat(),
                     "actor": actor,
                     "reason": job.reason,
                     "result": erasure.started(job, rid).model_dump_json(),
@@ -620,11 +605,13 @@ class Writer:
     def _erase_scrub(self, job: erasure.Job, rid: str, progress: Callable[[str, int], None]) -> int:
         """The caller's free text about what erase ``rid`` erased, gone from every revision of
         the namespace that held some (``erasure.scrub``), page by page; how many hold none now."""
-        outcome = self.store.read_leader("write/erase_outcome", namespace=job.namespace, id=rid)[0]
+        outcome = self.engine.store.read_leader(
+            "write/erase_outcome", namespace=job.namespace, id=rid
+        )[0]
         erased, slots = set(outcome["retired"]), set(outcome["slot_ids"])
         after, scrubbed = "", 0
         while True:
-            rows = self.store.read_leader(
+            rows = self.engine.store.read_leader(
                 "write/erase_revisions",
                 namespace=job.namespace,
                 id=rid,
@@ -635,7 +622,7 @@ class Writer:
                 return scrubbed
             rewrite, done = erasure.scrub(rows, rid, erased, slots, job.scope == "namespace")
             if rewrite:
-                apply.erase_scrub(self.store, job.namespace, rewrite)
+                apply.erase_scrub(self.engine.store, job.namespace, rewrite)
             scrubbed += done
             progress("revisions", scrubbed)
             after = rows[-1]["id"]
@@ -651,14 +638,14 @@ class Writer:
     ) -> ConsolidationReport:
         """Read the whole namespace, plan its consolidation (pure) and apply it as one
         revision; a dry run stops after the plan."""
-        rid = revision_id or self.new_id()
+        rid = revision_id or self.engine.new_id()
         found: dict[str, Any] = {}
 
         def read() -> State:
-            state, claims = read_namespace(self.store, namespace, progress=progress)
+            state, claims = read_namespace(self.engine.store, namespace, progress=progress)
             if revision_id is not None:
                 state.replays = read_state(
-                    self.store, self.new_id, revisions=[(namespace, rid)]
+                    self.engine.store, self.engine.new_id, revisions=[(namespace, rid)]
                 ).replays
             found["survey"] = consolidation.Survey(
                 namespace, state, claims, self._paraphrases(namespace, claims)
@@ -671,13 +658,23 @@ class Writer:
                 found["plan"] = consolidation.Plan(None, [], [])
                 return [replayed(stored)]
             plan = consolidation.consolidate(
-                found["survey"], policy=self.policy, rid=rid, actor=actor, now=self.clock()
+                found["survey"],
+                policy=self.engine.policy,
+                rid=rid,
+                actor=actor,
+                now=self.engine.clock(),
             )
             found["plan"] = plan
             return [] if dry_run or plan.change is None else [plan.change]
 
         self._forget()
-        results = run(self.store, read, decide, one_trip=self.one_trip, walk_up_to=self.walk_up_to)
+        results = run(
+            self.engine.store,
+            read,
+            decide,
+            one_trip=self.engine.tuning.one_trip,
+            walk_up_to=self.engine.tuning.walk_up_to,
+        )
         survey: consolidation.Survey = found["survey"]
         plan: consolidation.Plan = found["plan"]
         claims = survey.claims.values()
@@ -700,7 +697,7 @@ class Writer:
     ) -> dict[str, dict[str, PairScores]]:
         """With models: the scores of each text-only active claim of a fact of its own against
         the active claims nearest to it by stored embedding (outside any transaction)."""
-        if self.detector.embedder is None:
+        if self.engine.detector.embedder is None:
             return {}
         ids = sorted(
             c["id"]
@@ -710,9 +707,11 @@ class Writer:
             and c.get("predicate") == TEXT_PREDICATE
         )
         rows: list[tuple[str, str, PairScores]] = []
-        twins = cypher.variant("write/consolidate_twins", self.store.filters_in_vector_index())
+        twins = cypher.variant(
+            "write/consolidate_twins", self.engine.store.filters_in_vector_index()
+        )
         for start in range(0, len(ids), 200):
-            for row in self.store.read_leader(
+            for row in self.engine.store.read_leader(
                 twins,
                 namespace=namespace,
                 ids=ids[start : start + 200],
@@ -720,11 +719,11 @@ class Writer:
                 k=5,
             ):
                 text = claims[row["id"]].get("text") or ""
-                scores = self.detector.relate(text, row["embedding"], row["near"])
+                scores = self.engine.detector.relate(text, row["embedding"], row["near"])
                 rows += [(row["id"], other, s) for other, s in scores.items()]
         # The plan is pure and runs no model: the pairs whose scores it may read (those whose
         # words do not decide: ``consolidation.same_value``) are scored here, in one call.
-        self.detector.answer_all([s for _, _, s in rows if s.frame in ("same", "other")])
+        self.engine.detector.answer_all([s for _, _, s in rows if s.frame in ("same", "other")])
         return consolidation.scored(rows)
 
     def promote(
@@ -738,7 +737,7 @@ class Writer:
         revision_id: str | None,
         actor: str | None,
     ) -> RevisionResult:
-        new_id = self.new_id()
+        new_id = self.engine.new_id()
         return self._one(
             namespace,
             revision_id,
@@ -750,10 +749,10 @@ class Writer:
                 by=by,
                 origin=origin,
                 reason=reason,
-                promote_after=self.policy.promote_after_episodes,
+                promote_after=self.engine.policy.promote_after_episodes,
                 rid=rid,
                 actor=actor,
-                now=self.clock(),
+                now=self.engine.clock(),
                 new_id=new_id,
             ),
         )
@@ -772,7 +771,13 @@ class Writer:
             revision_id,
             self._claim_state(namespace, claim_id),
             lambda state, rid: operations.demote(
-                state, namespace, claim_id, reason=reason, rid=rid, actor=actor, now=self.clock()
+                state,
+                namespace,
+                claim_id,
+                reason=reason,
+                rid=rid,
+                actor=actor,
+                now=self.engine.clock(),
             ),
         )
 

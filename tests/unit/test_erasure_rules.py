@@ -13,7 +13,6 @@ import pytest
 from belief_graph.models import RevisionResult
 from belief_graph.vocabulary import fold
 from belief_graph.write import erasure
-from belief_graph.write.writer import mention
 
 RID = "ERASE-1"
 
@@ -110,7 +109,7 @@ def test_a_name_is_found_in_text_whatever_its_script_spells(name: str, text: str
 
     # Java's \\p{L} is Python's [^\\W\\d_] for letters; the pattern is checked as Java reads it
     # on the real server (tests/integration/test_erase_scripts.py).
-    pattern = mention(name).replace("\\p{L}\\p{N}_", "\\w")
+    pattern = erasure.mention(name).replace("\\p{L}\\p{N}_", "\\w")
     assert re.fullmatch(pattern, fold(text)), (name, text, fold(text))
 
 
