@@ -94,8 +94,8 @@ def decide(found: Detection, policy: Policy, vocabulary: Vocabulary) -> ChangeSe
     ``policy.unsupported`` says), then the policy decides on the fact's timeline, the claims
     in other slots it contradicts recorded as open conflicts. Applied to the in-memory slot
     state as well."""
-    request, slot, scores = found.request, found.slot, found.scores
-    draft = request.draft
+    slot, scores = found.slot, found.scores
+    draft = found.request.draft
     rivals = _rivals(found.candidates, slot, found.subject, policy) + _inside(slot, scores, policy)
     source = found.source
     verified, verified_score = (
@@ -105,33 +105,29 @@ def decide(found: Detection, policy: Policy, vocabulary: Vocabulary) -> ChangeSe
         if source is not None
         else (None, None)
     )
-    moments = (found.now, found.recorded_at, found.valid_from, found.embedding)
     if verified == "contradicted":
-        plan = Plan("CONFLICT", "refuse", REFUSED_BY_SOURCE)
-        return _changes(request, found.claim_id, slot, scores, [], *moments, plan, policy=policy)
+        return _changes(found, [], Plan("CONFLICT", "refuse", REFUSED_BY_SOURCE), policy=policy)
     if (
         verified == "supported"
         and verified_score is not None
         and "confidence" not in draft.model_fields_set
     ):
         # The verified score becomes the confidence of a draft that gave none.
-        request = replace(
-            request, draft=draft.model_copy(update={"confidence": round(verified_score, 4)})
-        )
+        found = _with_confidence(found, round(verified_score, 4))
     if verified == "unsupported" and policy.unsupported == "low_confidence":
-        confidence = min(draft.confidence, policy.unsupported_confidence)
-        request = replace(request, draft=draft.model_copy(update={"confidence": confidence}))
+        found = _with_confidence(found, min(draft.confidence, policy.unsupported_confidence))
     return _placed(
-        request,
-        found.claim_id,
-        slot,
-        scores,
+        found,
         rivals,
-        *moments,
         policy,
         vocabulary,
         unsupported=verified == "unsupported" and policy.unsupported == "hold_pending",
     )
+
+
+def _with_confidence(found: Detection, confidence: float) -> Detection:
+    draft = found.request.draft.model_copy(update={"confidence": confidence})
+    return replace(found, request=replace(found.request, draft=draft))
 
 
 def needs_older(slot: SlotState, start: datetime | None, *, correction: bool) -> bool:
@@ -204,15 +200,8 @@ def _inside(
 
 
 def _placed(
-    request: Request,
-    claim_id: str,
-    slot: SlotState,
-    scores: dict[str, PairScores],
+    found: Detection,
     rivals: list[tuple[Candidate, SlotState]],
-    now: datetime,
-    recorded_at: datetime,
-    valid_from: datetime,
-    embedding: list[float] | None,
     policy: Policy,
     vocabulary: Vocabulary,
     *,
@@ -221,7 +210,8 @@ def _placed(
     """Place the draft on the fact's timeline, let the policy decide, build the change.
     ``unsupported``: verification found no support in the draft's source, so it may not
     become the belief without confirmation."""
-    draft = request.draft
+    draft, slot, scores = found.request.draft, found.slot, found.scores
+    valid_from, recorded_at = found.valid_from, found.recorded_at
     key = value_key(draft.object) if draft.object is not None else None
 
     def same(row: dict[str, Any]) -> bool:
@@ -262,11 +252,10 @@ def _placed(
             contradiction=plan.contradiction,
         )
 
-    args = (request, claim_id, slot, scores, rivals, now, recorded_at, valid_from, embedding)
     if slot.cardinality == "multi":
         # Values coexist; one whose window has ended is history, not the value restated.
         live = [r for r in slot.active if r.get("valid_to") is None or r["valid_to"] > valid_from]
-        return _changes(*args, judged(live), policy=policy)
+        return _changes(found, rivals, judged(live), policy=policy)
     if needs_older(slot, valid_from, correction=draft.correction):
         raise NeedsWholePast()
     known = slot.known
@@ -277,8 +266,8 @@ def _placed(
         if fix is not None and head is not None:
             plan = judged([head])
             if plan.action == "supersede":
-                return _correct(*args, fix, policy)
-            change = _changes(*args, plan, policy=policy)
+                return _correct(found, rivals, fix, policy)
+            change = _changes(found, rivals, plan, policy=policy)
             if plan.action == "hold_pending":
                 # Confirmed later, it still corrects (retracts) rather than supersedes.
                 props = change.creates[-1].props
@@ -302,13 +291,13 @@ def _placed(
             "restates the value held then: reinforced",
             target=placed.target["id"],
         )
-        return _changes(*args, plan, policy=policy)
+        return _changes(found, rivals, plan, policy=policy)
     if placed.where == "earlier":
         reason = "an earlier window of the fact, learned late"
         if placed.end is not None:
             reason += ": it ends where the later value starts"
         plan = Plan("NEW", "expand", reason)
-        return _changes(*args, plan, policy=policy, earlier=True, end=placed.end)
+        return _changes(found, rivals, plan, policy=policy, earlier=True, end=placed.end)
     if placed.where == "after_end":
         assert placed.target is not None
         plan = Plan("NEW", "expand", "the previous value's window had ended")
@@ -316,9 +305,10 @@ def _placed(
         if unsupported:
             plan = held_unsupported(plan)
         if plan.action != "expand":
-            return _changes(*args, plan, policy=policy)
-        return _changes(*args, plan, policy=policy, ended=placed.target)
-    return _changes(*args, judged([head] if placed.where == "head" and head else []), policy=policy)
+            return _changes(found, rivals, plan, policy=policy)
+        return _changes(found, rivals, plan, policy=policy, ended=placed.target)
+    plan = judged([head] if placed.where == "head" and head else [])
+    return _changes(found, rivals, plan, policy=policy)
 
 
 def _likely(
@@ -389,15 +379,8 @@ def _rivals(
 
 
 def _changes(
-    request: Request,
-    claim_id: str,
-    slot: SlotState,
-    scores: dict[str, PairScores],
+    found: Detection,
     rivals: list[tuple[Candidate, SlotState]],
-    now: datetime,
-    recorded_at: datetime,
-    valid_from: datetime,
-    embedding: list[float] | None,
     plan: Plan,
     *,
     policy: Policy,
@@ -409,6 +392,8 @@ def _changes(
     is stored as an earlier version (late knowledge about the past), its window closed at
     ``end`` when it gave none; ``ended``: the newest version, whose window ended before the
     draft starts, gives way without being closed."""
+    request, claim_id, slot, scores = found.request, found.claim_id, found.slot, found.scores
+    recorded_at, valid_from = found.recorded_at, found.valid_from
     _read_recorded(plan, slot, scores, rivals, earlier)
     draft, rid, ns = request.draft, request.revision_id, request.draft.namespace
     change = ChangeSet(
@@ -417,7 +402,7 @@ def _changes(
         op="remember" if request.recorded_at is None else "import",
         decision=plan.action,
         reason=plan.reason,
-        at=now,
+        at=found.now,
         actor=request.actor,
         verdict=plan.verdict,
         slot_id=slot.slot_id,
@@ -491,7 +476,7 @@ def _changes(
         disputed=plan.action == "hold_pending",
         valid_from=valid_from,
         recorded_at=recorded_at,
-        embedding=embedding,
+        embedding=found.embedding,
         negated=polarity(draft),
     )
     props.update(Evidence({episode: draft.source_type}, (source,)).props())
@@ -625,15 +610,8 @@ def _demote_if_due(change: ChangeSet, slot: SlotState, policy: Policy) -> None:
 
 
 def _correct(
-    request: Request,
-    claim_id: str,
-    slot: SlotState,
-    scores: dict[str, PairScores],
+    found: Detection,
     rivals: list[tuple[Candidate, SlotState]],
-    now: datetime,
-    recorded_at: datetime,
-    valid_from: datetime,
-    embedding: list[float] | None,
     fix: Correction,
     policy: Policy,
 ) -> ChangeSet:
@@ -641,18 +619,12 @@ def _correct(
     right value becomes the belief from ``fix.valid_from``, continuing the version before it
     when that one held the same value."""
     change = _changes(
-        request,
-        claim_id,
-        slot,
-        scores,
+        replace(found, valid_from=fix.valid_from),
         rivals,
-        now,
-        recorded_at,
-        fix.valid_from,
-        embedding,
         Plan("CONFLICT", "expand", "", contradiction=True),
         policy=policy,
     )
+    claim_id, slot, recorded_at = found.claim_id, found.slot, found.recorded_at
     change.decision = "correct"
     change.reason = (
         f"a correction: {len(fix.wrong)} version(s) it replaces were never true and are retracted"
