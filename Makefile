@@ -69,7 +69,7 @@ lint: $(STAMP)
 	$(BIN)/python -m ruff check belief_graph tests bench data
 	$(BIN)/python -m ruff format --check belief_graph tests bench data
 	$(BIN)/python -m mypy belief_graph
-	MYPYPATH=bench/peer_drivers $(BIN)/python -m mypy bench data/extraction/build.py $(BENCH_MYPY)
+	MYPYPATH=bench/peer_runners $(BIN)/python -m mypy bench data/extraction/build.py $(BENCH_MYPY)
 	$(BIN)/lint-imports
 
 clean:

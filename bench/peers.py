@@ -4,7 +4,7 @@ The FactConsolidation stream through belief-graph and its in-process peers, in o
 
 Each peer is installed from PyPI into a virtualenv of its own under the cache directory
 (``<cache_dir>/peers/<name>``, kept and reused across runs) and driven by a small driver in
-``bench/peer_drivers/`` run as a subprocess in that virtualenv (JSON lines over stdin/stdout).
+``bench/peer_runners/`` run as a subprocess in that virtualenv (JSON lines over stdin/stdout).
 belief-graph runs in this process against a private Neo4j (or ``NEO4J_URI``), structural mode,
 one ``remember`` per fact. Every engine gets the 455 facts in serial order (serial as time), then
 the single-hop questions (the current value) and the point-in-time probes (the value as of a
@@ -40,7 +40,7 @@ from bench.common import connect, percentile
 
 BASE = datetime(2026, 1, 1, tzinfo=UTC)
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "data" / "factconsolidation"
-DRIVERS = Path(__file__).resolve().parent / "peer_drivers"
+RUNNERS = Path(__file__).resolve().parent / "peer_runners"
 NAMESPACE = "bench:peers"
 # The first writes pay for a cold start (JIT, query plans, a new file's schema) in every engine:
 # each writes this many facts into a namespace of their own before the timed stream.
@@ -59,9 +59,9 @@ class Peer:
 PEERS = {
     # memvara needs SQLite >= 3.42 (FTS5 secure-delete): the driver falls back to this one.
     "memvara": Peer(
-        "memvara", (3, 10), "memvara_driver.py", "in-process, SQLite file", ("pysqlite3-binary",)
+        "memvara", (3, 10), "memvara_runner.py", "in-process, SQLite file", ("pysqlite3-binary",)
     ),
-    "doxastica": Peer("doxastica", (3, 14), "doxastica_driver.py", "in-process, in memory"),
+    "doxastica": Peer("doxastica", (3, 14), "doxastica_runner.py", "in-process, in memory"),
 }
 
 
@@ -154,10 +154,10 @@ def virtualenv(name: str, peer: Peer, root: Path, given: dict[str, str]) -> Path
 # -- running the stream ------------------------------------------------------------------------
 
 
-def _driver_env() -> dict[str, str]:
+def _runner_env() -> dict[str, str]:
     """This environment, less what would put this virtualenv's packages on the driver's path."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    return {**env, "PYTHONPATH": str(DRIVERS)}
+    return {**env, "PYTHONPATH": str(RUNNERS)}
 
 
 class Driver:
@@ -165,12 +165,12 @@ class Driver:
 
     def __init__(self, python: Path, peer: Peer) -> None:
         self.process = subprocess.Popen(
-            [str(python), str(DRIVERS / peer.driver)],
+            [str(python), str(RUNNERS / peer.driver)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
-            cwd=DRIVERS,
-            env=_driver_env(),
+            cwd=RUNNERS,
+            env=_runner_env(),
         )
         self.hello = self._answer()
 

@@ -494,7 +494,7 @@ def test_unreachable_model_hub_is_one_quick_line(
     assert time.monotonic() - started < 8
 
 
-def test_database_down_is_one_line_without_driver_warnings(tmp_path: Path) -> None:
+def test_database_down_is_one_line_with_no_neo4j_warnings(tmp_path: Path) -> None:
     env = {
         "NEO4J_URI": "bolt://127.0.0.1:9",
         "BELIEF_GRAPH_CONFIG": str(tmp_path / "none.toml"),

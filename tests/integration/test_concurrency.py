@@ -30,7 +30,7 @@ NS = "user:crowd"
 
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_concurrent_writers_keep_one_chain_per_slot(
+def test_writes_at_once_keep_one_chain_per_slot(
     store: Store, make_bg: Callable[..., BeliefGraph]
 ) -> None:
     make_bg()  # wipes the database

@@ -257,7 +257,7 @@ READ_FIELDS = {"namespace", "subject", "predicate", "claim_id"}
 
 @FUZZ
 @given(read=st.sampled_from(sorted(READS)), a=encodable, b=encodable, c=encodable)
-def test_reads_never_leak_driver_errors(
+def test_reads_never_leak_neo4j_errors(
     store: Store, seeded: BeliefGraph, read: str, a: str, b: str, c: str
 ) -> None:
     CASES[f"read:{read}"] += 1

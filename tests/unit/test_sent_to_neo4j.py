@@ -54,7 +54,7 @@ def test_a_forked_process_draws_other_random_bits_than_its_parent() -> None:
     ]
 
 
-def test_the_driver_is_handed_parameters_whose_repr_is_their_size_and_bytes_the_same() -> None:
+def test_parameters_sent_have_a_repr_of_their_size_and_the_same_bytes() -> None:
     batch = {"claims": [{"id": f"c{i}", "text": "x" * 50} for i in range(1000)], "carry": False}
     params = {"batch": batch, "ids": ["a", "b"], "namespace": "ns", "k": 3}
     sent = _sent(params)
@@ -65,7 +65,7 @@ def test_the_driver_is_handed_parameters_whose_repr_is_their_size_and_bytes_the_
     assert _packed(sent) == _packed(params)
 
 
-def test_with_the_drivers_debug_log_on_the_parameters_go_as_given() -> None:
+def test_with_debug_logging_on_the_parameters_go_as_given() -> None:
     log = logging.getLogger("neo4j.io")
     level = log.level
     log.setLevel(logging.DEBUG)
@@ -103,7 +103,7 @@ def test_rows_come_back_as_python_values_however_deep() -> None:
     assert native["at"].tzinfo is UTC
 
 
-def test_the_driver_is_handed_a_statement_whose_repr_is_its_size_and_bytes_the_same() -> None:
+def test_a_statement_sent_has_a_repr_of_its_size_and_the_same_bytes() -> None:
     params = {"namespace": "ns", "subject_key": "ana", "predicate": "city", "valid_at": None}
     params["known_at"] = None
     text = _query("read/as_of_claims", params)
