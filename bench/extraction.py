@@ -4,12 +4,14 @@ The extraction evaluation (data/extraction/): short conversations written for th
 each labelled with the claims a careful reader takes from every turn (gold) and questions about
 the facts they leave current, split once into a calibration half and a held-out half.
 
-Each conversation is played turn by turn into an empty namespace by three systems:
+Each conversation is played turn by turn into an empty namespace by four systems:
 
 - ``rules``: ``observe`` with the offline ``RuleExtractor``;
 - ``recorded``: ``observe`` with the ``ChatExtractor`` against a local replay server that answers
   each turn with what a real model answered when it was recorded (``recorded.jsonl``: the model,
   the date and the seconds each answer took are on every line; ``--record URL`` records them);
+- ``layered``: ``observe`` with the rules first and the recorded model's answers filling the
+  facts the rules did not read (``LayeredExtractor``, what a user with a model configured gets);
 - ``text``: ``remember`` of each turn as a text-only draft (no triple): the path a user has
   without extraction.
 
@@ -32,7 +34,7 @@ Reported per system and split:
 The offline models of the test suite are loaded (the embedder for search, the contradiction
 classifier for verification). Nothing is tuned on ``--split held_out``.
 
-    python -m bench extraction [--split held_out|calibration|all] [--systems rules,recorded,text]
+    python -m bench extraction [--split held_out|calibration|all] [--systems rules,recorded,layered,text]
                                [--errors] [--json]
 """
 
@@ -56,7 +58,7 @@ from bench.common import connect, report
 DATA = Path(__file__).resolve().parents[1] / "data" / "extraction"
 RECORDED = DATA / "recorded.jsonl"
 RECORDED_MODEL = "recorded"
-SYSTEMS = ("rules", "recorded", "text")
+SYSTEMS = ("rules", "recorded", "layered", "text")
 SPLITS = ("calibration", "held_out")
 _ARTICLE = re.compile(r"^(?:a|an|the|my|his|her|their|our)\s+")
 
@@ -134,6 +136,19 @@ def run_recorded(
         return observe_all(bg, ns, conv, chat_extractor(server.base_url))
 
 
+def run_layered(
+    bg: BeliefGraph, ns: str, conv: dict[str, Any], recorded: dict[tuple[str, int], Any]
+) -> list[Any]:
+    from belief_graph.extraction import RuleExtractor
+    from belief_graph.extraction.layered import LayeredExtractor
+    from belief_graph.testing.chat_replay import ChatReplayServer, recorded_answers
+
+    rows = [{"id": cid, "turn": turn, "content": c} for (cid, turn), c in recorded.items()]
+    with ChatReplayServer(recorded_answers(conv, rows)) as server:
+        extractor = LayeredExtractor(RuleExtractor(), chat_extractor(server.base_url))
+        return observe_all(bg, ns, conv, extractor)
+
+
 def run_text(bg: BeliefGraph, ns: str, conv: dict[str, Any], _: Any) -> list[Any]:
     for i, turn in enumerate(conv["turns"]):
         at = datetime.fromisoformat(turn["at"])
@@ -148,7 +163,12 @@ def run_text(bg: BeliefGraph, ns: str, conv: dict[str, Any], _: Any) -> list[Any
     return []
 
 
-RUNNERS = {"rules": run_rules, "recorded": run_recorded, "text": run_text}
+RUNNERS = {
+    "rules": run_rules,
+    "recorded": run_recorded,
+    "layered": run_layered,
+    "text": run_text,
+}
 
 
 # -- scoring -----------------------------------------------------------------------------------
@@ -333,7 +353,7 @@ def play(
 ) -> list[dict[str, Any]]:
     played = []
     started = time.perf_counter()
-    if system == "recorded":
+    if system in ("recorded", "layered"):
         # Only what was recorded (a recording still under way covers part of the set).
         conversations = [c for c in conversations if (c["id"], len(c["turns"]) - 1) in recorded]
     for n, conv in enumerate(conversations, 1):
