@@ -399,15 +399,17 @@ class Store:
             return []
         return self.apply_schema(timeout)
 
-    def apply_schema(self, timeout: int = 120) -> list[str]:
+    def apply_schema(self, timeout: int = 120, *, plan: bool = True) -> list[str]:
         """Create this database's constraints and indexes (idempotent) and wait until they are
-        online; the statements applied."""
+        online, then plan the write path unless ``plan`` is False (the caller plans it later);
+        the statements applied."""
         applied = cypher.schema_for(self.features().vector_filters)
         for name in applied:
             self.write(name)
         self.write("admin/schema_await", timeout=timeout)
         self.schema_changed()
-        self.plan_write_path()
+        if plan:
+            self.plan_write_path()
         return applied
 
     def plan_write_path(self) -> None:

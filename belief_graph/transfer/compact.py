@@ -15,7 +15,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..client import BeliefGraph
 from ..errors import ConfigError
 from ..server.launcher import LocalNeo4j
 from ..store import Store
@@ -72,12 +71,15 @@ def compact(
     def refill(saved: list[tuple[str, Path]]) -> None:
         store = connect()
         try:
-            BeliefGraph(store).init_schema()
+            # The write path is planned once everything is back: a refill that fails puts
+            # the old store back and restarts the server, and its plans would go with it.
+            store.apply_schema(plan=False)
             for namespace, path in saved:
                 say(f"restoring {namespace}")
                 # A statement a transaction: a namespace may be larger than one transaction
                 # can hold, and a failure puts the old store back anyway.
                 restore_snapshot(store, path, at_once=False)
+            store.plan_write_path()
         finally:
             store.close()
 

@@ -96,38 +96,17 @@ def setting(store: Store, name: str) -> str:
     return str(rows[0]["value"])
 
 
-def test_a_failed_compaction_puts_the_old_store_back(
-    server: LocalNeo4j, graph: BeliefGraph, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    secret_story(graph)
-    before = namespace_snapshot(graph.store, KEEP)
-    graph.close()
-
-    def broken(*args: Any, **kwargs: Any) -> None:
-        raise RuntimeError("disk full")
-
-    monkeypatch.setattr(compaction, "restore_snapshot", broken)
-    with pytest.raises(ConfigError, match="the store is as it was: disk full"):
-        compaction.compact(server)
-    assert server.is_running()
-    assert not (server.home / "data.before-compact").exists()
-    store = Store(server.bolt_uri, None, "neo4j")
-    try:
-        assert namespace_snapshot(store, KEEP) == before
-    finally:
-        store.close()
-
-
 def test_compact_leaves_no_erased_string_and_brings_a_namespace_larger_than_a_transaction_back(
     server: LocalNeo4j, graph: BeliefGraph, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """After an erase, `neo4j compact` leaves no file under the data directory holding the erased
-    string, and keeps everything else. The server comes back with the launcher's defaults and
-    the user's override file merged over them; the override lets a transaction hold 32 MiB, so
-    the kept namespace of 3,000 drafts cannot be written in one transaction: the compaction
-    restores it a statement a transaction, whole, and an ingest that tries one is refused at
-    once, naming the setting, storing nothing. (One compaction for both: each restarts the
-    server twice.)"""
+    """After an erase, a compaction that fails puts the old store back as it was; `neo4j
+    compact` then leaves no file under the data directory holding the erased string, and keeps
+    everything else. The server comes back with the launcher's defaults and the user's override
+    file merged over them; the override lets a transaction hold 32 MiB, so the kept namespace
+    of 3,000 drafts cannot be written in one transaction: the compaction restores it a
+    statement a transaction, whole, and an ingest that tries one is refused at once, naming the
+    setting, storing nothing. (One test for the three: each compaction restarts the server
+    twice, and a restarted server plans the write path again.)"""
     predicates = ("lives_in", "works_at", "uses_framework", "likes")
     graph.ingest(
         [
@@ -158,6 +137,22 @@ def test_compact_leaves_no_erased_string_and_brings_a_namespace_larger_than_a_tr
     data = server.home / "data"
     assert on_disk(data, ERASED_TEXT), "not on disk before the compaction: the test proves nothing"
     graph.close()
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("disk full")
+
+    with monkeypatch.context() as failing:
+        failing.setattr(compaction, "restore_snapshot", broken)
+        with pytest.raises(ConfigError, match="the store is as it was: disk full"):
+            compaction.compact(server)
+    assert server.is_running()
+    assert not (server.home / "data.before-compact").exists()
+    store = Store(server.bolt_uri, None, "neo4j", retry_seconds=1)
+    try:
+        assert namespace_snapshot(store, KEEP) == kept
+    finally:
+        store.close()
+    assert on_disk(data, ERASED_TEXT), "the old store, erased bytes and all, is what came back"
 
     try:
         result = runner.invoke(app, ["neo4j", "compact", "--yes", "--json"])
