@@ -172,7 +172,8 @@ def observe_cmd(
         str,
         typer.Option(
             "--extractor",
-            help="auto (the LLM when BELIEF_GRAPH_EXTRACTOR_URL is set, else rules), rules or llm.",
+            help="auto (the rules, then the LLM for what they did not read when "
+            "BELIEF_GRAPH_EXTRACTOR_URL is set), rules, or llm (the LLM alone).",
         ),
     ] = "auto",
     source_type: Annotated[

@@ -22,6 +22,7 @@ from .episode import (
 
 if TYPE_CHECKING:
     from .chat import ChatExtractor, ChatSettings
+    from .layered import LayeredExtractor
     from .rules import RuleExtractor
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "Episode",
     "Extractor",
     "KnownSubjects",
+    "LayeredExtractor",
     "MalformedOutput",
     "Observation",
     "Proposal",
@@ -44,6 +46,10 @@ def __getattr__(name: str) -> Any:
         from . import chat
 
         return getattr(chat, name)
+    if name == "LayeredExtractor":
+        from .layered import LayeredExtractor
+
+        return LayeredExtractor
     if name == "RuleExtractor":
         from .rules import RuleExtractor
 
@@ -52,9 +58,14 @@ def __getattr__(name: str) -> Any:
 
 
 def default_extractor() -> Extractor:
-    """The LLM extractor when ``BELIEF_GRAPH_EXTRACTOR_URL`` is set, else the offline rules."""
+    """The offline rules, and when ``BELIEF_GRAPH_EXTRACTOR_URL`` is set the LLM after them for
+    the facts they did not read (``LayeredExtractor``: more right than either alone,
+    docs/extraction.md)."""
     from .chat import ChatExtractor, ChatSettings
+    from .layered import LayeredExtractor
     from .rules import RuleExtractor
 
     settings = ChatSettings()
-    return ChatExtractor(settings) if settings.configured else RuleExtractor()
+    if not settings.configured:
+        return RuleExtractor()
+    return LayeredExtractor(RuleExtractor(), ChatExtractor(settings))

@@ -18,6 +18,7 @@ from belief_graph.errors import ConfigError, ModelError
 from belief_graph.extraction import (
     ChatExtractor,
     ChatSettings,
+    LayeredExtractor,
     MalformedOutput,
     RuleExtractor,
     default_extractor,
@@ -276,7 +277,10 @@ def test_nothing_is_sent_unless_configured(monkeypatch: pytest.MonkeyPatch) -> N
     with pytest.raises(ConfigError, match=r"^BELIEF_GRAPH_EXTRACTOR_MODEL: not set"):
         default_extractor()
     monkeypatch.setenv("BELIEF_GRAPH_EXTRACTOR_MODEL", "m")
-    assert isinstance(default_extractor(), ChatExtractor)
+    configured = default_extractor()
+    assert isinstance(configured, LayeredExtractor)
+    assert isinstance(configured.first, RuleExtractor)
+    assert isinstance(configured.then, ChatExtractor)
 
 
 def test_an_unreachable_endpoint_is_a_clear_error() -> None:
