@@ -816,3 +816,76 @@ def test_names_given_after_the_mention_and_people_who_change_jobs(
 ) -> None:
     context_turns = (context,) if context else ()
     assert [t for t in rules(text, *context_turns) if t[1]] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A home or an employer read by the words around the name, whatever the verb.
+        ("We call Montreal home these days.", [("alice", "lives_in", "Montreal")]),
+        ("I'm based out of Nairobi.", [("alice", "lives_in", "Nairobi")]),
+        ("Settled in Hamburg after the move, loving it.", [("alice", "lives_in", "Hamburg")]),
+        ("We've made Lisbon our home.", [("alice", "lives_in", "Lisbon")]),
+        ("Bought a house in Utrecht last month!", [("alice", "lives_in", "Utrecht")]),
+        ("Started a new position at Deloitte last week.", [("alice", "works_at", "Deloitte")]),
+        ("I accepted an offer from Zalando.", [("alice", "works_at", "Zalando")]),
+        ("Landed a full-time role with Miro!", [("alice", "works_at", "Miro")]),
+        ("I'm at Vandelay Industries for now.", [("alice", "works_at", "Vandelay Industries")]),
+        ("I've been at Northwind Labs for six years.", [("alice", "works_at", "Northwind Labs")]),
+        # A role said with its employer is both, whichever shape read it.
+        (
+            "New job: product manager at Miro.",
+            [("alice", "job_title", "product manager"), ("alice", "works_at", "Miro")],
+        ),
+        # A pet named as a sister is ("my sister Ana").
+        ("My dog Rufus is the best.", [("alice", "has_pet", "Rufus")]),
+        ("Our cat Mochi just turned two.", [("alice", "has_pet", "Mochi")]),
+        ("Our second daughter, Ines, was born in May.", [("alice", "has_child", "Ines")]),
+        # How or how often is not the value.
+        ("I speak Portuguese fluently.", [("alice", "language_spoken", "Portuguese")]),
+        ("My editor is Vim again.", [("alice", "editor", "Vim")]),
+        # Chat without a subject, any past tense; a discourse lead before the statement.
+        ("Relocated to Dublin over the summer.", [("alice", "lives_in", "Dublin")]),
+        ("Now living in Brighton.", [("alice", "lives_in", "Brighton")]),
+        ("Turns out I'm allergic to penicillin.", [("alice", "has_allergy", "penicillin")]),
+        # The word that led into a time goes with it.
+        ("Starting in May my day off moves to Wednesday.", [("alice", "day_off", "Wednesday")]),
+    ],
+)
+def test_round_three_mechanisms(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert triples(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Their neighbours: a job looked for or turned down, a place one is at, a name as home.
+        "Applied for a job at Spotify.",
+        "Turned down an offer from Meta.",
+        "Hoping to get a job at Google.",
+        "I had an interview at Amazon.",
+        "I'm at the gym.",
+        "I'm at Heathrow, flight's delayed.",
+        "We called Dave home.",
+        "Settled in nicely.",
+        "Settled the bill.",
+        # A past tense with no fact, a name that ends like one, an -ing that is no home or job.
+        "Visited Google's office in Zurich yesterday.",
+        "Worked late again.",
+        "Decided to stay home tonight.",
+        "Ted moved to Leeds.",
+        "Hosting a party Saturday.",
+        "Thinking about moving to Lisbon.",
+        "Interviewed at Northwind Labs today.",
+        # "-ly" words that are the value.
+        "I'm flying to Italy on Friday?",
+    ],
+)
+def test_round_three_neighbours_left_alone(text: str) -> None:
+    assert extract(text) == []
+
+
+def test_an_ly_word_that_is_a_name_or_a_noun_stays_in_the_value() -> None:
+    assert triples("I live with my family in Sicily.")[-1:] != [("alice", "lives_in", "Sic")]
+    assert triples("I moved to Italy.") == [("alice", "lives_in", "Italy")]
+    assert triples("My favourite food is jelly.") == [("alice", "favorite_food", "jelly")]

@@ -53,7 +53,9 @@ _LEAD = re.compile(
     r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway|typo|"
     r"my bad|ugh|whoops|honestly|quick update|good news|bad news|sadly|news|small change|"
     r"i'd say|i would say|i guess|i suppose|i think|let me think|to be honest|for the record|"
-    r"scratch that|autocorrect)"
+    r"scratch that|autocorrect|turns out|it turns out|guess what|fun fact|big news|in other news|"
+    r"long story short|plot twist|for context|quick note|side note|funnily enough|"
+    r"believe it or not|as it happens|anyhow|alright|all right|so yeah|lol|haha)"
     r"\b[\s,:;!.-]*",
     re.IGNORECASE,
 )
@@ -351,7 +353,8 @@ _HAVE_NAMED = re.compile(
 # Sentences without a subject in chat are the speaker's: "Moved to Porto", "Left Acme".
 _SUBJECTLESS = re.compile(
     r"^(?:moved|relocated|transferred|started|joined|left|quit|switched|retired|got|took|"
-    r"began|been|starting|joining|moving|relocating|born)\b",
+    r"began|been|starting|joining|moving|relocating|born|bought|sold|found|made|became|went|"
+    r"landed|signed|settled|adopted|accepted|picked|gave|living|working|studying|learning|teaching|training|(?-i:[A-Za-z][a-z]{2,}ed))\b",
     re.IGNORECASE,
 )
 
@@ -454,6 +457,10 @@ def _without_time(sentence: str, window: when.Window) -> str:
     if not window.phrase:
         return sentence
     head, _, tail = sentence.partition(window.phrase)
+    # "Starting in May my day off moves": the word that led into the time goes with it.
+    head = re.sub(
+        r"(?:^|\s)(?:starting|beginning|effective|from|as\s+of)\s*$", "", head, flags=re.I
+    )
     keep = "," if head.strip(" ,") and tail.lstrip(" ").startswith(",") else ""
     return " ".join(f"{head.rstrip(' ,')}{keep} {tail.lstrip(' ,')}".split())
 
@@ -463,6 +470,17 @@ def _defines(vocabulary: Vocabulary, phrase: str) -> bool:
     in", "is on", "is at": an event's place or day where the words say it is an event) names
     none by itself."""
     return phrase in vocabulary and vocabulary.canonical(phrase) in vocabulary.predicates
+
+
+# Words after a value that say how or how often, not what ("fluently", "every day" is cut by
+# _SUBORDINATE); "-ly" words that are nouns or names stay.
+_MANNER_AT_END = re.compile(
+    r",?\s+(?!(?:family|belly|jelly|ally|rally|lily|holy|ugly|july|italy|sicily|reply|supply|"
+    r"assembly|monopoly|anomaly|bully|fly|butterfly|melancholy|only|early|daily|weekly|monthly|"
+    r"yearly|friendly|lovely|likely|elderly|silly|curly|woolly|hilly|chilly)\b)"
+    r"(?-i:[a-z]+ly)$|,?\s+(?:again|so\s+far|for\s+good|for\s+now|these\s+days|at\s+the\s+moment)$",
+    re.IGNORECASE,
+)
 
 
 def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> str:
@@ -491,6 +509,9 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
         flags=re.IGNORECASE,
     )
     value = _DWELLING.sub("", value)
+    # "Portuguese fluently", "Rust again": how or how often, not the value.
+    while (manner := _MANNER_AT_END.search(value)) is not None and manner.start() > 0:
+        value = value[: manner.start()]
     value = _APPROXIMATELY.sub("", (_CLAUSE_WORDS if phrase else _SUBORDINATE).sub("", value))
     value = value.strip()
     if not value or len(_ARTICLE.sub("", value).split()) > (longest or _MAX_OBJECT_WORDS):

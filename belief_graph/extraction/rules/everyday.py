@@ -4,6 +4,7 @@ favourite ... is ..."), and the forms of a value and its sentence."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from belief_graph.vocabulary import Vocabulary
 
@@ -359,6 +360,19 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
             [_proposal(speaker, _WORKS_AT, ended, clause, negated=True)] if ended else []
         )
     return []
+
+
+def _role_and_employer(fact: _Fact) -> _Fact:
+    """A role read with its employer in the value ("New job: product manager at Miro") is two
+    facts, whichever shape read it: the role, and works_at the employer."""
+    if fact.predicate != "job_title" or fact.also is not None or fact.negated:
+        return fact
+    at = re.match(
+        r"^(?:an?\s+|the\s+)?(.+?)\s+(?:at|for|with)\s+((?-i:[A-Z])[\w&.'’ -]*)$", fact.value
+    )
+    if at is None or not _is_role(at.group(1)):
+        return fact
+    return replace(fact, value=at.group(1), also=("works_at", "works at", at.group(2).strip()))
 
 
 def _is_role(phrase: str) -> bool:

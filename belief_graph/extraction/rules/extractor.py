@@ -38,7 +38,7 @@ from .common import (
     _without_leads,
     _without_time,
 )
-from .everyday import _REQUEST, _everyday, _sentence_of, _values
+from .everyday import _REQUEST, _everyday, _role_and_employer, _sentence_of, _values
 from .turns import (
     _CLAUSE_BREAK,
     _ME_AND,
@@ -314,6 +314,7 @@ class RuleExtractor:
         if found is None:
             return [], None
         subject, fact = found
+        fact = _role_and_employer(fact)
         if fact.where_one_is and window.valid_to is not None and window.valid_to > episode.at:
             return [], None  # "I'm in Berlin until Friday": a stay, not a home
         negated = negated or fact.negated
@@ -403,9 +404,11 @@ class RuleExtractor:
         if we is not None:
             fact = _verb_group(body[we.end() :], vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact and fact.predicate in _HOUSEHOLD else None
-        if _SUBJECTLESS.match(body):
+        named = {n.casefold() for n in known_subjects}
+        if _SUBJECTLESS.match(body) and body.split()[0].casefold() not in named:
             # "Starting at Figma on Monday": "I'm starting ..."
-            said = f"am {body}" if re.match(r"^[a-z]+ing\b", body, re.IGNORECASE) else body
+            said = body[:1].lower() + body[1:]
+            said = f"am {said}" if re.match(r"^[a-z]+ing\b", said) else said
             fact = _verb_group(said, vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact else None
         for name in sorted({*known_subjects, episode.speaker}, key=len, reverse=True):

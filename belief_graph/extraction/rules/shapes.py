@@ -10,6 +10,7 @@ from belief_graph.vocabulary import Vocabulary
 
 from .common import _DIET_PREDICATE, _WHEN_VALUED, _WORKS_AT, DIETS, _clean, _defines, _Fact
 from .everyday import _LANGUAGES
+from .homes_and_work import _home_or_work
 
 # Common shapes whose verb the vocabulary does not name.
 _SCHOOL = re.compile(
@@ -183,6 +184,10 @@ def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     switched to, a subject taught, an employer that hired, a language picked up, a class
     started, a health condition."""
     known = vocabulary.predicates
+    if "lives_in" in known and _WORKS_AT in known:
+        placed = _home_or_work(rest, negated)
+        if placed is not None:
+            return placed
     student = _STUDENT_AT.match(rest)
     if student is not None and "studied_at" in known:
         return _Fact("studied_at", "studies at", student.group("org"), negated)

@@ -47,7 +47,8 @@ _SUBJECT = re.compile(r"^\s*(i|we)(?:\b|(?='))", re.IGNORECASE)
 
 # "my sister Ana", "my boss, Diane,": a person the speaker names, and how they are related.
 _INTRODUCED = re.compile(
-    r"\b(?i:my)\s+(?i:(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new)\s+)?"
+    r"\b(?i:my|our)\s+(?i:(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new|"
+    r"first|second|third|fourth|middle)\s+)?"
     r"(?P<rel>(?i:team\s+lead|best\s+friend|co-author|co-worker|coworker|girlfriend|boyfriend|"
     r"husband|wife|partner|sister|brother|sibling|mum|mom|mother|dad|father|son|daughter|"
     r"friend|boss|manager|lead|colleague|cousin|flatmate|roommate|neighbour|neighbor))"
@@ -467,6 +468,13 @@ _PET_KIND = (
 _PET_MENTION = re.compile(rf"\b(?i:my|our|a|an)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})\b")
 
 
+# "my dog Rufus", "our cat, Mochi,": a pet named as the speaker's sister Ana is.
+_PET_APPOSED = re.compile(
+    rf"\b(?i:my|our)\s+(?i:new\s+|old\s+|little\s+|rescue\s+)?(?i:{_PET_KIND})\s*,?\s+"
+    r"(?P<name>(?-i:[A-Z])[a-z'-]+)\b(?!\s+(?-i:[A-Z]))"
+)
+
+
 _PET_NAME = re.compile(
     r"^(?:(?i:her|his|its|their)\s+name(?:'s|\s+is)|"
     rf"(?i:my|our)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})(?:'s\s+name\s+is|"
@@ -503,6 +511,14 @@ def _pet_named(clause: str, speaker: str, vocabulary: Vocabulary, turn: _Turn) -
         turn.last_unnamed = None
         turn.people.add(named.group("name"))
         return _proposal(speaker, predicate, named.group("name"), clause)
+    apposed = _PET_APPOSED.search(clause)
+    if (
+        apposed is not None
+        and "has_pet" in vocabulary.predicates
+        and apposed.group("name").lower() not in _NOT_NAMES
+    ):
+        turn.last_pet = None
+        return _proposal(speaker, "has_pet", apposed.group("name"), clause)
     pet = _PET_MENTION.search(clause)
     if pet is not None:
         turn.last_pet = True
