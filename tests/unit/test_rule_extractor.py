@@ -889,3 +889,39 @@ def test_an_ly_word_that_is_a_name_or_a_noun_stays_in_the_value() -> None:
     assert triples("I live with my family in Sicily.")[-1:] != [("alice", "lives_in", "Sic")]
     assert triples("I moved to Italy.") == [("alice", "lives_in", "Italy")]
     assert triples("My favourite food is jelly.") == [("alice", "favorite_food", "jelly")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Typed with curly apostrophes, an ellipsis character, emoji.
+        ("I’m vegan now 🌱", [("alice", "dietary_preference", "vegan")]),
+        ("I’ve moved to Berlin…", [("alice", "lives_in", "Berlin")]),
+        ("Moved to Berlin 🎉🎉", [("alice", "lives_in", "Berlin")]),
+        ("My sister’s name is Ana.", [("alice", "has_sibling", "Ana")]),
+        # A region after a place; a participle after a comma is an aside.
+        ("I live in Berlin, Germany.", [("alice", "lives_in", "Berlin")]),
+        ("I'm from Portland, Oregon.", [("alice", "born_in", "Portland")]),
+        ("Living in Berlin now, loving it", [("alice", "lives_in", "Berlin")]),
+    ],
+)
+def test_typed_as_people_type(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert triples(text) == expected
+
+
+def test_a_source_typed_with_curly_quotes_is_the_span_as_typed() -> None:
+    text = "I’m vegan now 🌱. I’ve moved to Berlin…"
+    assert [p.source for p in extract(text)] == ["I’m vegan now 🌱.", "I’ve moved to Berlin…"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Lists stay lists: the region trim is for one place, the aside for a participle.
+        ("I speak French, German.", ["French", "German"]),
+        ("I like hiking, running and swimming.", ["hiking", "running", "swimming"]),
+        ("I work at Stripe, Dublin.", ["Stripe, Dublin"]),
+    ],
+)
+def test_lists_and_employers_keep_their_commas(text: str, expected: list[str]) -> None:
+    assert [p.object for p in extract(text)] == expected

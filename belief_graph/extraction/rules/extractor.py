@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from belief_graph.vocabulary import Vocabulary
 
@@ -59,6 +60,41 @@ from .turns import (
 )
 from .verbs import _keeps_time, _moved_onto, _overlaps, _possessive, _timing, _verb_group
 
+# Characters typed for the same thing as a plain one, or for no word at all (emoji and their
+# joiners), each read as one plain character so that offsets stay those of the turn.
+_TYPOGRAPHIC = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u02bc": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u2026": ".",
+        "\u2013": "-",
+        "\u2014": "-",
+    }
+)
+_EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]")
+
+
+# Facts whose value is one place: a region or country after a comma only says where it is.
+_PLACES = frozenset({"lives_in", "born_in", "work_location"})
+_REGION = re.compile(r"(?<=\w),\s+(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*)?$")
+
+
+def _typed_plainly(text: str) -> str:
+    """The text with curly quotes, an ellipsis character and dashes as plain ones and emoji as
+    spaces: the same length, so a span of one is the same span of the other."""
+    return _EMOJI.sub(" ", text.translate(_TYPOGRAPHIC))
+
+
+def _as_typed(proposal: Proposal, plain: str, typed: str) -> Proposal:
+    """The proposal with its source the span of the turn as typed."""
+    at = plain.find(proposal.source) if proposal.source else -1
+    if at < 0:
+        return proposal
+    return proposal.model_copy(update={"source": typed[at : at + len(proposal.source)]})
+
 
 class RuleExtractor:
     """Patterns over first-person statements, possessives and known subjects (see the package
@@ -74,6 +110,22 @@ class RuleExtractor:
     ) -> list[Proposal]:
         """The claims the episode's text states, in the order said; a turn with none is kept
         as a text-only proposal of its statements (``keep_unread``), so that search finds it."""
+        plain = _typed_plainly(episode.text)
+        if plain == episode.text and all(_typed_plainly(c) == c for c in episode.context):
+            return self._extract(episode, vocabulary, known_subjects)
+        # Read with typographic quotes and emoji made plain; each source is then the same
+        # span of the turn as typed (the plain text has the same length).
+        read = episode.model_copy(
+            update={"text": plain, "context": tuple(_typed_plainly(c) for c in episode.context)}
+        )
+        return [
+            _as_typed(p, plain, episode.text)
+            for p in self._extract(read, vocabulary, known_subjects)
+        ]
+
+    def _extract(
+        self, episode: Episode, vocabulary: Vocabulary, known_subjects: Sequence[str]
+    ) -> list[Proposal]:
         turn = _Turn(episode.speaker, known_subjects)
         previous: tuple[str, _Fact] | None = None
         for said in episode.context:
@@ -315,6 +367,8 @@ class RuleExtractor:
             return [], None
         subject, fact = found
         fact = _role_and_employer(fact)
+        if fact.predicate in _PLACES and (region := _REGION.search(fact.value)) is not None:
+            fact = replace(fact, value=fact.value[: region.start()])  # "Berlin, Germany"
         if fact.where_one_is and window.valid_to is not None and window.valid_to > episode.at:
             return [], None  # "I'm in Berlin until Friday": a stay, not a home
         negated = negated or fact.negated
