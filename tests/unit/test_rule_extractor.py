@@ -925,3 +925,33 @@ def test_a_source_typed_with_curly_quotes_is_the_span_as_typed() -> None:
 )
 def test_lists_and_employers_keep_their_commas(text: str, expected: list[str]) -> None:
     assert [p.object for p in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "context", "expected"),
+    [
+        ("OK so I moved. Berlin now.", ("I live in Paris.",), [("alice", "lives_in", "Berlin")]),
+        ("Cardiff since March.", ("I live in Bristol.",), [("alice", "lives_in", "Cardiff")]),
+        ("Tuesdays now.", ("My day off is Monday.",), [("alice", "day_off", "Tuesdays")]),
+        ("35 now.", ("I'm 34.",), [("alice", "age", "35")]),
+    ],
+)
+def test_a_bare_value_with_a_change_word_is_the_last_facts_new_value(
+    text: str, context: tuple[str, ...], expected: list[tuple[str, str, str]]
+) -> None:
+    proposals = extract(text, *context)
+    assert [(p.subject, p.predicate, p.object) for p in proposals] == expected
+    assert not any(p.correction for p in proposals)
+
+
+@pytest.mark.parametrize(
+    ("text", "context"),
+    [
+        ("Berlin now.", ()),  # no fact before it
+        ("Thanks now.", ("I live in Bristol.",)),  # a reply, not a value
+        ("Text me instead.", ("Email me.",)),  # a clause, not a name
+        ("Ana starts there next week.", ("My sister Ana works at ABB.",)),
+    ],
+)
+def test_a_bare_word_that_is_no_value_is_left_alone(text: str, context: tuple[str, ...]) -> None:
+    assert [p for p in extract(text, *context) if p.object in text.split()[0]] == []

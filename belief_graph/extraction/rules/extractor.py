@@ -77,6 +77,29 @@ _TYPOGRAPHIC = str.maketrans(
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]")
 
 
+# Words that say a value changed; with one alone ("Berlin now") it is the last fact's new value.
+_CHANGE_WORD = re.compile(r"\b(?:now|these\s+days|nowadays|instead|currently)\b", re.I)
+
+
+# A bare value that can be one: a name or a number, not a reply ("Thanks now", "Same").
+_NAMES_A_VALUE = re.compile(
+    r"^(?!(?:thanks|thank|same|cool|great|nice|ok|okay|sure|done|fine|good|yes|yep|no|nope|"
+    r"both|all|everything|none|nothing|home|work|here|there|back|so|well|lol|haha|wow|hi|"
+    r"hey|hello|bye|sorry|please|maybe|also|too|not)\b)(?-i:[A-Z0-9£$€])",
+    re.IGNORECASE,
+)
+
+
+def _names_a_value(body: str) -> bool:
+    """Whether a bare value is a name ("Cardiff", "Kia EV6": every word capitalized) or an
+    amount ("£1,200", "3 days"), not a clause ("Text me", "Ana starts")."""
+    if _NAMES_A_VALUE.match(body) is None:
+        return False
+    return body[0] in "£$€0123456789" or all(
+        w[:1].isupper() or w[:1].isdigit() for w in body.split()
+    )
+
+
 # Facts whose value is one place: a region or country after a comma only says where it is.
 _PLACES = frozenset({"lives_in", "born_in", "work_location"})
 _REGION = re.compile(r"(?<=\w),\s+(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*)?$")
@@ -346,16 +369,21 @@ class RuleExtractor:
         body = re.sub(
             r"\s+(?:instead\s+of|rather\s+than)\s+.*$|\s+(?:there|here)$", "", body, flags=re.I
         )
+        said_changed = bool(window.phrase) or _CHANGE_WORD.search(body) is not None
         body = " ".join(_ADVERBS.sub(" ", f" {body} ").split()).strip(" ,")
         if not body:
             return [], None
+        bare = _bare_value(body)
         found = self._read(
             body,
             episode,
             vocabulary,
             known_subjects,
             previous,
-            meant is not None or (led and correction and _bare_value(body)),
+            meant is not None
+            or (led and correction and bare)
+            # "Berlin now.", "Cardiff since March": the last fact's new value.
+            or (said_changed and bare and _names_a_value(body)),
             _timing(window, episode.at),
         )
         if found is None and not_tail is not None and _bare_value(body):
