@@ -955,3 +955,45 @@ def test_a_bare_value_with_a_change_word_is_the_last_facts_new_value(
 )
 def test_a_bare_word_that_is_no_value_is_left_alone(text: str, context: tuple[str, ...]) -> None:
     assert [p for p in extract(text, *context) if p.object in text.split()[0]] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Chat leaves the speaker out: read as "I'm ..." or "I ...".
+        ("Fully vegan since March.", [("alice", "dietary_preference", "vegan")]),
+        ("Allergic to cats, sadly.", [("alice", "has_allergy", "cats")]),
+        ("Work at Stripe now.", [("alice", "works_at", "Stripe")]),
+        ("Married to Dana.", [("alice", "spouse", "Dana")]),
+        ("Based in Leeds now.", [("alice", "lives_in", "Leeds")]),
+        ("Originally from Cork.", [("alice", "born_in", "Cork")]),
+        ("Fluent in Spanish.", [("alice", "language_spoken", "Spanish")]),
+        ("Still in Leeds.", [("alice", "lives_in", "Leeds")]),
+    ],
+)
+def test_a_clause_without_its_subject_is_the_speakers(
+    text: str, expected: list[tuple[str, str, str]]
+) -> None:
+    assert triples(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Still job hunting, applied to like 40 places.",  # an activity, not a job
+        "Love the new design.",  # a thing just seen
+        "Hosting a party Saturday.",
+        "Applied for a job at Spotify.",
+        "Off to Paris tomorrow.",
+        "Back from Rome.",
+        "In London for the week.",
+        "On holiday in Spain.",
+        "Happy in Berlin.",
+        "Down with a cold.",
+        "Thinking of going vegan.",
+        "Working with Sara on the launch.",
+        "Bob lives in Rome, apparently.",  # a name the namespace holds is a subject
+    ],
+)
+def test_fragments_that_state_no_fact_of_the_speaker_are_left_alone(text: str) -> None:
+    assert [p for p in extract(text) if p.subject == "alice"] == []

@@ -90,6 +90,42 @@ _NAMES_A_VALUE = re.compile(
 )
 
 
+# Words that start a clause with its own subject, or no statement: no speaker left out.
+_NOT_SUBJECTLESS = re.compile(
+    r"^(?:i|i'm|i've|i'd|i'll|im|ive|we|we're|we've|my|our|the|a|an|this|that|these|those|it|"
+    r"it's|its|he|she|they|he's|she's|they're|his|her|their|there|here|you|your|what|who|how|"
+    r"why|when|where|which|if|is|are|was|were|do|does|did|can|could|would|should|will|please|"
+    r"thanks|thank|no|not|yes|let|let's|hope|maybe|just|also|so|and|but|or|then|because)\b",
+    re.IGNORECASE,
+)
+
+
+def _without_subject(clause: str, known: Sequence[str]) -> str | None:
+    """The clause without its leads when it has no subject of its own (a lowercase word
+    first, not a name the turn knows), else ``None``."""
+    said = _without_leads(clause).strip(" ,.!-")
+    first = said.split(" ", 1)[0] if said else ""
+    if (
+        not first
+        or len(said.split()) > 8
+        or _NOT_SUBJECTLESS.match(said)
+        or not first[:1].isalpha()
+        or (first[:1].isupper() and first[1:2].isupper())
+        or first.casefold() in {k.casefold() for k in known}
+    ):
+        return None
+    return said[:1].lower() + said[1:] if not _NAME_FIRST.match(said) else None
+
+
+# Values a clause without its subject does not give: an activity ("job hunting"), a thing
+# just seen ("the new design").
+_NO_SUBJECTLESS_VALUE = re.compile(r"^(?:[a-z]+ing\b|(?:the\s+)?new\s|this\s|that\s)")
+
+
+# A capitalized word first that is a name, not a sentence's first word: a second capital.
+_NAME_FIRST = re.compile(r"^(?-i:[A-Z])[\w'-]+\s+(?-i:[A-Z])")
+
+
 def _names_a_value(body: str) -> bool:
     """Whether a bare value is a name ("Cardiff", "Kia EV6": every word capitalized) or an
     amount ("£1,200", "3 days"), not a clause ("Text me", "Ana starts")."""
@@ -255,6 +291,31 @@ class RuleExtractor:
         if not found:
             found = _everyday(clause, episode.speaker, vocabulary)
             fact = _fact_of(found[-1]) if found else fact
+        if not found and (bare_clause := _without_subject(clause, known)) is not None:
+            # Chat leaves the speaker out: "Fully vegan since March", "Allergic to cats",
+            # "Work at Stripe now" read as "I'm ..." or "I ...".
+            # "Applied ..." reads as "I applied" (then "I'm based in ..."); "Hosting ..." not
+            # at all ("I'm hosting" is a plan or an event; changes said so are read before).
+            past = re.match(r"^[a-z]+ed\b", bare_clause) is not None
+            subjects = (
+                ()
+                if re.match(r"^[a-z]+ing\b", bare_clause)
+                else ("I", "I'm")
+                if past
+                else ("I'm", "I")
+            )
+            for subject in subjects:
+                found, fact = self._sentence(
+                    f"{subject} {bare_clause}", episode, vocabulary, known, None
+                )
+                found = [
+                    p.model_copy(update={"source": clause})
+                    for p in found
+                    if not _NO_SUBJECTLESS_VALUE.match(p.object or "")
+                ]
+                if found:
+                    break
+            fact = fact if found else None
         found = [_instead(p, clause, turn, vocabulary) for p in found]
         return found, fact
 

@@ -25,11 +25,15 @@ _JOB_AT = re.compile(
 
 # Verbs before a job noun that do not say one has the job: a search, an interview, a refusal.
 _NOT_HELD = re.compile(
-    r"^(?:applied|apply|applying|interview|interviewed|interviewing|turned|turn|declined|decline|"
+    r"^(?:(?:am|'m|is|'s|are|'re)\s+)?(?:applied|apply|applying|interview|interviewed|interviewing|turned|turn|declined|decline|"
     r"rejected|reject|want|wants|wanted|need|needs|looking|look|hoping|hope|considering|consider|"
     r"thinking|think|might|may|could|would|'d|lost|left|quit|had|was|were|'ve\s+applied)\b",
     re.IGNORECASE,
 )
+
+
+# "looking for a job at", "applied for a position with": a job sought, not held.
+_LOOKING_FOR = re.compile(r"\bfor\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|role|post)\b", re.I)
 
 
 # The last word of an organisation's name that says it is one ("Vandelay Industries").
@@ -72,7 +76,7 @@ def _home_or_work(rest: str, negated: bool) -> _Fact | None:
         place = _clean(next(v for v in home.groupdict().values() if v))
         return _Fact("lives_in", "lives in", place, negated) if place else None
     job = _JOB_AT.match(rest)
-    if job is not None and not _NOT_HELD.match(rest):
+    if job is not None and not _NOT_HELD.match(rest) and not _LOOKING_FOR.search(rest):
         org = _clean(job.group("org"))
         return _Fact(_WORKS_AT, "works at", org, negated) if org else None
     at = _AT_ORGANISATION.match(rest)
