@@ -997,3 +997,54 @@ def test_a_clause_without_its_subject_is_the_speakers(
 )
 def test_fragments_that_state_no_fact_of_the_speaker_are_left_alone(text: str) -> None:
     assert [p for p in extract(text) if p.subject == "alice"] == []
+
+
+@pytest.mark.parametrize(
+    ("context", "text", "expected"),
+    [
+        # The last fact's new value, said without its noun or verb.
+        ("My day off is Monday.", "It's moved to Friday.", [("day_off", "Friday", False)]),
+        (
+            "My favourite food is sushi.",
+            "These days it's ramen.",
+            [("favorite_food", "ramen", False)],
+        ),
+        ("I work at Acme.", "Got a new job! I'm at Globex now.", [("works_at", "Globex", False)]),
+        ("I live in Leeds.", "We're in Cardiff now.", [("lives_in", "Cardiff", False)]),
+        # An end said in other words, of a value the earlier turns gave.
+        ("I work at Acme.", "Acme let me go last week.", [("works_at", "Acme", True)]),
+        (
+            "I live in Leeds.",
+            "Leeds is behind me, I'm in Glasgow now.",
+            [("lives_in", "Glasgow", False), ("lives_in", "Leeds", True)],
+        ),
+        # A value cut at ", no more ..."; another pet; a commute in the -ing form.
+        (
+            "I'm vegetarian.",
+            "I'm vegan now, no more dairy.",
+            [("dietary_preference", "vegan", False)],
+        ),
+        ("I have a cat, Miso.", "We got a second cat, Tofu.", [("has_pet", "Tofu", False)]),
+        ("I drive to work.", "Cycling to work these days.", [("commute_mode", "cycling", False)]),
+        # A subjectless progressive of a change with its day is to come.
+        ("I work at Acme.", "Starting at Globex on Monday.", [("works_at", "Globex", False)]),
+    ],
+)
+def test_changes_said_without_the_facts_words(
+    context: str, text: str, expected: list[tuple[str, str, bool]]
+) -> None:
+    found = {(p.predicate, p.object, p.negated) for p in extract(text, context)}
+    assert found == set(expected)
+
+
+@pytest.mark.parametrize(
+    ("context", "text"),
+    [
+        ("I live in Leeds.", "I'm at Heathrow now."),  # not the last fact's kind of place
+        ("I have two cats, Tofu and Miso.", "So it's Tofu and Bo now."),  # several values
+        ("My favourite food is sushi.", "It's great."),  # no change said
+        ("I work at Acme.", "It was fine."),
+    ],
+)
+def test_an_it_or_a_place_that_is_no_new_value_is_left_alone(context: str, text: str) -> None:
+    assert [p for p in extract(text, context) if not p.negated] == []

@@ -222,7 +222,7 @@ _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _ASIDE = re.compile(
     r",\s*(?=(?:so|but|which|who|where|mostly|mainly|still|though|he|she|it|it's|they|we|i|"
     r"i'm|i've|then|because|since|once|in|on|at|with|just|rain|same|plus|much|lol|haha|about|"
-    r"around|roughly|maybe|mostly|(?-i:[a-z]+ing)\s+(?:it|this|that|the|every|my|our|so))\b)",
+    r"around|roughly|maybe|mostly|no\s+more|no\s+longer|(?-i:[a-z]+ing)\s+(?:it|this|that|the|every|my|our|so))\b)",
     re.IGNORECASE,
 )
 
@@ -344,7 +344,8 @@ _IN_PLACE = re.compile(r"^(?:am|'m|are|'re|is|'s)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z
 
 # "I've got two cats, Ziggy and Stardust", "we have a dog named Biscuit".
 _HAVE_NAMED = re.compile(
-    r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+)\s+(?:new\s+)?"
+    r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+|another)\s+"
+    r"(?:new\s+|second\s+|third\s+|fourth\s+|little\s+)?"
     r"([a-z]+?)(?:s)?(?:\s+(?:on|in|at)\s+[^:,]+)?(?::\s*|,\s*|\s+\(|\s+(?:named|called)\s+)(.+)$",
     re.IGNORECASE,
 )
@@ -354,7 +355,7 @@ _HAVE_NAMED = re.compile(
 _SUBJECTLESS = re.compile(
     r"^(?:moved|relocated|transferred|started|joined|left|quit|switched|retired|got|took|"
     r"began|been|starting|joining|moving|relocating|born|bought|sold|found|made|became|went|"
-    r"landed|signed|settled|adopted|accepted|picked|gave|living|working|studying|learning|teaching|training|(?-i:[A-Za-z][a-z]{2,}ed))\b",
+    r"landed|signed|settled|adopted|accepted|picked|gave|living|working|studying|learning|teaching|training|cycling|walking|driving|biking|(?-i:[A-Za-z][a-z]{2,}ed))\b",
     re.IGNORECASE,
 )
 

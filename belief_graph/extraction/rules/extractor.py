@@ -126,9 +126,44 @@ _NO_SUBJECTLESS_VALUE = re.compile(r"^(?:[a-z]+ing\b|(?:the\s+)?new\s|this\s|tha
 _NAME_FIRST = re.compile(r"^(?-i:[A-Z])[\w'-]+\s+(?-i:[A-Z])")
 
 
-def _names_a_value(body: str) -> bool:
+# "it's", "it's moved to", "that changed to": what follows is the last fact's value; a verb
+# of change says it changed.
+_IT_NOW = re.compile(
+    r"^(?:it|that)(?:(?:'s|\s+is|\s+has)\s+(?P<moved>(?:moved|changed|switched|gone|shifted|"
+    r"become)\s+(?:over\s+|back\s+)?(?:to\s+)?)?|\s+(?P<verb>(?:moved|changed|switched|went|"
+    r"shifted)\s+(?:over\s+|back\s+)?to\s+))",
+    re.IGNORECASE,
+)
+
+
+# "I'm at Globex", "we're in Cardiff": where one works or lives, when the last fact was that.
+_WHERE_NOW = re.compile(
+    r"^(?:i'm|i\s+am|we're|we\s+are)\s+(?P<how>at|with|in)\s+(?=(?-i:[A-Z]))", re.IGNORECASE
+)
+_WHERE_FACTS = {"at": "works_at", "with": "works_at", "in": "lives_in"}
+
+
+def _of_the_last(body: str, previous: tuple[str, _Fact]) -> tuple[str, bool] | None:
+    """The value a clause gives the last fact without naming it, and whether it said that it
+    changed (see _IT_NOW, _WHERE_NOW); else ``None``."""
+    where = _WHERE_NOW.match(body)
+    if where is not None:
+        fact = _WHERE_FACTS[where.group("how").lower()]
+        return (body[where.end() :], False) if previous[1].predicate == fact else None
+    it = _IT_NOW.match(body)
+    if it is None or it.end() == 0 or it.end() >= len(body):
+        return None
+    if re.search(r",|\band\b|&", body[it.end() :]):
+        return None  # "it's Bruno and Momo now": several values, of a fact said before
+    return body[it.end() :], it.group("moved") is not None or it.group("verb") is not None
+
+
+def _names_a_value(body: str, *, referred: bool = False) -> bool:
     """Whether a bare value is a name ("Cardiff", "Kia EV6": every word capitalized) or an
-    amount ("£1,200", "3 days"), not a clause ("Text me", "Ana starts")."""
+    amount ("£1,200", "3 days"), not a clause ("Text me", "Ana starts"); after "it's" that
+    refers to the last fact, any value but a reply ("it's ramen now")."""
+    if referred:
+        return _NAMES_A_VALUE.match(body[:1].upper() + body[1:]) is not None
     if _NAMES_A_VALUE.match(body) is None:
         return False
     return body[0] in "£$€0123456789" or all(
@@ -434,6 +469,17 @@ class RuleExtractor:
         body = " ".join(_ADVERBS.sub(" ", f" {body} ").split()).strip(" ,")
         if not body:
             return [], None
+        if (
+            meant is None
+            and previous is not None
+            and vocabulary.cardinality(previous[1].predicate) == "single"
+            and (last := _of_the_last(body, previous))
+        ):
+            # "It's moved to Friday", "these days it's ramen", "I'm at Globex now": the last
+            # fact's new value, said without its noun or verb.
+            body, said_changed, referred = last[0], said_changed or last[1], True
+        else:
+            referred = False
         bare = _bare_value(body)
         found = self._read(
             body,
@@ -444,7 +490,7 @@ class RuleExtractor:
             meant is not None
             or (led and correction and bare)
             # "Berlin now.", "Cardiff since March": the last fact's new value.
-            or (said_changed and bare and _names_a_value(body)),
+            or (said_changed and bare and _names_a_value(body, referred=referred)),
             _timing(window, episode.at),
         )
         if found is None and not_tail is not None and _bare_value(body):

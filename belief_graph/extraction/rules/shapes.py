@@ -21,7 +21,8 @@ _SCHOOL = re.compile(
 
 
 _COMMUTE = re.compile(
-    r"^(?P<how>cycle|bike|walk|drive|run|take\s+the\s+\w+|get\s+the\s+\w+|commute\s+by\s+\w+)"
+    r"^(?:am\s+|'m\s+)?(?P<how>cycle|bike|walk|drive|run|cycling|biking|walking|driving|running|"
+    r"take\s+the\s+\w+|get\s+the\s+\w+|commute\s+by\s+\w+)"
     r"\s+(?:to|into|in\s+to)\s+(?:work|the\s+office)\b",
     re.IGNORECASE,
 )
@@ -30,8 +31,10 @@ _COMMUTE = re.compile(
 _COMMUTE_VALUE = {
     "cycle": "cycling",
     "bike": "cycling",
+    "biking": "cycling",
     "walk": "walking",
     "drive": "car",
+    "driving": "car",
     "run": "running",
 }
 

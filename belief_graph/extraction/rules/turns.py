@@ -180,7 +180,9 @@ _NOUN_SET = re.compile(
 _REMOVAL = re.compile(
     r"\b(?:passed\s+away|died|(?:is|are|'s)\s+gone|gave\s+up|given\s+up|give\s+up|dropped|quit|"
     r"stopped|sold|rehomed|re-homed|lost|ended|got\s+rid\s+of|no\s+more|no\s+longer|anymore|"
-    r"any\s+more|don't\s+have|doesn't\s+have|left|not)\b",
+    r"any\s+more|don't\s+have|doesn't\s+have|left|not|let\s+(?:me|him|her|them)\s+go|"
+    r"laid\s+(?:me|him|her|them)\s+off|fired\s+(?:me|him|her|them)|parted\s+ways|"
+    r"moved\s+(?:away\s+from|out\s+of)|behind\s+(?:me|us))\b",
     re.IGNORECASE,
 )
 
@@ -189,7 +191,9 @@ _DIED = re.compile(r"\b(?:passed\s+away|died|passed)\b", re.IGNORECASE)
 
 
 _SAYS_ENDED = re.compile(
-    r"\b(?:no\s+more|no\s+longer|anymore|any\s+more|quit|gave\s+up|dropped|stopped)\b",
+    r"\b(?:no\s+more|no\s+longer|anymore|any\s+more|quit|gave\s+up|dropped|stopped|"
+    r"let\s+(?:me|him|her|them)\s+go|laid\s+(?:me|him|her|them)\s+off|fired\s+(?:me|him|her|them)|"
+    r"parted\s+ways|moved\s+(?:away\s+from|out\s+of)|behind\s+(?:me|us))\b",
     re.IGNORECASE,
 )
 
