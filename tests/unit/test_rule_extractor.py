@@ -1048,3 +1048,42 @@ def test_changes_said_without_the_facts_words(
 )
 def test_an_it_or_a_place_that_is_no_new_value_is_left_alone(context: str, text: str) -> None:
     assert [p for p in extract(text, context) if not p.negated] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A statement said on the way to a question.
+        ("Since I'm vegan, what should I cook tonight?", [("dietary_preference", "vegan")]),
+        ("As a vegan, what should I cook?", [("dietary_preference", "vegan")]),
+        ("Now that I live in Oslo, any tips for winter running?", [("lives_in", "Oslo")]),
+        ("Given that I'm allergic to nuts, is this safe?", [("has_allergy", "nuts")]),
+        (
+            "Being vegetarian, what protein do you recommend?",
+            [("dietary_preference", "vegetarian")],
+        ),
+        (
+            "As a teacher at Greenfield High, how do I grade this?",
+            [("job_title", "teacher"), ("works_at", "Greenfield High")],
+        ),
+        ("I'm a nurse on nights - can you help me plan meals?", [("job_title", "nurse")]),
+    ],
+)
+def test_a_statement_inside_a_question(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(p.predicate, p.object) for p in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do I live in Paris?",
+        "Should I move to Berlin, or stay in Lisbon?",
+        "If I move to Berlin, do I need a visa?",
+        "I wonder, should I go vegan?",
+        "I'm thinking of moving to Leeds, is that wise?",
+        "As a kid, did you like Lego?",
+        "I'm flying to Italy on Friday?",  # asks whether it is so
+    ],
+)
+def test_questions_that_state_nothing_are_left_alone(text: str) -> None:
+    assert extract(text) == []

@@ -77,6 +77,50 @@ _TYPOGRAPHIC = str.maketrans(
 _EMOJI = re.compile(r"[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\uFE0F\u200D]")
 
 
+# A part of a question that asks (an interrogative or a request first), not one that states.
+_ASKS = re.compile(
+    r"^(?:what|what's|how|why|when|where|which|who|whom|whose|can|could|would|should|shall|do|"
+    r"does|did|is|are|was|were|will|any|anything|ideas|tips|thoughts|suggestions|help|please|"
+    r"recommend|suggest|tell|or)\b",
+    re.IGNORECASE,
+)
+
+
+# What leads a statement inside a question: "since I'm vegan", "as a nurse", "being vegetarian".
+_STATED_ON_THE_WAY = re.compile(
+    r"^(?:(?:since|because|as|given\s+that|now\s+that|seeing\s+as|considering)\s+"
+    r"(?=(?:i|i'm|i've|we|we're|we've|my)\b)|(?P<as_a>as\s+(?:a|an)\s+)|(?P<being>being\s+))",
+    re.IGNORECASE,
+)
+
+
+def _statements_in_question(question: str) -> list[str]:
+    """The parts of a question that state something of the speaker: a part (between commas or
+    dashes) with its own first-person subject, or led by "since I ...", "as a ...", "being ...",
+    before or after what it asks."""
+    stated: list[str] = []
+    asks = False
+    for part in re.split(r"\s+[-–—]\s+|,\s*|;\s*", question.rstrip(" ?")):
+        part = _without_leads(part).strip()
+        if not part or _ASKS.match(part):
+            asks = True
+            continue
+        lead = _STATED_ON_THE_WAY.match(part)
+        if lead is not None:
+            rest = part[lead.end() :]
+            if lead.group("as_a"):
+                stated.append(f"I'm a {rest}")  # "as a nurse": "I'm a nurse"
+            elif lead.group("being"):
+                stated.append(f"I'm {rest}")
+            else:
+                stated.append(rest)
+        elif re.match(r"^(?:i|i'm|i've|we're|we've|my)\b", part, re.IGNORECASE):
+            stated.append(part)
+    # "I'm flying to Italy on Friday?" asks whether it is so: a statement only beside a part
+    # that asks.
+    return stated if asks else []
+
+
 # Words that say a value changed; with one alone ("Berlin now") it is the last fact's new value.
 _CHANGE_WORD = re.compile(r"\b(?:now|these\s+days|nowadays|instead|currently)\b", re.I)
 
@@ -259,6 +303,12 @@ class RuleExtractor:
         if request is not None:
             sentence = sentence[request.end() :].rstrip(" ?")
         elif sentence.rstrip().endswith("?"):
+            # A question says no fact, but a statement said on the way may ("Since I'm vegan,
+            # what should I cook?", "As a nurse, ...?"): read those parts on their own.
+            for part in _statements_in_question(sentence):
+                out.extend(
+                    self._clauses(part, episode, vocabulary, turn, previous, in_context=in_context)
+                )
             return out
         sentence = _BULLET.sub("", sentence)
         said, introduced = _introductions(sentence, episode.speaker, vocabulary, turn)

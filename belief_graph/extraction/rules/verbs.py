@@ -288,8 +288,10 @@ def _verb_group(
             return _Fact(_DIET_PREDICATE, "is", _ARTICLE.sub("", value).lower(), negated)
         return None
     a_role = _ROLE.match(rest)
-    if a_role is not None and _is_role(a_role.group(1)):
-        value = _clean(a_role.group(1))
+    # "a nurse on nights", "a teacher in Leeds": the role, without where or when.
+    role = re.sub(r"\s+(?:on|in)\s+.*$", "", a_role.group(1)) if a_role is not None else ""
+    if a_role is not None and _is_role(role):
+        value = _clean(role)
         return _Fact("job_title", "works as", value, negated) if value else None
     words = rest.split()
     for size in range(min(len(words) - 1, 6), 0, -1):
