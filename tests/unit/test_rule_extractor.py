@@ -1087,3 +1087,29 @@ def test_a_statement_inside_a_question(text: str, expected: list[tuple[str, str]
 )
 def test_questions_that_state_nothing_are_left_alone(text: str) -> None:
     assert extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A noun read by the head the vocabulary knows.
+        ("My piano lessons are on Mondays.", [("alice", "lesson_day", "Mondays")]),
+        ("Piano lessons moved to Fridays.", [("alice", "lesson_day", "Fridays")]),
+        ("My weekly team meeting is on Tuesdays.", [("alice", "meeting_day", "Tuesdays")]),
+    ],
+)
+def test_a_noun_read_by_its_head(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert triples(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My old manager is Dana.",  # no longer
+        "My sister's boyfriend is Tom.",  # someone else's
+        "My best friend's name is Ana.",
+        "My car insurance is Aviva.",  # no head the vocabulary knows
+    ],
+)
+def test_a_head_that_is_not_the_speakers_fact_is_left_alone(text: str) -> None:
+    assert [p for p in extract(text) if p.subject == "alice"] == []

@@ -473,6 +473,29 @@ def _defines(vocabulary: Vocabulary, phrase: str) -> bool:
     return phrase in vocabulary and vocabulary.canonical(phrase) in vocabulary.predicates
 
 
+# Words before a noun that say the fact no longer holds, or does not hold yet.
+_NOT_NOW = frozenset("old former ex previous last future next".split())
+
+
+def _head_noun(noun: str, vocabulary: Vocabulary) -> str:
+    """The noun as the vocabulary knows it: the whole phrase, or the head it ends with when only
+    that names a fact ("my piano lessons": lessons, "the weekly team meeting": team meeting);
+    a fact that no longer holds ("my old manager") keeps the whole, which names none."""
+    words = noun.split()
+    if (
+        _defines(vocabulary, noun)
+        or any(w.lower() in _NOT_NOW for w in words)
+        or re.search(r"['’]s?\b", noun)  # "my sister's boyfriend" is not the speaker's
+        or words[0].lower() in ("his", "her", "their", "its", "your")
+    ):
+        return noun
+    for start in range(1, len(words)):
+        head = " ".join(words[start:])
+        if _defines(vocabulary, head):
+            return head
+    return noun
+
+
 # Words after a value that say how or how often, not what ("fluently", "every day" is cut by
 # _SUBORDINATE); "-ly" words that are nouns or names stay.
 _MANNER_AT_END = re.compile(

@@ -24,6 +24,7 @@ from .common import (
     _clean,
     _defines,
     _Fact,
+    _head_noun,
     _proposal,
     _without_leads,
     _without_time,
@@ -638,7 +639,7 @@ def _changed_noun(
         match = pattern.search(body)
         if match is None:
             continue
-        noun = match.group("noun").strip()
+        noun = _head_noun(match.group("noun").strip(), vocabulary)
         if not _defines(vocabulary, noun) or noun.lower() in _UNREAD:
             continue
         if vocabulary.canonical(noun) in _PEOPLE:

@@ -36,6 +36,7 @@ from .common import (
     _clean,
     _defines,
     _Fact,
+    _head_noun,
 )
 from .everyday import _is_role, _variants
 from .shapes import _base_verb, _shaped, _stem
@@ -78,6 +79,7 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
         return _Fact(relation, noun.lower(), value, possessive=True)
     if not _defines(vocabulary, noun) and noun.endswith("s") and _defines(vocabulary, noun[:-1]):
         noun = noun[:-1]  # "my meetings are on Tuesdays"
+    noun = _head_noun(noun, vocabulary)
     place = re.match(r"^in\s+(?P<place>.+)$", match.group(2), re.IGNORECASE)
     if (
         place is not None
