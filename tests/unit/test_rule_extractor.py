@@ -1113,3 +1113,15 @@ def test_a_noun_read_by_its_head(text: str, expected: list[tuple[str, str, str]]
 )
 def test_a_head_that_is_not_the_speakers_fact_is_left_alone(text: str) -> None:
     assert [p for p in extract(text) if p.subject == "alice"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("No allergies except penicillin.", ["penicillin"]),
+        ("I speak French and Spanish at work.", ["French", "Spanish"]),
+        ("I have three plants on the balcony: basil and rosemary.", ["basil", "rosemary"]),
+    ],
+)
+def test_a_list_without_what_it_excepts_or_where(text: str, expected: list[str]) -> None:
+    assert [p.object for p in extract(text)] == expected

@@ -533,6 +533,8 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
         flags=re.IGNORECASE,
     )
     value = _DWELLING.sub("", value)
+    # "no allergies except penicillin": what is excepted is the value.
+    value = re.sub(r"^(?:except(?:\s+for)?|apart\s+from|other\s+than|besides)\s+", "", value)
     # "Portuguese fluently", "Rust again": how or how often, not the value.
     while (manner := _MANNER_AT_END.search(value)) is not None and manner.start() > 0:
         value = value[: manner.start()]

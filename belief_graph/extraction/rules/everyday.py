@@ -422,6 +422,13 @@ def _values(value: str, cardinality: str, *, phrase: bool = False) -> list[str]:
     """A multi-valued fact may be given as a list ("French and Spanish")."""
     if cardinality != "multi":
         return [value]
+    # "tomatoes and chillies on the balcony": where, said once for the whole list.
+    value = re.sub(
+        r"\s+(?:(?:on|in|at)\s+(?:the|my|our)\s+[a-z]+|at\s+(?:work|home|school|uni)|"
+        r"on\s+weekends)$",
+        "",
+        value,
+    )
     parts = [
         _clean(
             re.sub(
