@@ -1125,3 +1125,22 @@ def test_a_head_that_is_not_the_speakers_fact_is_left_alone(text: str) -> None:
 )
 def test_a_list_without_what_it_excepts_or_where(text: str, expected: list[str]) -> None:
     assert [p.object for p in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A stance said as it grows is the stance; one that ended is no dislike.
+        ("I'm really enjoying yoga.", [("likes", "yoga", False)]),
+        ("I've started liking olives.", [("likes", "olives", False)]),
+        ("I've fallen in love with bouldering.", [("likes", "bouldering", False)]),
+        ("I'm not into techno anymore.", [("likes", "techno", True)]),
+        ("I'm not working at Acme anymore.", [("works_at", "Acme", True)]),
+        # Their neighbours: a dislike said as one, a doubt, a place one is not at.
+        ("I don't like techno.", [("dislikes", "techno", False)]),
+        ("I'm not sure about Berlin.", []),
+        ("I'm not in Leeds.", []),
+    ],
+)
+def test_stances_as_they_grow_and_end(text: str, expected: list[tuple[str, str, bool]]) -> None:
+    assert [(p.predicate, p.object, p.negated) for p in extract(text)] == expected

@@ -394,6 +394,9 @@ class RuleExtractor:
             fact = replace(fact, value=fact.value[: region.start()])  # "Berlin, Germany"
         if fact.where_one_is and window.valid_to is not None and window.valid_to > episode.at:
             return [], None  # "I'm in Berlin until Friday": a stay, not a home
+        if negated and fact.predicate == "dislikes" and fact.relation == "dislikes":
+            # "I'm not into techno anymore": a like that ended, not a dislike.
+            fact = replace(fact, predicate="likes", relation="likes")
         negated = negated or fact.negated
         values = _values(
             fact.value, vocabulary.cardinality(fact.predicate), phrase=fact.predicate in _ACTIONS
