@@ -1144,3 +1144,22 @@ def test_a_list_without_what_it_excepts_or_where(text: str, expected: list[str])
 )
 def test_stances_as_they_grow_and_end(text: str, expected: list[tuple[str, str, bool]]) -> None:
     assert [(p.predicate, p.object, p.negated) for p in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Lost my job at Boots.", [("works_at", "Boots", True)]),
+        ("I hate my job at Aldi.", [("works_at", "Aldi", False)]),  # it holds
+        ("Applying for my job at Aldi again?", []),
+        ("I work in HR at Siemens.", [("works_at", "Siemens", False)]),
+        ("I've been promoted to head of design.", [("job_title", "head of design", False)]),
+        (
+            "I was promoted to senior analyst at Monzo.",
+            [("job_title", "senior analyst", False), ("works_at", "Monzo", False)],
+        ),
+        ("I got promoted!", []),  # to what is not said
+    ],
+)
+def test_jobs_lost_held_and_promoted_to(text: str, expected: list[tuple[str, str, bool]]) -> None:
+    assert [(p.predicate, p.object, p.negated) for p in extract(text)] == expected

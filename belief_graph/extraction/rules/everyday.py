@@ -230,6 +230,15 @@ _MY_JOB_AT = re.compile(
 )
 
 
+# Before "my job at ...": it ended, or the words say nothing of holding it.
+_JOB_ENDED = re.compile(
+    r"\b(?:lost|quit|left|leaving|quitting|leave|resigned\s+from|was\s+fired\s+from|"
+    r"gave\s+up|ended)\b",
+    re.IGNORECASE,
+)
+_JOB_UNHELD = re.compile(r"\b(?:applying|applied|interview|interviewing|offered|want|need)\b", re.I)
+
+
 _HOME = re.compile(
     r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|home\s+is|i\s+call)\s+"
     r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$"
@@ -303,6 +312,12 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
         value = _clean(match.group("org"))
         return [_proposal(speaker, _WORKS_AT, value, clause, negated=True)] if value else []
     if match := _MY_JOB_AT.search(body):
+        if _JOB_ENDED.search(body[: match.start()]):
+            # "Lost my job at Boots", "I quit my job at Aldi": that job ended.
+            value = _clean(match.group("org"))
+            return [_proposal(speaker, _WORKS_AT, value, clause, negated=True)] if value else []
+        if _JOB_UNHELD.search(body[: match.start()]):
+            return []  # "I hate my job at Aldi" says it holds; "applying for" does not
         return one(_WORKS_AT, match.group("org"))
     if match := _LANGUAGE_REQUEST.match(body):
         return one("response_language", match.group("value"))

@@ -69,6 +69,22 @@ _HOME = re.compile(
 )
 
 
+# "I work in HR at Siemens", "she works on payments for Klarna": the employer after the field.
+_FIELD_AT = re.compile(
+    r"^(?:work|works|working|am\s+working|'m\s+working)\s+(?:in|on)\s+[\w&/ -]{1,30}?\s+"
+    r"(?:at|for)\s+(?P<org>" + _NAME + r")$",
+    re.IGNORECASE,
+)
+
+
+# "I've been promoted to head of design", "got promoted to senior analyst": the new role.
+_PROMOTED = re.compile(
+    r"^(?:(?:was|were|got|been|am|'m|is|'s|just)\s+)*promoted\s+to\s+(?:be\s+)?(?:an?\s+|the\s+)?"
+    r"(?P<role>[\w -]{2,40}?)(?:\s+at\s+(?P<org>" + _NAME + r"))?$",
+    re.IGNORECASE,
+)
+
+
 def _home_or_work(rest: str, negated: bool) -> _Fact | None:
     """The home or the employer a clause names by the words around the name (see the module)."""
     home = _HOME.match(rest)
@@ -79,6 +95,16 @@ def _home_or_work(rest: str, negated: bool) -> _Fact | None:
     if job is not None and not _NOT_HELD.match(rest) and not _LOOKING_FOR.search(rest):
         org = _clean(job.group("org"))
         return _Fact(_WORKS_AT, "works at", org, negated) if org else None
+    field = _FIELD_AT.match(rest)
+    if field is not None:
+        org = _clean(field.group("org"))
+        return _Fact(_WORKS_AT, "works at", org, negated) if org else None
+    promoted = _PROMOTED.match(rest)
+    if promoted is not None and not negated:
+        role = _clean(promoted.group("role"))
+        org = _clean(promoted.group("org") or "")
+        also = ("works_at", "works at", org) if org else None
+        return _Fact("job_title", "works as", role, also=also) if role else None
     at = _AT_ORGANISATION.match(rest)
     if at is not None:
         org = _clean(at.group("org"))
