@@ -1163,3 +1163,23 @@ def test_stances_as_they_grow_and_end(text: str, expected: list[tuple[str, str, 
 )
 def test_jobs_lost_held_and_promoted_to(text: str, expected: list[tuple[str, str, bool]]) -> None:
     assert [(p.predicate, p.object, p.negated) for p in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A statement in brackets, said on the side of a request or a question.
+        ("Can you suggest a recipe (I'm vegan)?", [("dietary_preference", "vegan")]),
+        ("Help me write to my landlord (I live in Leeds).", [("lives_in", "Leeds")]),
+        ("I have two kids (Ava and Ben).", [("has_child", "Ava"), ("has_child", "Ben")]),
+        # A number after a comma is no part of the value before it.
+        ("Draft a cover letter - I'm a nurse, 5 years at St Mary's.", [("job_title", "nurse")]),
+        ("I work at Acme, 9 to 5.", [("works_at", "Acme")]),
+    ],
+)
+def test_statements_on_the_side(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(p.predicate, p.object) for p in extract(text)] == expected
+
+
+def test_a_bracket_that_states_nothing_of_the_speaker_is_left_alone() -> None:
+    assert extract("Can you suggest a recipe (something quick)?") == []

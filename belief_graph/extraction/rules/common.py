@@ -222,7 +222,7 @@ _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _ASIDE = re.compile(
     r",\s*(?=(?:so|but|which|who|where|mostly|mainly|still|though|he|she|it|it's|they|we|i|"
     r"i'm|i've|then|because|since|once|in|on|at|with|just|rain|same|plus|much|lol|haha|about|"
-    r"around|roughly|maybe|mostly|no\s+more|no\s+longer|(?-i:[a-z]+ing)\s+(?:it|this|that|the|every|my|our|so))\b)",
+    r"around|roughly|maybe|mostly|no\s+more|no\s+longer|\d+|(?-i:[a-z]+ing)\s+(?:it|this|that|the|every|my|our|so))\b)",
     re.IGNORECASE,
 )
 

@@ -64,6 +64,7 @@ from .unsaid import (
     _NO_SUBJECTLESS_VALUE,
     _PLACES,
     _REGION,
+    _STATED_IN_BRACKETS,
     _names_a_value,
     _of_the_last,
     _statements_in_question,
@@ -137,6 +138,13 @@ class RuleExtractor:
     ) -> list[tuple[Proposal | None, tuple[str, _Fact] | None]]:
         """The proposals of one sentence, clause by clause, each with the fact it stated."""
         out: list[tuple[Proposal | None, tuple[str, _Fact] | None]] = []
+        for aside in _STATED_IN_BRACKETS.finditer(sentence):
+            # "Can you suggest a recipe (I'm vegan)?": the aside is a statement of its own.
+            said = aside.group("said")
+            out.extend(
+                self._clauses(said, episode, vocabulary, turn, previous, in_context=in_context)
+            )
+            sentence = sentence.replace(aside.group(0), " ")
         request = _REQUEST.match(sentence)
         if request is not None:
             sentence = sentence[request.end() :].rstrip(" ?")

@@ -150,3 +150,9 @@ def _names_a_value(body: str, *, referred: bool = False) -> bool:
 # Facts whose value is one place: a region or country after a comma only says where it is.
 _PLACES = frozenset({"lives_in", "born_in", "work_location"})
 _REGION = re.compile(r"(?<=\w),\s+(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*)?$")
+
+
+# "(I'm vegan btw)", "(we live in Leeds)": a statement in brackets, said on the side.
+_STATED_IN_BRACKETS = re.compile(
+    r"\((?P<said>(?:i|i'm|i've|we|we're|we've|my|our)\b[^()]{3,120})\)", re.IGNORECASE
+)
