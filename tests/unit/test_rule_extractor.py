@@ -1183,3 +1183,27 @@ def test_statements_on_the_side(text: str, expected: list[tuple[str, str]]) -> N
 
 def test_a_bracket_that_states_nothing_of_the_speaker_is_left_alone() -> None:
     assert extract("Can you suggest a recipe (something quick)?") == []
+
+
+@pytest.mark.parametrize(
+    ("context", "text", "expected"),
+    [
+        # "my sister" later is the sister named before.
+        (
+            "My sister Ana lives in Porto.",
+            "My sister moved to Lisbon.",
+            ("Ana", "lives_in", "Lisbon"),
+        ),
+        ("My brother Leo is a nurse.", "My brother is a vet now.", ("Leo", "job_title", "vet")),
+        # A new name given to the relation is a new value, not the old person's fact.
+        ("My boss Dana is nice.", "My boss is Greta now.", ("alice", "reports_to", "Greta")),
+    ],
+)
+def test_a_relation_named_before_is_that_person(
+    context: str, text: str, expected: tuple[str, str, str]
+) -> None:
+    assert triples(text, context) == [expected]
+
+
+def test_a_relation_never_named_is_left_alone() -> None:
+    assert extract("My sister moved to Lisbon.") == []

@@ -57,6 +57,14 @@ _INTRODUCED = re.compile(
 )
 
 
+# "my sister" with no name after it: the sister named before, if one was.
+_RELATIVE_UNNAMED = re.compile(
+    r"\b(?i:my)\s+(?P<rel>(?i:sister|brother|mum|mom|mother|dad|father|son|daughter|husband|wife|"
+    r"partner|girlfriend|boyfriend|boss|manager|cousin|flatmate|roommate))\b(?!\s*,?\s+(?-i:[A-Z]))"
+    r"(?!['’]s)(?!\s+(?:is|was|are|'s|became|has\s+become)\s+(?:now\s+)?(?-i:[A-Z]))"
+)
+
+
 # The same, typed without capitals: "my sister ana lives in porto".
 _LOWERCASE_INTRODUCED = re.compile(
     r"\b(?P<head>my\s+(?:(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new)\s+)?"
@@ -221,6 +229,8 @@ class _Turn:
         self.last_person: str | None = None
         self.last_pet: bool | None = None
         self.last_unnamed: str | None = None
+        # "my sister" -> "Ana" once "my sister Ana" was said: who the relation names later.
+        self.relatives: dict[str, str] = {}
 
     def known(self) -> Sequence[str]:
         names = _Names(self.local, self._known, self.people)
@@ -416,11 +426,18 @@ def _introductions(
     pet = _pet_named(clause, speaker, vocabulary, turn)
     if pet is not None:
         return "", [pet]
+    if turn.relatives:
+        # "My sister moved to Lisbon" after "my sister Ana ...": Ana moved.
+        clause = _RELATIVE_UNNAMED.sub(
+            lambda m: turn.relatives.get(" ".join(m.group("rel").lower().split()), m.group(0)),
+            clause,
+        )
     for match in list(_INTRODUCED.finditer(clause)):
         name = match.group("name")
         if name.lower() in _NOT_NAMES:
             continue
         relation = " ".join(match.group("rel").lower().split())
+        turn.relatives.setdefault(relation, name)
         if relation in _RELATIONS_OUTSIDE_VOCABULARY:
             predicate: str | None = _RELATIONS_OUTSIDE_VOCABULARY[relation]
         elif _defines(vocabulary, relation):
