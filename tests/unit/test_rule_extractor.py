@@ -1207,3 +1207,25 @@ def test_a_relation_named_before_is_that_person(
 
 def test_a_relation_never_named_is_left_alone() -> None:
     assert extract("My sister moved to Lisbon.") == []
+
+
+@pytest.mark.parametrize(
+    ("context", "text", "expected"),
+    [
+        # The turn says it corrects; "it's X" in another of its sentences is the fix.
+        ("I live in Linz.", "Oops, typo - it's Graz.", ("lives_in", "Graz", True)),
+        ("I live in Linz.", "My bad. It's Graz.", ("lives_in", "Graz", True)),
+        # An apology after the contrast does not hide it.
+        ("My day off is Tuesday.", "Thursday, not Tuesday, sorry.", ("day_off", "Thursday", True)),
+        # Without a word that corrects, "it's X now" is news.
+        ("I live in Linz.", "It's Graz now.", ("lives_in", "Graz", False)),
+    ],
+)
+def test_corrections_said_across_the_turn(
+    context: str, text: str, expected: tuple[str, str, bool]
+) -> None:
+    assert [(p.predicate, p.object, p.correction) for p in extract(text, context)] == [expected]
+
+
+def test_an_apology_for_something_else_corrects_nothing() -> None:
+    assert extract("Sorry for the late reply! It's been busy.", "I live in Linz.") == []

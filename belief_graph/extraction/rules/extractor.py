@@ -64,6 +64,7 @@ from .unsaid import (
     _NO_SUBJECTLESS_VALUE,
     _PLACES,
     _REGION,
+    _SAYS_IT_CORRECTS,
     _STATED_IN_BRACKETS,
     _names_a_value,
     _of_the_last,
@@ -113,6 +114,7 @@ class RuleExtractor:
                     turn.remember(proposal)
                     previous = fact or previous
         turn.context_values = dict(turn.values)
+        turn.correcting = _SAYS_IT_CORRECTS.search(episode.text) is not None
         proposals: list[Proposal] = []
         for sentence in sentences(episode.text):
             for proposal, fact in self._clauses(sentence, episode, vocabulary, turn, previous):
@@ -331,11 +333,13 @@ class RuleExtractor:
             word = lead.group(0).strip(" ,:;!.-").lower()
             correction = correction or word in _CORRECTING_LEAD
             body = body[lead.end() :]
-        led = correction
+        led = correction or getattr(known_subjects, "correcting", False)
         meant = _MEANT.match(body) or (_IT_IS.match(body) if led else None)
         if meant is not None:
             correction = True
             body = body[meant.end() :]
+        # "Thursday, not Tuesday, sorry": the apology ends the sentence, not the value.
+        body = re.sub(r"[,\s-]+(?:sorry|my\s+bad|oops|my\s+mistake)[.!]*$", "", body, flags=re.I)
         not_tail = _NOT_TAIL.search(body)
         if not_tail is not None and not_tail.start() > 0:
             # "..., not Neovim anymore" says it changed; "..., not Lisbon" that it was wrong.

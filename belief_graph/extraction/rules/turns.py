@@ -231,10 +231,12 @@ class _Turn:
         self.last_unnamed: str | None = None
         # "my sister" -> "Ana" once "my sister Ana" was said: who the relation names later.
         self.relatives: dict[str, str] = {}
+        self.correcting = False
 
     def known(self) -> Sequence[str]:
         names = _Names(self.local, self._known, self.people)
         names.facts = {(p, s) for s, p, negated, _ in self.context_values.values() if not negated}
+        names.correcting = self.correcting
         names.values = {
             value.casefold(): (s, p)
             for s, p, negated, value in self.context_values.values()
@@ -282,6 +284,8 @@ class _Names(Sequence[str]):
         self.facts: set[tuple[str, str]] = set()
         # What the earlier turns said, by value: (subject, predicate).
         self.values: dict[str, tuple[str, str]] = {}
+        # The turn says it corrects something ("typo", "I meant"): "it's X" in it is the fix.
+        self.correcting = False
         self._local = local
         self._known = known
         self._all: list[str] | None = None

@@ -156,3 +156,11 @@ _REGION = re.compile(r"(?<=\w),\s+(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*)?
 _STATED_IN_BRACKETS = re.compile(
     r"\((?P<said>(?:i|i'm|i've|we|we're|we've|my|our)\b[^()]{3,120})\)", re.IGNORECASE
 )
+
+
+# Words by which a turn says it corrects what was said before.
+_SAYS_IT_CORRECTS = re.compile(
+    r"\b(?:typo|autocorrect|i\s+meant|misspoke|my\s+mistake|my\s+bad|correction|i\s+mixed\s+up|"
+    r"got\s+that\s+wrong|was\s+wrong)\b",
+    re.IGNORECASE,
+)
