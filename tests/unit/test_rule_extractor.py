@@ -1229,3 +1229,34 @@ def test_corrections_said_across_the_turn(
 
 def test_an_apology_for_something_else_corrects_nothing() -> None:
     assert extract("Sorry for the late reply! It's been busy.", "I live in Linz.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Galway has been home for a month now.",
+        "Got the keys to our new flat in Galway!",
+        "Just signed a lease in Galway.",
+        "We're Galway-based now.",
+        "We moved up to Galway.",
+        "Relocated up north to Galway.",
+        "Home these days is Galway.",
+        "We're now in Galway for good.",
+        "I'm renting in Galway.",
+    ],
+)
+def test_a_move_in_other_words(text: str) -> None:
+    assert triples(text) == [("alice", "lives_in", "Galway")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Home is where the heart is.",
+        "My sister has been home for a week.",
+        "I'm in Rome for good measure.",
+        "We moved away to the country.",
+    ],
+)
+def test_words_of_home_that_name_none_are_left_alone(text: str) -> None:
+    assert [p for p in extract(text) if p.predicate == "lives_in"] == []

@@ -240,10 +240,11 @@ _JOB_UNHELD = re.compile(r"\b(?:applying|applied|interview|interviewing|offered|
 
 
 _HOME = re.compile(
-    r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|home\s+is|i\s+call)\s+"
-    r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$"
-    r"|^(?P<value2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)(?:\s+is|'s)\s+(?:(?:my\s+)?home|"
-    r"where\s+(?:i|we)\s+live)(?:\s+now)?$",
+    r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|"
+    r"home\s+(?:(?:these\s+days|now|nowadays)\s+)?is|i\s+call)\s+"
+    r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?(?:\s+now)?$"
+    r"|^(?P<value2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)(?:\s+is|'s|\s+has\s+been)\s+"
+    r"(?:(?:my\s+|our\s+)?home|where\s+(?:i|we)\s+live)(?:\s+now)?(?:\s+(?:for|since)\b.*)?$",
     re.IGNORECASE,
 )
 

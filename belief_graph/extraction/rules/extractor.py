@@ -354,7 +354,8 @@ class RuleExtractor:
         negated = bool(_NEGATION_WORDS.search(body))
         body = _CHANGE_FROM.sub(lambda m: f"{m.group(1)} to ", body)
         body = re.sub(
-            r"\b(moved|relocated)\s+(?:(?:out|over|back)\s+)?(?:home\s+)?to\b",
+            r"\b(moved|relocated)\s+(?:(?:up|down|out|over|back|across|away|home|north|south|"
+            r"east|west)\s+){0,2}to\b",
             r"\1 to",
             body,
             flags=re.I,

@@ -62,6 +62,16 @@ _HOME = re.compile(
     r"^(?:call|calls)\s+(?P<called>" + _NAME + r")\s+home$"
     r"|^(?:made|make|makes)\s+(?P<made>" + _NAME + r")\s+(?:my|our|his|her|their)\s+home$"
     r"|^(?:am|'m|is|'s|are|'re)\s+based\s+out\s+of\s+(?P<based>" + _NAME + r")$"
+    r"|^(?:am|'m|is|'s|are|'re)\s+(?P<hyphen>" + _NAME + r")-based$"
+    r"|^(?:got|have|'ve\s+got|picked\s+up)\s+the\s+keys\s+to\s+(?:a|an|our|my|the)\s+"
+    r"(?:new\s+)?(?:house|flat|apartment|place|home)\s+in\s+(?P<keys>" + _NAME + r")$"
+    r"|^(?:signed|'ve\s+signed|have\s+signed)\s+a\s+(?:new\s+)?lease\s+in\s+(?P<lease>"
+    + _NAME
+    + r")$"
+    r"|^(?:am|'m|are|'re)\s+renting\s+(?:a\s+(?:house|flat|place|room)\s+)?in\s+(?P<renting>"
+    + _NAME
+    + r")$"
+    r"|^(?:am|'m|are|'re)\s+in\s+(?P<for_good>" + _NAME + r")\s+(?:for\s+good|permanently)$"
     r"|^(?:settled|'ve\s+settled|have\s+settled|am\s+settled|'m\s+settled|are\s+settled)\s+"
     r"(?:down\s+)?in\s+(?P<settled>" + _NAME + r")"
     r"(?:\s+(?:after|since|with|when|because)\b.*|,.*)?$",
