@@ -1260,3 +1260,24 @@ def test_a_move_in_other_words(text: str) -> None:
 )
 def test_words_of_home_that_name_none_are_left_alone(text: str) -> None:
     assert [p for p in extract(text) if p.predicate == "lives_in"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "context", "expected"),
+    [
+        ("I got the Spotify job!", (), [("works_at", "Spotify", False)]),
+        ("I'm officially a Spotify employee.", (), [("works_at", "Spotify", False)]),
+        ("First day at Spotify tomorrow!", (), [("works_at", "Spotify", False)]),
+        ("I'm with Spotify now.", ("I work at Acme.",), [("works_at", "Spotify", False)]),
+        ("In Cork now.", ("I live in Leeds.",), [("lives_in", "Cork", False)]),
+        # Their neighbours.
+        ("I applied for the Spotify job.", (), []),
+        ("I turned down the Spotify offer.", (), []),
+        ("My first day at school was scary.", (), []),
+        ("At Heathrow now.", ("I live in Leeds.",), []),  # a place one is at, not a home
+    ],
+)
+def test_an_employer_named_with_the_job(
+    text: str, context: tuple[str, ...], expected: list[tuple[str, str, bool]]
+) -> None:
+    assert [(p.predicate, p.object, p.negated) for p in extract(text, *context)] == expected

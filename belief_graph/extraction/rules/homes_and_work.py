@@ -23,6 +23,17 @@ _JOB_AT = re.compile(
 )
 
 
+# "got the Spotify job", "a Spotify employee", "my first day at Spotify": the employer named
+# with the job, whatever the verb.
+_ORG_JOB = re.compile(
+    r"^(?:(?:[a-z']+\s+){0,3}?)(?:a|an|the|my)\s+(?:new\s+)?(?P<org>" + _NAME + r")\s+"
+    r"(?:job|role|position|gig|offer|internship|employee|contract)$"
+    r"|^(?:(?:[a-z']+\s+){0,3}?)(?:my\s+)?first\s+(?:day|week|shift)\s+(?:at|with)\s+"
+    r"(?P<first>" + _NAME + r")$",
+    re.IGNORECASE,
+)
+
+
 # Verbs before a job noun that do not say one has the job: a search, an interview, a refusal.
 _NOT_HELD = re.compile(
     r"^(?:(?:am|'m|is|'s|are|'re)\s+)?(?:applied|apply|applying|interview|interviewed|interviewing|turned|turn|declined|decline|"
@@ -104,6 +115,10 @@ def _home_or_work(rest: str, negated: bool) -> _Fact | None:
     job = _JOB_AT.match(rest)
     if job is not None and not _NOT_HELD.match(rest) and not _LOOKING_FOR.search(rest):
         org = _clean(job.group("org"))
+        return _Fact(_WORKS_AT, "works at", org, negated) if org else None
+    named = _ORG_JOB.match(rest)
+    if named is not None and not _NOT_HELD.match(rest) and not _LOOKING_FOR.search(rest):
+        org = _clean(named.group("org") or named.group("first"))
         return _Fact(_WORKS_AT, "works at", org, negated) if org else None
     field = _FIELD_AT.match(rest)
     if field is not None:

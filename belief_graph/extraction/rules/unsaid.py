@@ -61,7 +61,7 @@ _CHANGE_WORD = re.compile(r"\b(?:now|these\s+days|nowadays|instead|currently)\b"
 _NAMES_A_VALUE = re.compile(
     r"^(?!(?:thanks|thank|same|cool|great|nice|ok|okay|sure|done|fine|good|yes|yep|no|nope|"
     r"both|all|everything|none|nothing|home|work|here|there|back|so|well|lol|haha|wow|hi|"
-    r"hey|hello|bye|sorry|please|maybe|also|too|not)\b)(?-i:[A-Z0-9£$€])",
+    r"hey|hello|bye|sorry|please|maybe|also|too|not|at|in|on|with|to|from|for|by|of)\b)(?-i:[A-Z0-9£$€])",
     re.IGNORECASE,
 )
 
@@ -114,7 +114,7 @@ _IT_NOW = re.compile(
 
 # "I'm at Globex", "we're in Cardiff": where one works or lives, when the last fact was that.
 _WHERE_NOW = re.compile(
-    r"^(?:i'm|i\s+am|we're|we\s+are)\s+(?P<how>at|with|in)\s+(?=(?-i:[A-Z]))", re.IGNORECASE
+    r"^(?:(?:i'm|i\s+am|we're|we\s+are)\s+)?(?P<how>at|with|in)\s+(?=(?-i:[A-Z]))", re.IGNORECASE
 )
 _WHERE_FACTS = {"at": "works_at", "with": "works_at", "in": "lives_in"}
 
