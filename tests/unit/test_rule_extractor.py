@@ -1281,3 +1281,19 @@ def test_an_employer_named_with_the_job(
     text: str, context: tuple[str, ...], expected: list[tuple[str, str, bool]]
 ) -> None:
     assert [(p.predicate, p.object, p.negated) for p in extract(text, *context)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm hosting the book club this week.",  # a project's hosting, not a person's
+        "I'm learning a lot at this job.",
+        "I love this song.",  # what is at hand, not a lasting value
+    ],
+)
+def test_what_is_at_hand_is_no_value(text: str) -> None:
+    assert extract(text) == []
+
+
+def test_a_name_that_starts_like_a_demonstrative_stays() -> None:
+    assert triples("I like These New Poets.") == [("alice", "likes", "These New Poets")]

@@ -430,7 +430,7 @@ _NOT_A_NUMBER = frozenset({"commute_mode", "dietary_preference", "response_langu
 _STACK = frozenset({"uses_framework", "uses_language", "uses_database", "deployed_on"})
 
 
-_UNREAD_FIRST_PERSON = frozenset({"uses", "switched to"})
+_UNREAD_FIRST_PERSON = frozenset({"uses", "switched to", "hosting", "is hosting", "hosts"})
 
 
 _MAX_OBJECT_WORDS = 7
@@ -542,6 +542,8 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
     value = value.strip()
     if not value or len(_ARTICLE.sub("", value).split()) > (longest or _MAX_OBJECT_WORDS):
         return ""
+    if re.match(r"^(?:this|that|these|those|a\s+lot|lots)\b", value):
+        return ""  # "this song", "a lot at this job": what is at hand, not a value
     if _ARTICLE.sub("", value).lower() in (
         "nothing",
         "none",
