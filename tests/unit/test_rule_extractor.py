@@ -961,7 +961,7 @@ def test_a_bare_word_that_is_no_value_is_left_alone(text: str, context: tuple[st
     ("text", "expected"),
     [
         # Chat leaves the speaker out: read as "I'm ..." or "I ...".
-        ("Fully vegan since March.", [("alice", "dietary_preference", "vegan")]),
+        ("Vegetarian since March.", [("alice", "dietary_preference", "vegetarian")]),
         ("Allergic to cats, sadly.", [("alice", "has_allergy", "cats")]),
         ("Work at Stripe now.", [("alice", "works_at", "Stripe")]),
         ("Married to Dana.", [("alice", "spouse", "Dana")]),

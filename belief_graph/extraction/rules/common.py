@@ -120,7 +120,7 @@ _ADVERBS = re.compile(
     r"instead|today|still|already|actually|really|just|also|too|as well|full[- ]time|"
     r"anymore|any more|any longer|remotely|from home|part[- ]time|freelance|only|usually|"
     r"normally|generally|typically|mostly|mainly|often|basically|originally|for now|recently|"
-    r"lately|officially|both|fully|completely|totally|strictly|entirely)\b,?",
+    r"lately|officially|both)\b,?",
     re.IGNORECASE,
 )
 

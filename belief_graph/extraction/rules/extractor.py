@@ -225,7 +225,7 @@ class RuleExtractor:
             found = _everyday(clause, episode.speaker, vocabulary)
             fact = _fact_of(found[-1]) if found else fact
         if not found and (bare_clause := _without_subject(clause, known)) is not None:
-            # Chat leaves the speaker out: "Fully vegan since March", "Allergic to cats",
+            # Chat leaves the speaker out: "Vegetarian since March", "Allergic to cats",
             # "Work at Stripe now" read as "I'm ..." or "I ...".
             # "Applied ..." reads as "I applied" (then "I'm based in ..."); "Hosting ..." not
             # at all ("I'm hosting" is a plan or an event; changes said so are read before).
