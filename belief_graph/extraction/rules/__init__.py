@@ -32,7 +32,7 @@ docs/extraction.md).
 What chat leaves unsaid is read back: the speaker as subject ("Allergic to cats", "Bought a
 house in Utrecht"), the fact's words ("it's moved to Friday", "Berlin now" after a home), a
 statement said on the way to a question ("Since I'm vegan, what ...?"); a home or an employer
-by the words around its name ("a new job at Stripe", "Vandelay Industries", "we call Montreal
+by the words around its name ("a new job at Stripe", "Brightwater Industries", "we call Montreal
 home"); a fact's noun by the head the vocabulary knows ("my piano lessons"). A turn typed with
 curly quotes or emoji is read as plain text, its spans kept as typed.
 

@@ -1,7 +1,7 @@
 """Where one lives and works, said without a verb the vocabulary knows: read by what the words
 around the name are (a job noun, an organisation's name, a home noun), not by the verb, so that
-any verb before them reads ("landed a job at Stripe", "signed with Acme", "I'm at Vandelay
-Industries", "we call Montreal home")."""
+any verb before them reads ("landed a job at Stripe", "accepted an offer from Zalando", "I'm at
+Brightwater Industries", "we call Montreal home")."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 
 from .common import _WORKS_AT, _clean, _Fact
 
-# A capitalized name of up to five words, "&" and "'s" inside ("De Smet & Partners").
+# A capitalized name of up to five words, "&" and "'s" inside ("Ortega & Sons").
 _NAME = r"(?-i:[A-Z])[\w&.'’-]*(?:\s+(?:&\s+|of\s+|and\s+|de\s+|von\s+)?(?-i:[A-Z])[\w&.'’-]*){0,4}"
 
 
@@ -47,7 +47,7 @@ _NOT_HELD = re.compile(
 _LOOKING_FOR = re.compile(r"\bfor\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|role|post)\b", re.I)
 
 
-# The last word of an organisation's name that says it is one ("Vandelay Industries").
+# The last word of an organisation's name that says it is one ("Brightwater Industries").
 _ORGANISATION = (
     r"(?:Industries|Inc|Ltd|LLC|GmbH|AG|SA|plc|Labs|Group|Bank|Corp|Corporation|Company|Co|"
     r"Technologies|Systems|Solutions|Consulting|Partners|Agency|Studios?|Hospital|University|"
@@ -56,7 +56,7 @@ _ORGANISATION = (
 )
 
 
-# "I'm at Vandelay Industries", "I've been at Northwind Labs for six years", "I'll be at
+# "I'm at Brightwater Industries", "I've been at Northwind Labs for six years", "I'll be at
 # Initech": being at an organisation is working there.
 _AT_ORGANISATION = re.compile(
     r"^(?:(?:am|'m|is|'s|are|'re|be|been|'ll\s+be|will\s+be|was|were)\s+)?(?:still\s+)?at\s+"

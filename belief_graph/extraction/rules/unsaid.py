@@ -136,7 +136,7 @@ def _of_the_last(body: str, previous: tuple[str, _Fact]) -> tuple[str, bool] | N
 
 def _names_a_value(body: str, *, referred: bool = False) -> bool:
     """Whether a bare value is a name ("Cardiff", "Kia EV6": every word capitalized) or an
-    amount ("£1,200", "3 days"), not a clause ("Text me", "Ana starts"); after "it's" that
+    amount ("£1,200", "3 days"), not a clause ("Call me", "Mia starts"); after "it's" that
     refers to the last fact, any value but a reply ("it's ramen now")."""
     if referred:
         return _NAMES_A_VALUE.match(body[:1].upper() + body[1:]) is not None
