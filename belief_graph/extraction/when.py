@@ -121,7 +121,7 @@ _PHRASE = re.compile(
 _FUTURE = re.compile(
     r"\b(will|shall|going to|gonna|plan to|planning to|about to|from next|starting next)\b"
     r"|'ll\b|\bnext\b"
-    r"|(?:\b(?:am|is|are)|'m|'re|'s)\s+(?:moving|relocating|transferring|starting|joining|leaving"
+    r"|(?:\b(?:am|is|are)|'m|'re|'s|^)\s*(?:moving|relocating|transferring|starting|joining|leaving"
     r"|quitting|switching|retiring)\b",
     re.IGNORECASE,
 )

@@ -816,3 +816,487 @@ def test_names_given_after_the_mention_and_people_who_change_jobs(
 ) -> None:
     context_turns = (context,) if context else ()
     assert [t for t in rules(text, *context_turns) if t[1]] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A home or an employer read by the words around the name, whatever the verb.
+        ("We call Montreal home these days.", [("alice", "lives_in", "Montreal")]),
+        ("I'm based out of Nairobi.", [("alice", "lives_in", "Nairobi")]),
+        ("Settled in Hamburg after the move, loving it.", [("alice", "lives_in", "Hamburg")]),
+        ("We've made Lisbon our home.", [("alice", "lives_in", "Lisbon")]),
+        ("Bought a house in Utrecht last month!", [("alice", "lives_in", "Utrecht")]),
+        ("Started a new position at Deloitte last week.", [("alice", "works_at", "Deloitte")]),
+        ("I accepted an offer from Zalando.", [("alice", "works_at", "Zalando")]),
+        ("Landed a full-time role with Miro!", [("alice", "works_at", "Miro")]),
+        (
+            "I'm at Brightwater Industries for now.",
+            [("alice", "works_at", "Brightwater Industries")],
+        ),
+        ("I've been at Northwind Labs for six years.", [("alice", "works_at", "Northwind Labs")]),
+        # A role said with its employer is both, whichever shape read it.
+        (
+            "New job: product manager at Miro.",
+            [("alice", "job_title", "product manager"), ("alice", "works_at", "Miro")],
+        ),
+        # A pet named as a sister is ("my sister Ana").
+        ("My dog Rufus is the best.", [("alice", "has_pet", "Rufus")]),
+        ("Our cat Mochi just turned two.", [("alice", "has_pet", "Mochi")]),
+        ("Our second daughter, Ines, was born in May.", [("alice", "has_child", "Ines")]),
+        # How or how often is not the value.
+        ("I speak Portuguese fluently.", [("alice", "language_spoken", "Portuguese")]),
+        ("My editor is Vim again.", [("alice", "editor", "Vim")]),
+        # Chat without a subject, any past tense; a discourse lead before the statement.
+        ("Relocated to Dublin over the summer.", [("alice", "lives_in", "Dublin")]),
+        ("Now living in Brighton.", [("alice", "lives_in", "Brighton")]),
+        ("Turns out I'm allergic to penicillin.", [("alice", "has_allergy", "penicillin")]),
+        # The word that led into a time goes with it.
+        ("Starting in May my day off moves to Wednesday.", [("alice", "day_off", "Wednesday")]),
+    ],
+)
+def test_round_three_mechanisms(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert triples(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Their neighbours: a job looked for or turned down, a place one is at, a name as home.
+        "Applied for a job at Spotify.",
+        "Turned down an offer from Meta.",
+        "Hoping to get a job at Google.",
+        "I had an interview at Amazon.",
+        "I'm at the gym.",
+        "I'm at Heathrow, flight's delayed.",
+        "We called Dave home.",
+        "Settled in nicely.",
+        "Settled the bill.",
+        # A past tense with no fact, a name that ends like one, an -ing that is no home or job.
+        "Visited Google's office in Zurich yesterday.",
+        "Worked late again.",
+        "Decided to stay home tonight.",
+        "Ted moved to Leeds.",
+        "Hosting a party Saturday.",
+        "Thinking about moving to Lisbon.",
+        "Interviewed at Northwind Labs today.",
+        # "-ly" words that are the value.
+        "I'm flying to Italy on Friday?",
+    ],
+)
+def test_round_three_neighbours_left_alone(text: str) -> None:
+    assert extract(text) == []
+
+
+def test_an_ly_word_that_is_a_name_or_a_noun_stays_in_the_value() -> None:
+    assert triples("I live with my family in Sicily.")[-1:] != [("alice", "lives_in", "Sic")]
+    assert triples("I moved to Italy.") == [("alice", "lives_in", "Italy")]
+    assert triples("My favourite food is jelly.") == [("alice", "favorite_food", "jelly")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Typed with curly apostrophes, an ellipsis character, emoji.
+        ("I’m vegan now 🌱", [("alice", "dietary_preference", "vegan")]),
+        ("I’ve moved to Berlin…", [("alice", "lives_in", "Berlin")]),
+        ("Moved to Berlin 🎉🎉", [("alice", "lives_in", "Berlin")]),
+        ("My sister’s name is Ana.", [("alice", "has_sibling", "Ana")]),
+        # A region after a place; a participle after a comma is an aside.
+        ("I live in Berlin, Germany.", [("alice", "lives_in", "Berlin")]),
+        ("I'm from Portland, Oregon.", [("alice", "born_in", "Portland")]),
+        ("Living in Berlin now, loving it", [("alice", "lives_in", "Berlin")]),
+    ],
+)
+def test_typed_as_people_type(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert triples(text) == expected
+
+
+def test_a_source_typed_with_curly_quotes_is_the_span_as_typed() -> None:
+    text = "I’m vegan now 🌱. I’ve moved to Berlin…"
+    assert [p.source for p in extract(text)] == ["I’m vegan now 🌱.", "I’ve moved to Berlin…"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Lists stay lists: the region trim is for one place, the aside for a participle.
+        ("I speak French, German.", ["French", "German"]),
+        ("I like hiking, running and swimming.", ["hiking", "running", "swimming"]),
+        ("I work at Stripe, Dublin.", ["Stripe, Dublin"]),
+    ],
+)
+def test_lists_and_employers_keep_their_commas(text: str, expected: list[str]) -> None:
+    assert [p.object for p in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "context", "expected"),
+    [
+        ("OK so I moved. Berlin now.", ("I live in Paris.",), [("alice", "lives_in", "Berlin")]),
+        ("Cardiff since March.", ("I live in Bristol.",), [("alice", "lives_in", "Cardiff")]),
+        ("Tuesdays now.", ("My day off is Monday.",), [("alice", "day_off", "Tuesdays")]),
+        ("35 now.", ("I'm 34.",), [("alice", "age", "35")]),
+    ],
+)
+def test_a_bare_value_with_a_change_word_is_the_last_facts_new_value(
+    text: str, context: tuple[str, ...], expected: list[tuple[str, str, str]]
+) -> None:
+    proposals = extract(text, *context)
+    assert [(p.subject, p.predicate, p.object) for p in proposals] == expected
+    assert not any(p.correction for p in proposals)
+
+
+@pytest.mark.parametrize(
+    ("text", "context"),
+    [
+        ("Berlin now.", ()),  # no fact before it
+        ("Thanks now.", ("I live in Bristol.",)),  # a reply, not a value
+        ("Call me instead.", ("Email me.",)),  # a clause, not a name
+        ("Mia starts there next week.", ("My sister Mia works at Lidl.",)),
+    ],
+)
+def test_a_bare_word_that_is_no_value_is_left_alone(text: str, context: tuple[str, ...]) -> None:
+    assert [p for p in extract(text, *context) if p.object in text.split()[0]] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Chat leaves the speaker out: read as "I'm ..." or "I ...".
+        ("Vegetarian since March.", [("alice", "dietary_preference", "vegetarian")]),
+        ("Allergic to cats, sadly.", [("alice", "has_allergy", "cats")]),
+        ("Work at Stripe now.", [("alice", "works_at", "Stripe")]),
+        ("Married to Dana.", [("alice", "spouse", "Dana")]),
+        ("Based in Leeds now.", [("alice", "lives_in", "Leeds")]),
+        ("Originally from Cork.", [("alice", "born_in", "Cork")]),
+        ("Fluent in Spanish.", [("alice", "language_spoken", "Spanish")]),
+        ("Still in Leeds.", [("alice", "lives_in", "Leeds")]),
+    ],
+)
+def test_a_clause_without_its_subject_is_the_speakers(
+    text: str, expected: list[tuple[str, str, str]]
+) -> None:
+    assert triples(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Still job hunting, sent out thirty CVs.",  # an activity, not a job
+        "Love the new design.",  # a thing just seen
+        "Hosting a party Saturday.",
+        "Applied for a job at Spotify.",
+        "Off to Paris tomorrow.",
+        "Back from Rome.",
+        "In London for the week.",
+        "On holiday in Spain.",
+        "Happy in Berlin.",
+        "Down with a cold.",
+        "Thinking of going vegan.",
+        "Working with Sara on the launch.",
+        "Bob lives in Rome, apparently.",  # a name the namespace holds is a subject
+    ],
+)
+def test_fragments_that_state_no_fact_of_the_speaker_are_left_alone(text: str) -> None:
+    assert [p for p in extract(text) if p.subject == "alice"] == []
+
+
+@pytest.mark.parametrize(
+    ("context", "text", "expected"),
+    [
+        # The last fact's new value, said without its noun or verb.
+        ("My day off is Monday.", "It's moved to Friday.", [("day_off", "Friday", False)]),
+        (
+            "My favourite food is sushi.",
+            "These days it's ramen.",
+            [("favorite_food", "ramen", False)],
+        ),
+        ("I work at Acme.", "Got a new job! I'm at Globex now.", [("works_at", "Globex", False)]),
+        ("I live in Leeds.", "We're in Cardiff now.", [("lives_in", "Cardiff", False)]),
+        # An end said in other words, of a value the earlier turns gave.
+        ("I work at Acme.", "Acme let me go last week.", [("works_at", "Acme", True)]),
+        (
+            "I live in Leeds.",
+            "Leeds is behind me, I'm in Glasgow now.",
+            [("lives_in", "Glasgow", False), ("lives_in", "Leeds", True)],
+        ),
+        # A value cut at ", no more ..."; another pet; a commute in the -ing form.
+        (
+            "I'm vegetarian.",
+            "I'm vegan now, no more dairy.",
+            [("dietary_preference", "vegan", False)],
+        ),
+        ("I have a cat, Miso.", "We got a second cat, Tofu.", [("has_pet", "Tofu", False)]),
+        ("I drive to work.", "Cycling to work these days.", [("commute_mode", "cycling", False)]),
+        # A subjectless progressive of a change with its day is to come.
+        ("I work at Acme.", "Starting at Globex on Monday.", [("works_at", "Globex", False)]),
+    ],
+)
+def test_changes_said_without_the_facts_words(
+    context: str, text: str, expected: list[tuple[str, str, bool]]
+) -> None:
+    found = {(p.predicate, p.object, p.negated) for p in extract(text, context)}
+    assert found == set(expected)
+
+
+@pytest.mark.parametrize(
+    ("context", "text"),
+    [
+        ("I live in Leeds.", "I'm at Heathrow now."),  # not the last fact's kind of place
+        ("I have two cats, Tofu and Miso.", "So it's Tofu and Bo now."),  # several values
+        ("My favourite food is sushi.", "It's great."),  # no change said
+        ("I work at Acme.", "It was fine."),
+    ],
+)
+def test_an_it_or_a_place_that_is_no_new_value_is_left_alone(context: str, text: str) -> None:
+    assert [p for p in extract(text, context) if not p.negated] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A statement said on the way to a question.
+        ("Since I'm vegan, what should I cook tonight?", [("dietary_preference", "vegan")]),
+        ("As a vegan, what should I cook?", [("dietary_preference", "vegan")]),
+        ("Now that I live in Oslo, any tips for winter running?", [("lives_in", "Oslo")]),
+        ("Given that I'm allergic to nuts, is this safe?", [("has_allergy", "nuts")]),
+        (
+            "Being vegetarian, what protein do you recommend?",
+            [("dietary_preference", "vegetarian")],
+        ),
+        (
+            "As a teacher at Oakridge High, how do I grade this?",
+            [("job_title", "teacher"), ("works_at", "Oakridge High")],
+        ),
+        ("I'm a nurse on nights - can you help me plan meals?", [("job_title", "nurse")]),
+    ],
+)
+def test_a_statement_inside_a_question(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(p.predicate, p.object) for p in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do I live in Paris?",
+        "Should I move to Berlin, or stay in Lisbon?",
+        "If I move to Berlin, do I need a visa?",
+        "I wonder, should I go vegan?",
+        "I'm thinking of moving to Leeds, is that wise?",
+        "As a kid, did you like Lego?",
+        "I'm flying to Italy on Friday?",  # asks whether it is so
+    ],
+)
+def test_questions_that_state_nothing_are_left_alone(text: str) -> None:
+    assert extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A noun read by the head the vocabulary knows.
+        ("My piano lessons are on Mondays.", [("alice", "lesson_day", "Mondays")]),
+        ("Piano lessons moved to Fridays.", [("alice", "lesson_day", "Fridays")]),
+        ("My weekly team meeting is on Tuesdays.", [("alice", "meeting_day", "Tuesdays")]),
+    ],
+)
+def test_a_noun_read_by_its_head(text: str, expected: list[tuple[str, str, str]]) -> None:
+    assert triples(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My old manager is Dana.",  # no longer
+        "My sister's boyfriend is Tom.",  # someone else's
+        "My best friend's name is Ana.",
+        "My car insurance is Aviva.",  # no head the vocabulary knows
+    ],
+)
+def test_a_head_that_is_not_the_speakers_fact_is_left_alone(text: str) -> None:
+    assert [p for p in extract(text) if p.subject == "alice"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("No allergies except penicillin.", ["penicillin"]),
+        ("I speak French and Spanish at work.", ["French", "Spanish"]),
+        ("I have two plants on the windowsill: mint and thyme.", ["mint", "thyme"]),
+    ],
+)
+def test_a_list_without_what_it_excepts_or_where(text: str, expected: list[str]) -> None:
+    assert [p.object for p in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A stance said as it grows is the stance; one that ended is no dislike.
+        ("I'm really enjoying yoga.", [("likes", "yoga", False)]),
+        ("I've started liking olives.", [("likes", "olives", False)]),
+        ("I've fallen in love with bouldering.", [("likes", "bouldering", False)]),
+        ("I'm not into techno anymore.", [("likes", "techno", True)]),
+        ("I'm not working at Acme anymore.", [("works_at", "Acme", True)]),
+        # Their neighbours: a dislike said as one, a doubt, a place one is not at.
+        ("I don't like techno.", [("dislikes", "techno", False)]),
+        ("I'm not sure about Berlin.", []),
+        ("I'm not in Leeds.", []),
+    ],
+)
+def test_stances_as_they_grow_and_end(text: str, expected: list[tuple[str, str, bool]]) -> None:
+    assert [(p.predicate, p.object, p.negated) for p in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Lost my job at Boots.", [("works_at", "Boots", True)]),
+        ("I hate my job at Aldi.", [("works_at", "Aldi", False)]),  # it holds
+        ("Applying for my job at Aldi again?", []),
+        ("I work in HR at Siemens.", [("works_at", "Siemens", False)]),
+        ("I've been promoted to head of design.", [("job_title", "head of design", False)]),
+        (
+            "I was promoted to senior analyst at Monzo.",
+            [("job_title", "senior analyst", False), ("works_at", "Monzo", False)],
+        ),
+        ("I got promoted!", []),  # to what is not said
+    ],
+)
+def test_jobs_lost_held_and_promoted_to(text: str, expected: list[tuple[str, str, bool]]) -> None:
+    assert [(p.predicate, p.object, p.negated) for p in extract(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A statement in brackets, said on the side of a request or a question.
+        ("Can you suggest a recipe (I'm vegan)?", [("dietary_preference", "vegan")]),
+        ("Help me write to my landlord (I live in Leeds).", [("lives_in", "Leeds")]),
+        ("I have two kids (Ava and Ben).", [("has_child", "Ava"), ("has_child", "Ben")]),
+        # A number after a comma is no part of the value before it.
+        ("Draft a cover letter - I'm a nurse, 5 years at St Mary's.", [("job_title", "nurse")]),
+        ("I work at Acme, 9 to 5.", [("works_at", "Acme")]),
+    ],
+)
+def test_statements_on_the_side(text: str, expected: list[tuple[str, str]]) -> None:
+    assert [(p.predicate, p.object) for p in extract(text)] == expected
+
+
+def test_a_bracket_that_states_nothing_of_the_speaker_is_left_alone() -> None:
+    assert extract("Can you suggest a recipe (something quick)?") == []
+
+
+@pytest.mark.parametrize(
+    ("context", "text", "expected"),
+    [
+        # "my sister" later is the sister named before.
+        (
+            "My sister Ana lives in Porto.",
+            "My sister moved to Lisbon.",
+            ("Ana", "lives_in", "Lisbon"),
+        ),
+        ("My brother Leo is a nurse.", "My brother is a vet now.", ("Leo", "job_title", "vet")),
+        # A new name given to the relation is a new value, not the old person's fact.
+        ("My boss Dana is nice.", "My boss is Greta now.", ("alice", "reports_to", "Greta")),
+    ],
+)
+def test_a_relation_named_before_is_that_person(
+    context: str, text: str, expected: tuple[str, str, str]
+) -> None:
+    assert triples(text, context) == [expected]
+
+
+def test_a_relation_never_named_is_left_alone() -> None:
+    assert extract("My sister moved to Lisbon.") == []
+
+
+@pytest.mark.parametrize(
+    ("context", "text", "expected"),
+    [
+        # The turn says it corrects; "it's X" in another of its sentences is the fix.
+        ("I live in Linz.", "Oops, typo - it's Graz.", ("lives_in", "Graz", True)),
+        ("I live in Linz.", "My bad. It's Graz.", ("lives_in", "Graz", True)),
+        # An apology after the contrast does not hide it.
+        ("My day off is Tuesday.", "Thursday, not Tuesday, sorry.", ("day_off", "Thursday", True)),
+        # Without a word that corrects, "it's X now" is news.
+        ("I live in Linz.", "It's Graz now.", ("lives_in", "Graz", False)),
+    ],
+)
+def test_corrections_said_across_the_turn(
+    context: str, text: str, expected: tuple[str, str, bool]
+) -> None:
+    assert [(p.predicate, p.object, p.correction) for p in extract(text, context)] == [expected]
+
+
+def test_an_apology_for_something_else_corrects_nothing() -> None:
+    assert extract("Sorry for the late reply! It's been busy.", "I live in Linz.") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Galway has been home for a month now.",
+        "Got the keys to our new flat in Galway!",
+        "Just signed a lease in Galway.",
+        "We're Galway-based now.",
+        "We moved up to Galway.",
+        "Relocated up north to Galway.",
+        "Home these days is Galway.",
+        "We're now in Galway for good.",
+        "I'm renting in Galway.",
+    ],
+)
+def test_a_move_in_other_words(text: str) -> None:
+    assert triples(text) == [("alice", "lives_in", "Galway")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Home is where the heart is.",
+        "My sister has been home for a week.",
+        "I'm in Rome for good measure.",
+        "We moved away to the country.",
+    ],
+)
+def test_words_of_home_that_name_none_are_left_alone(text: str) -> None:
+    assert [p for p in extract(text) if p.predicate == "lives_in"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "context", "expected"),
+    [
+        ("I got the Spotify job!", (), [("works_at", "Spotify", False)]),
+        ("I'm officially a Spotify employee.", (), [("works_at", "Spotify", False)]),
+        ("First day at Spotify tomorrow!", (), [("works_at", "Spotify", False)]),
+        ("I'm with Spotify now.", ("I work at Acme.",), [("works_at", "Spotify", False)]),
+        ("In Cork now.", ("I live in Leeds.",), [("lives_in", "Cork", False)]),
+        # Their neighbours.
+        ("I applied for the Spotify job.", (), []),
+        ("I turned down the Spotify offer.", (), []),
+        ("My first day at school was scary.", (), []),
+        ("At Heathrow now.", ("I live in Leeds.",), []),  # a place one is at, not a home
+    ],
+)
+def test_an_employer_named_with_the_job(
+    text: str, context: tuple[str, ...], expected: list[tuple[str, str, bool]]
+) -> None:
+    assert [(p.predicate, p.object, p.negated) for p in extract(text, *context)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm hosting the book club this week.",  # a project's hosting, not a person's
+        "I'm learning a lot at this job.",
+        "I love this song.",  # what is at hand, not a lasting value
+    ],
+)
+def test_what_is_at_hand_is_no_value(text: str) -> None:
+    assert extract(text) == []
+
+
+def test_a_name_that_starts_like_a_demonstrative_stays() -> None:
+    assert triples("I like These New Poets.") == [("alice", "likes", "These New Poets")]

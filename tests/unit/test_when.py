@@ -88,3 +88,10 @@ def test_a_naive_moment_is_refused_by_name() -> None:
 def test_strip_removes_the_phrase_it_was_read_from() -> None:
     window = find("I moved to Berlin last week, finally.", AT)
     assert strip("I moved to Berlin last week, finally.", window) == "I moved to Berlin finally."
+
+
+def test_a_subjectless_progressive_of_a_change_is_to_come() -> None:
+    said = datetime(2026, 3, 11, 12, tzinfo=UTC)  # a Wednesday
+    assert find("Starting at Globex on Monday.", said).valid_from == datetime(
+        2026, 3, 16, tzinfo=UTC
+    )

@@ -29,9 +29,17 @@ no claim is kept as one text-only proposal of its statements, so search finds it
 extractor is meant to be precise rather than complete (coverage and limits in
 docs/extraction.md).
 
+What chat leaves unsaid is read back: the speaker as subject ("Allergic to cats", "Bought a
+house in Utrecht"), the fact's words ("it's moved to Friday", "Berlin now" after a home), a
+statement said on the way to a question ("Since I'm vegan, what ...?"); a home or an employer
+by the words around its name ("a new job at Stripe", "Brightwater Industries", "we call Montreal
+home"); a fact's noun by the head the vocabulary knows ("my piano lessons"). A turn typed with
+curly quotes or emoji is read as plain text, its spans kept as typed.
+
 The package: ``extractor`` (``RuleExtractor``, the walk over a turn's sentences and clauses)
-calls the readers ``verbs``, ``shapes``, ``everyday`` and ``turns``; ``common`` holds what they
-share. A reader imports only ``common`` and the readers listed after it.
+calls the readers ``verbs``, ``shapes``, ``homes_and_work``, ``everyday``, ``turns`` and
+``unsaid``, and ``typed`` for how a turn is typed; ``common`` holds what they share. A reader
+imports only ``common`` and the readers listed after it.
 """
 
 from __future__ import annotations

@@ -53,7 +53,9 @@ _LEAD = re.compile(
     r"actually|sorry|correction|update|fyi|just so you know|heads up|oops|right|anyway|typo|"
     r"my bad|ugh|whoops|honestly|quick update|good news|bad news|sadly|news|small change|"
     r"i'd say|i would say|i guess|i suppose|i think|let me think|to be honest|for the record|"
-    r"scratch that|autocorrect)"
+    r"scratch that|autocorrect|turns out|it turns out|guess what|fun fact|big news|in other news|"
+    r"long story short|plot twist|for context|quick note|side note|funnily enough|"
+    r"believe it or not|as it happens|anyhow|alright|all right|so yeah|lol|haha)"
     r"\b[\s,:;!.-]*",
     re.IGNORECASE,
 )
@@ -220,7 +222,7 @@ _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _ASIDE = re.compile(
     r",\s*(?=(?:so|but|which|who|where|mostly|mainly|still|though|he|she|it|it's|they|we|i|"
     r"i'm|i've|then|because|since|once|in|on|at|with|just|rain|same|plus|much|lol|haha|about|"
-    r"around|roughly|maybe|mostly)\b)",
+    r"around|roughly|maybe|mostly|no\s+more|no\s+longer|\d+|(?-i:[a-z]+ing)\s+(?:it|this|that|the|every|my|our|so))\b)",
     re.IGNORECASE,
 )
 
@@ -342,7 +344,8 @@ _IN_PLACE = re.compile(r"^(?:am|'m|are|'re|is|'s)\s+in\s+([A-Z][\w'-]*(?:\s+[A-Z
 
 # "I've got two cats, Ziggy and Stardust", "we have a dog named Biscuit".
 _HAVE_NAMED = re.compile(
-    r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+)\s+(?:new\s+)?"
+    r"^(?:(?:got|have|has|adopted|own)\s+)?(?:a|an|one|two|three|four|five|\d+|another)\s+"
+    r"(?:new\s+|second\s+|third\s+|fourth\s+|little\s+)?"
     r"([a-z]+?)(?:s)?(?:\s+(?:on|in|at)\s+[^:,]+)?(?::\s*|,\s*|\s+\(|\s+(?:named|called)\s+)(.+)$",
     re.IGNORECASE,
 )
@@ -351,7 +354,8 @@ _HAVE_NAMED = re.compile(
 # Sentences without a subject in chat are the speaker's: "Moved to Porto", "Left Acme".
 _SUBJECTLESS = re.compile(
     r"^(?:moved|relocated|transferred|started|joined|left|quit|switched|retired|got|took|"
-    r"began|been|starting|joining|moving|relocating|born)\b",
+    r"began|been|starting|joining|moving|relocating|born|bought|sold|found|made|became|went|"
+    r"landed|signed|settled|adopted|accepted|picked|gave|living|working|studying|learning|teaching|training|cycling|walking|driving|biking|(?-i:[A-Za-z][a-z]{2,}ed))\b",
     re.IGNORECASE,
 )
 
@@ -426,7 +430,7 @@ _NOT_A_NUMBER = frozenset({"commute_mode", "dietary_preference", "response_langu
 _STACK = frozenset({"uses_framework", "uses_language", "uses_database", "deployed_on"})
 
 
-_UNREAD_FIRST_PERSON = frozenset({"uses", "switched to"})
+_UNREAD_FIRST_PERSON = frozenset({"uses", "switched to", "hosting", "is hosting", "hosts"})
 
 
 _MAX_OBJECT_WORDS = 7
@@ -454,6 +458,10 @@ def _without_time(sentence: str, window: when.Window) -> str:
     if not window.phrase:
         return sentence
     head, _, tail = sentence.partition(window.phrase)
+    # "Starting in May my day off moves": the word that led into the time goes with it.
+    head = re.sub(
+        r"(?:^|\s)(?:starting|beginning|effective|from|as\s+of)\s*$", "", head, flags=re.I
+    )
     keep = "," if head.strip(" ,") and tail.lstrip(" ").startswith(",") else ""
     return " ".join(f"{head.rstrip(' ,')}{keep} {tail.lstrip(' ,')}".split())
 
@@ -463,6 +471,40 @@ def _defines(vocabulary: Vocabulary, phrase: str) -> bool:
     in", "is on", "is at": an event's place or day where the words say it is an event) names
     none by itself."""
     return phrase in vocabulary and vocabulary.canonical(phrase) in vocabulary.predicates
+
+
+# Words before a noun that say the fact no longer holds, or does not hold yet.
+_NOT_NOW = frozenset("old former ex previous last future next".split())
+
+
+def _head_noun(noun: str, vocabulary: Vocabulary) -> str:
+    """The noun as the vocabulary knows it: the whole phrase, or the head it ends with when only
+    that names a fact ("my piano lessons": lessons, "the weekly team meeting": team meeting);
+    a fact that no longer holds ("my old manager") keeps the whole, which names none."""
+    words = noun.split()
+    if (
+        _defines(vocabulary, noun)
+        or any(w.lower() in _NOT_NOW for w in words)
+        or re.search(r"['’]s?\b", noun)  # "my sister's boyfriend" is not the speaker's
+        or words[0].lower() in ("his", "her", "their", "its", "your")
+    ):
+        return noun
+    for start in range(1, len(words)):
+        head = " ".join(words[start:])
+        if _defines(vocabulary, head):
+            return head
+    return noun
+
+
+# Words after a value that say how or how often, not what ("fluently", "every day" is cut by
+# _SUBORDINATE); "-ly" words that are nouns or names stay.
+_MANNER_AT_END = re.compile(
+    r",?\s+(?!(?:family|belly|jelly|ally|rally|lily|holy|ugly|july|italy|sicily|reply|supply|"
+    r"assembly|monopoly|anomaly|bully|fly|butterfly|melancholy|only|early|daily|weekly|monthly|"
+    r"yearly|friendly|lovely|likely|elderly|silly|curly|woolly|hilly|chilly)\b)"
+    r"(?-i:[a-z]+ly)$|,?\s+(?:again|so\s+far|for\s+good|for\s+now|these\s+days|at\s+the\s+moment)$",
+    re.IGNORECASE,
+)
 
 
 def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> str:
@@ -491,10 +533,17 @@ def _clean(value: str, *, phrase: bool = False, longest: int | None = None) -> s
         flags=re.IGNORECASE,
     )
     value = _DWELLING.sub("", value)
+    # "no allergies except penicillin": what is excepted is the value.
+    value = re.sub(r"^(?:except(?:\s+for)?|apart\s+from|other\s+than|besides)\s+", "", value)
+    # "Portuguese fluently", "Rust again": how or how often, not the value.
+    while (manner := _MANNER_AT_END.search(value)) is not None and manner.start() > 0:
+        value = value[: manner.start()]
     value = _APPROXIMATELY.sub("", (_CLAUSE_WORDS if phrase else _SUBORDINATE).sub("", value))
     value = value.strip()
     if not value or len(_ARTICLE.sub("", value).split()) > (longest or _MAX_OBJECT_WORDS):
         return ""
+    if re.match(r"^(?:this|that|these|those|a\s+lot|lots)\b", value):
+        return ""  # "this song", "a lot at this job": what is at hand, not a value
     if _ARTICLE.sub("", value).lower() in (
         "nothing",
         "none",

@@ -4,6 +4,7 @@ favourite ... is ..."), and the forms of a value and its sentence."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from belief_graph.vocabulary import Vocabulary
 
@@ -229,11 +230,21 @@ _MY_JOB_AT = re.compile(
 )
 
 
+# Before "my job at ...": it ended, or the words say nothing of holding it.
+_JOB_ENDED = re.compile(
+    r"\b(?:lost|quit|left|leaving|quitting|leave|resigned\s+from|was\s+fired\s+from|"
+    r"gave\s+up|ended)\b",
+    re.IGNORECASE,
+)
+_JOB_UNHELD = re.compile(r"\b(?:applying|applied|interview|interviewing|offered|want|need)\b", re.I)
+
+
 _HOME = re.compile(
-    r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|home\s+is|i\s+call)\s+"
-    r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?$"
-    r"|^(?P<value2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)(?:\s+is|'s)\s+(?:(?:my\s+)?home|"
-    r"where\s+(?:i|we)\s+live)(?:\s+now)?$",
+    r"^(?:i(?:'ve|\s+have)?\s+(?:just\s+)?settled\s+in|"
+    r"home\s+(?:(?:these\s+days|now|nowadays)\s+)?is|i\s+call)\s+"
+    r"(?P<value>(?-i:[A-Z])[\w' -]*?)(?:\s+home)?(?:\s+now)?$"
+    r"|^(?P<value2>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)*)(?:\s+is|'s|\s+has\s+been)\s+"
+    r"(?:(?:my\s+|our\s+)?home|where\s+(?:i|we)\s+live)(?:\s+now)?(?:\s+(?:for|since)\b.*)?$",
     re.IGNORECASE,
 )
 
@@ -302,6 +313,12 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
         value = _clean(match.group("org"))
         return [_proposal(speaker, _WORKS_AT, value, clause, negated=True)] if value else []
     if match := _MY_JOB_AT.search(body):
+        if _JOB_ENDED.search(body[: match.start()]):
+            # "Lost my job at Boots", "I quit my job at Aldi": that job ended.
+            value = _clean(match.group("org"))
+            return [_proposal(speaker, _WORKS_AT, value, clause, negated=True)] if value else []
+        if _JOB_UNHELD.search(body[: match.start()]):
+            return []  # "I hate my job at Aldi" says it holds; "applying for" does not
         return one(_WORKS_AT, match.group("org"))
     if match := _LANGUAGE_REQUEST.match(body):
         return one("response_language", match.group("value"))
@@ -361,6 +378,19 @@ def _everyday(clause: str, speaker: str, vocabulary: Vocabulary) -> list[Proposa
     return []
 
 
+def _role_and_employer(fact: _Fact) -> _Fact:
+    """A role read with its employer in the value ("New job: product manager at Miro") is two
+    facts, whichever shape read it: the role, and works_at the employer."""
+    if fact.predicate != "job_title" or fact.also is not None or fact.negated:
+        return fact
+    at = re.match(
+        r"^(?:an?\s+|the\s+)?(.+?)\s+(?:at|for|with)\s+((?-i:[A-Z])[\w&.'’ -]*)$", fact.value
+    )
+    if at is None or not _is_role(at.group(1)):
+        return fact
+    return replace(fact, value=at.group(1), also=("works_at", "works at", at.group(2).strip()))
+
+
 def _is_role(phrase: str) -> bool:
     """Whether "a <phrase>" names a job: a few words whose last one names a person's work."""
     words = phrase.split()
@@ -408,6 +438,13 @@ def _values(value: str, cardinality: str, *, phrase: bool = False) -> list[str]:
     """A multi-valued fact may be given as a list ("French and Spanish")."""
     if cardinality != "multi":
         return [value]
+    # "tomatoes and chillies on the balcony": where, said once for the whole list.
+    value = re.sub(
+        r"\s+(?:(?:on|in|at)\s+(?:the|my|our)\s+[a-z]+|at\s+(?:work|home|school|uni)|"
+        r"on\s+weekends)$",
+        "",
+        value,
+    )
     parts = [
         _clean(
             re.sub(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from belief_graph.vocabulary import Vocabulary
 
@@ -38,7 +39,7 @@ from .common import (
     _without_leads,
     _without_time,
 )
-from .everyday import _REQUEST, _everyday, _sentence_of, _values
+from .everyday import _REQUEST, _everyday, _role_and_employer, _sentence_of, _values
 from .turns import (
     _CLAUSE_BREAK,
     _ME_AND,
@@ -57,6 +58,19 @@ from .turns import (
     _Turn,
     _with_source,
 )
+from .typed import _as_typed, _typed_plainly
+from .unsaid import (
+    _CHANGE_WORD,
+    _NO_SUBJECTLESS_VALUE,
+    _PLACES,
+    _REGION,
+    _SAYS_IT_CORRECTS,
+    _STATED_IN_BRACKETS,
+    _names_a_value,
+    _of_the_last,
+    _statements_in_question,
+    _without_subject,
+)
 from .verbs import _keeps_time, _moved_onto, _overlaps, _possessive, _timing, _verb_group
 
 
@@ -74,6 +88,22 @@ class RuleExtractor:
     ) -> list[Proposal]:
         """The claims the episode's text states, in the order said; a turn with none is kept
         as a text-only proposal of its statements (``keep_unread``), so that search finds it."""
+        plain = _typed_plainly(episode.text)
+        if plain == episode.text and all(_typed_plainly(c) == c for c in episode.context):
+            return self._extract(episode, vocabulary, known_subjects)
+        # Read with typographic quotes and emoji made plain; each source is then the same
+        # span of the turn as typed (the plain text has the same length).
+        read = episode.model_copy(
+            update={"text": plain, "context": tuple(_typed_plainly(c) for c in episode.context)}
+        )
+        return [
+            _as_typed(p, plain, episode.text)
+            for p in self._extract(read, vocabulary, known_subjects)
+        ]
+
+    def _extract(
+        self, episode: Episode, vocabulary: Vocabulary, known_subjects: Sequence[str]
+    ) -> list[Proposal]:
         turn = _Turn(episode.speaker, known_subjects)
         previous: tuple[str, _Fact] | None = None
         for said in episode.context:
@@ -84,6 +114,7 @@ class RuleExtractor:
                     turn.remember(proposal)
                     previous = fact or previous
         turn.context_values = dict(turn.values)
+        turn.correcting = _SAYS_IT_CORRECTS.search(episode.text) is not None
         proposals: list[Proposal] = []
         for sentence in sentences(episode.text):
             for proposal, fact in self._clauses(sentence, episode, vocabulary, turn, previous):
@@ -109,10 +140,23 @@ class RuleExtractor:
     ) -> list[tuple[Proposal | None, tuple[str, _Fact] | None]]:
         """The proposals of one sentence, clause by clause, each with the fact it stated."""
         out: list[tuple[Proposal | None, tuple[str, _Fact] | None]] = []
+        for aside in _STATED_IN_BRACKETS.finditer(sentence):
+            # "Can you suggest a recipe (I'm vegan)?": the aside is a statement of its own.
+            said = aside.group("said")
+            out.extend(
+                self._clauses(said, episode, vocabulary, turn, previous, in_context=in_context)
+            )
+            sentence = sentence.replace(aside.group(0), " ")
         request = _REQUEST.match(sentence)
         if request is not None:
             sentence = sentence[request.end() :].rstrip(" ?")
         elif sentence.rstrip().endswith("?"):
+            # A question says no fact, but a statement said on the way may ("Since I'm vegan,
+            # what should I cook?", "As a nurse, ...?"): read those parts on their own.
+            for part in _statements_in_question(sentence):
+                out.extend(
+                    self._clauses(part, episode, vocabulary, turn, previous, in_context=in_context)
+                )
             return out
         sentence = _BULLET.sub("", sentence)
         said, introduced = _introductions(sentence, episode.speaker, vocabulary, turn)
@@ -180,6 +224,31 @@ class RuleExtractor:
         if not found:
             found = _everyday(clause, episode.speaker, vocabulary)
             fact = _fact_of(found[-1]) if found else fact
+        if not found and (bare_clause := _without_subject(clause, known)) is not None:
+            # Chat leaves the speaker out: "Vegetarian since March", "Allergic to cats",
+            # "Work at Stripe now" read as "I'm ..." or "I ...".
+            # "Applied ..." reads as "I applied" (then "I'm based in ..."); "Hosting ..." not
+            # at all ("I'm hosting" is a plan or an event; changes said so are read before).
+            past = re.match(r"^[a-z]+ed\b", bare_clause) is not None
+            subjects = (
+                ()
+                if re.match(r"^[a-z]+ing\b", bare_clause)
+                else ("I", "I'm")
+                if past
+                else ("I'm", "I")
+            )
+            for subject in subjects:
+                found, fact = self._sentence(
+                    f"{subject} {bare_clause}", episode, vocabulary, known, None
+                )
+                found = [
+                    p.model_copy(update={"source": clause})
+                    for p in found
+                    if not _NO_SUBJECTLESS_VALUE.match(p.object or "")
+                ]
+                if found:
+                    break
+            fact = fact if found else None
         found = [_instead(p, clause, turn, vocabulary) for p in found]
         return found, fact
 
@@ -264,11 +333,13 @@ class RuleExtractor:
             word = lead.group(0).strip(" ,:;!.-").lower()
             correction = correction or word in _CORRECTING_LEAD
             body = body[lead.end() :]
-        led = correction
+        led = correction or getattr(known_subjects, "correcting", False)
         meant = _MEANT.match(body) or (_IT_IS.match(body) if led else None)
         if meant is not None:
             correction = True
             body = body[meant.end() :]
+        # "Thursday, not Tuesday, sorry": the apology ends the sentence, not the value.
+        body = re.sub(r"[,\s-]+(?:sorry|my\s+bad|oops|my\s+mistake)[.!]*$", "", body, flags=re.I)
         not_tail = _NOT_TAIL.search(body)
         if not_tail is not None and not_tail.start() > 0:
             # "..., not Neovim anymore" says it changed; "..., not Lisbon" that it was wrong.
@@ -283,7 +354,8 @@ class RuleExtractor:
         negated = bool(_NEGATION_WORDS.search(body))
         body = _CHANGE_FROM.sub(lambda m: f"{m.group(1)} to ", body)
         body = re.sub(
-            r"\b(moved|relocated)\s+(?:(?:out|over|back)\s+)?(?:home\s+)?to\b",
+            r"\b(moved|relocated)\s+(?:(?:up|down|out|over|back|across|away|home|north|south|"
+            r"east|west)\s+){0,2}to\b",
             r"\1 to",
             body,
             flags=re.I,
@@ -294,16 +366,32 @@ class RuleExtractor:
         body = re.sub(
             r"\s+(?:instead\s+of|rather\s+than)\s+.*$|\s+(?:there|here)$", "", body, flags=re.I
         )
+        said_changed = bool(window.phrase) or _CHANGE_WORD.search(body) is not None
         body = " ".join(_ADVERBS.sub(" ", f" {body} ").split()).strip(" ,")
         if not body:
             return [], None
+        if (
+            meant is None
+            and previous is not None
+            and vocabulary.cardinality(previous[1].predicate) == "single"
+            and (last := _of_the_last(body, previous))
+        ):
+            # "It's moved to Friday", "these days it's ramen", "I'm at Globex now": the last
+            # fact's new value, said without its noun or verb.
+            body, said_changed, referred = last[0], said_changed or last[1], True
+        else:
+            referred = False
+        bare = _bare_value(body)
         found = self._read(
             body,
             episode,
             vocabulary,
             known_subjects,
             previous,
-            meant is not None or (led and correction and _bare_value(body)),
+            meant is not None
+            or (led and correction and bare)
+            # "Berlin now.", "Cardiff since March": the last fact's new value.
+            or (said_changed and bare and _names_a_value(body, referred=referred)),
             _timing(window, episode.at),
         )
         if found is None and not_tail is not None and _bare_value(body):
@@ -314,8 +402,14 @@ class RuleExtractor:
         if found is None:
             return [], None
         subject, fact = found
+        fact = _role_and_employer(fact)
+        if fact.predicate in _PLACES and (region := _REGION.search(fact.value)) is not None:
+            fact = replace(fact, value=fact.value[: region.start()])  # "Berlin, Germany"
         if fact.where_one_is and window.valid_to is not None and window.valid_to > episode.at:
             return [], None  # "I'm in Berlin until Friday": a stay, not a home
+        if negated and fact.predicate == "dislikes" and fact.relation == "dislikes":
+            # "I'm not into techno anymore": a like that ended, not a dislike.
+            fact = replace(fact, predicate="likes", relation="likes")
         negated = negated or fact.negated
         values = _values(
             fact.value, vocabulary.cardinality(fact.predicate), phrase=fact.predicate in _ACTIONS
@@ -403,9 +497,11 @@ class RuleExtractor:
         if we is not None:
             fact = _verb_group(body[we.end() :], vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact and fact.predicate in _HOUSEHOLD else None
-        if _SUBJECTLESS.match(body):
+        named = {n.casefold() for n in known_subjects}
+        if _SUBJECTLESS.match(body) and body.split()[0].casefold() not in named:
             # "Starting at Figma on Monday": "I'm starting ..."
-            said = f"am {body}" if re.match(r"^[a-z]+ing\b", body, re.IGNORECASE) else body
+            said = body[:1].lower() + body[1:]
+            said = f"am {said}" if re.match(r"^[a-z]+ing\b", said) else said
             fact = _verb_group(said, vocabulary, first_person=True, timing=timing)
             return (episode.speaker, fact) if fact else None
         for name in sorted({*known_subjects, episode.speaker}, key=len, reverse=True):

@@ -10,6 +10,7 @@ from belief_graph.vocabulary import Vocabulary
 
 from .common import _DIET_PREDICATE, _WHEN_VALUED, _WORKS_AT, DIETS, _clean, _defines, _Fact
 from .everyday import _LANGUAGES
+from .homes_and_work import _home_or_work
 
 # Common shapes whose verb the vocabulary does not name.
 _SCHOOL = re.compile(
@@ -20,7 +21,8 @@ _SCHOOL = re.compile(
 
 
 _COMMUTE = re.compile(
-    r"^(?P<how>cycle|bike|walk|drive|run|take\s+the\s+\w+|get\s+the\s+\w+|commute\s+by\s+\w+)"
+    r"^(?:am\s+|'m\s+)?(?P<how>cycle|bike|walk|drive|run|cycling|biking|walking|driving|running|"
+    r"take\s+the\s+\w+|get\s+the\s+\w+|commute\s+by\s+\w+)"
     r"\s+(?:to|into|in\s+to)\s+(?:work|the\s+office)\b",
     re.IGNORECASE,
 )
@@ -29,8 +31,10 @@ _COMMUTE = re.compile(
 _COMMUTE_VALUE = {
     "cycle": "cycling",
     "bike": "cycling",
+    "biking": "cycling",
     "walk": "walking",
     "drive": "car",
+    "driving": "car",
     "run": "running",
 }
 
@@ -183,6 +187,10 @@ def _shaped(rest: str, vocabulary: Vocabulary, negated: bool) -> _Fact | None:
     switched to, a subject taught, an employer that hired, a language picked up, a class
     started, a health condition."""
     known = vocabulary.predicates
+    if "lives_in" in known and _WORKS_AT in known:
+        placed = _home_or_work(rest, negated)
+        if placed is not None:
+            return placed
     student = _STUDENT_AT.match(rest)
     if student is not None and "studied_at" in known:
         return _Fact("studied_at", "studies at", student.group("org"), negated)

@@ -24,6 +24,7 @@ from .common import (
     _clean,
     _defines,
     _Fact,
+    _head_noun,
     _proposal,
     _without_leads,
     _without_time,
@@ -47,11 +48,20 @@ _SUBJECT = re.compile(r"^\s*(i|we)(?:\b|(?='))", re.IGNORECASE)
 
 # "my sister Ana", "my boss, Diane,": a person the speaker names, and how they are related.
 _INTRODUCED = re.compile(
-    r"\b(?i:my)\s+(?i:(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new)\s+)?"
+    r"\b(?i:my|our)\s+(?i:(?:best|older|younger|little|big|baby|eldest|oldest|youngest|twin|new|"
+    r"first|second|third|fourth|middle)\s+)?"
     r"(?P<rel>(?i:team\s+lead|best\s+friend|co-author|co-worker|coworker|girlfriend|boyfriend|"
     r"husband|wife|partner|sister|brother|sibling|mum|mom|mother|dad|father|son|daughter|"
     r"friend|boss|manager|lead|colleague|cousin|flatmate|roommate|neighbour|neighbor))"
     r"\s*,?\s+(?P<name>[A-Z][\w'-]+)(?P<comma>\s*,)?"
+)
+
+
+# "my sister" with no name after it: the sister named before, if one was.
+_RELATIVE_UNNAMED = re.compile(
+    r"\b(?i:my)\s+(?P<rel>(?i:sister|brother|mum|mom|mother|dad|father|son|daughter|husband|wife|"
+    r"partner|girlfriend|boyfriend|boss|manager|cousin|flatmate|roommate))\b(?!\s*,?\s+(?-i:[A-Z]))"
+    r"(?!['’]s)(?!\s+(?:is|was|are|'s|became|has\s+become)\s+(?:now\s+)?(?-i:[A-Z]))"
 )
 
 
@@ -179,7 +189,9 @@ _NOUN_SET = re.compile(
 _REMOVAL = re.compile(
     r"\b(?:passed\s+away|died|(?:is|are|'s)\s+gone|gave\s+up|given\s+up|give\s+up|dropped|quit|"
     r"stopped|sold|rehomed|re-homed|lost|ended|got\s+rid\s+of|no\s+more|no\s+longer|anymore|"
-    r"any\s+more|don't\s+have|doesn't\s+have|left|not)\b",
+    r"any\s+more|don't\s+have|doesn't\s+have|left|not|let\s+(?:me|him|her|them)\s+go|"
+    r"laid\s+(?:me|him|her|them)\s+off|fired\s+(?:me|him|her|them)|parted\s+ways|"
+    r"moved\s+(?:away\s+from|out\s+of)|behind\s+(?:me|us))\b",
     re.IGNORECASE,
 )
 
@@ -188,7 +200,9 @@ _DIED = re.compile(r"\b(?:passed\s+away|died|passed)\b", re.IGNORECASE)
 
 
 _SAYS_ENDED = re.compile(
-    r"\b(?:no\s+more|no\s+longer|anymore|any\s+more|quit|gave\s+up|dropped|stopped)\b",
+    r"\b(?:no\s+more|no\s+longer|anymore|any\s+more|quit|gave\s+up|dropped|stopped|"
+    r"let\s+(?:me|him|her|them)\s+go|laid\s+(?:me|him|her|them)\s+off|fired\s+(?:me|him|her|them)|"
+    r"parted\s+ways|moved\s+(?:away\s+from|out\s+of)|behind\s+(?:me|us))\b",
     re.IGNORECASE,
 )
 
@@ -215,10 +229,14 @@ class _Turn:
         self.last_person: str | None = None
         self.last_pet: bool | None = None
         self.last_unnamed: str | None = None
+        # "my sister" -> "Ana" once "my sister Ana" was said: who the relation names later.
+        self.relatives: dict[str, str] = {}
+        self.correcting = False
 
     def known(self) -> Sequence[str]:
         names = _Names(self.local, self._known, self.people)
         names.facts = {(p, s) for s, p, negated, _ in self.context_values.values() if not negated}
+        names.correcting = self.correcting
         names.values = {
             value.casefold(): (s, p)
             for s, p, negated, value in self.context_values.values()
@@ -266,6 +284,8 @@ class _Names(Sequence[str]):
         self.facts: set[tuple[str, str]] = set()
         # What the earlier turns said, by value: (subject, predicate).
         self.values: dict[str, tuple[str, str]] = {}
+        # The turn says it corrects something ("typo", "I meant"): "it's X" in it is the fix.
+        self.correcting = False
         self._local = local
         self._known = known
         self._all: list[str] | None = None
@@ -410,11 +430,18 @@ def _introductions(
     pet = _pet_named(clause, speaker, vocabulary, turn)
     if pet is not None:
         return "", [pet]
+    if turn.relatives:
+        # "My sister moved to Lisbon" after "my sister Ana ...": Ana moved.
+        clause = _RELATIVE_UNNAMED.sub(
+            lambda m: turn.relatives.get(" ".join(m.group("rel").lower().split()), m.group(0)),
+            clause,
+        )
     for match in list(_INTRODUCED.finditer(clause)):
         name = match.group("name")
         if name.lower() in _NOT_NAMES:
             continue
         relation = " ".join(match.group("rel").lower().split())
+        turn.relatives.setdefault(relation, name)
         if relation in _RELATIONS_OUTSIDE_VOCABULARY:
             predicate: str | None = _RELATIONS_OUTSIDE_VOCABULARY[relation]
         elif _defines(vocabulary, relation):
@@ -467,6 +494,13 @@ _PET_KIND = (
 _PET_MENTION = re.compile(rf"\b(?i:my|our|a|an)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})\b")
 
 
+# "my dog Rufus", "our cat, Mochi,": a pet named as the speaker's sister Ana is.
+_PET_APPOSED = re.compile(
+    rf"\b(?i:my|our)\s+(?i:new\s+|old\s+|little\s+|rescue\s+)?(?i:{_PET_KIND})\s*,?\s+"
+    r"(?P<name>(?-i:[A-Z])[a-z'-]+)\b(?!\s+(?-i:[A-Z]))"
+)
+
+
 _PET_NAME = re.compile(
     r"^(?:(?i:her|his|its|their)\s+name(?:'s|\s+is)|"
     rf"(?i:my|our)\s+(?i:new\s+|old\s+|little\s+)?(?i:{_PET_KIND})(?:'s\s+name\s+is|"
@@ -503,6 +537,14 @@ def _pet_named(clause: str, speaker: str, vocabulary: Vocabulary, turn: _Turn) -
         turn.last_unnamed = None
         turn.people.add(named.group("name"))
         return _proposal(speaker, predicate, named.group("name"), clause)
+    apposed = _PET_APPOSED.search(clause)
+    if (
+        apposed is not None
+        and "has_pet" in vocabulary.predicates
+        and apposed.group("name").lower() not in _NOT_NAMES
+    ):
+        turn.last_pet = None
+        return _proposal(speaker, "has_pet", apposed.group("name"), clause)
     pet = _PET_MENTION.search(clause)
     if pet is not None:
         turn.last_pet = True
@@ -618,7 +660,7 @@ def _changed_noun(
         match = pattern.search(body)
         if match is None:
             continue
-        noun = match.group("noun").strip()
+        noun = _head_noun(match.group("noun").strip(), vocabulary)
         if not _defines(vocabulary, noun) or noun.lower() in _UNREAD:
             continue
         if vocabulary.canonical(noun) in _PEOPLE:

@@ -36,6 +36,7 @@ from .common import (
     _clean,
     _defines,
     _Fact,
+    _head_noun,
 )
 from .everyday import _is_role, _variants
 from .shapes import _base_verb, _shaped, _stem
@@ -78,6 +79,7 @@ def _possessive(rest: str, vocabulary: Vocabulary) -> _Fact | None:
         return _Fact(relation, noun.lower(), value, possessive=True)
     if not _defines(vocabulary, noun) and noun.endswith("s") and _defines(vocabulary, noun[:-1]):
         noun = noun[:-1]  # "my meetings are on Tuesdays"
+    noun = _head_noun(noun, vocabulary)
     place = re.match(r"^in\s+(?P<place>.+)$", match.group(2), re.IGNORECASE)
     if (
         place is not None
@@ -143,10 +145,11 @@ def _verb_group(
         if negating.group(0).lower().startswith("stopped"):
             # "stopped drinking coffee": no longer drinks it.
             rest = re.sub(r"^([a-z]+)ing\b", lambda m: _stem(m.group(1)), rest, flags=re.I)
-        elif re.match(r"^(?:am|'m)\b", negating.group(0), re.I) and re.match(
-            r"^(?:a|an|the)\s", rest, re.I
+        elif re.match(r"^(?:am|'m)\b", negating.group(0), re.I) and not re.match(
+            r"^at\s", rest, re.I
         ):
-            rest = f"am {rest}"  # "I'm not a fan of" is "is a fan of", negated
+            # "I'm not a fan of" is "is a fan of", negated; "not into techno": "is into".
+            rest = f"am {rest}"
     will_work = re.match(
         r"^(?:will|'ll|shall|am\s+going\s+to|'m\s+going\s+to)\s+be\s+working\s+(?=at|for)\b",
         rest,
@@ -181,6 +184,18 @@ def _verb_group(
         flags=re.I,
     )
     rest = re.sub(r"\b(?:big|huge|massive|great)\s+(?=fan\s+of)", "", rest, flags=re.IGNORECASE)
+    # "I'm really enjoying yoga", "I've started liking olives", "fallen in love with": a
+    # stance said as it grows is the stance.
+    rest = re.sub(
+        r"^(?:(?:am|'m|'ve\s+been|have\s+been)\s+|(?:'ve\s+|have\s+)?(?:started|begun|began)\s+)"
+        r"(?:really\s+)?(enjoy|lik|lov)(?:e)?ing\b",
+        lambda m: {"enjoy": "enjoy", "lik": "like", "lov": "love"}[m.group(1).lower()],
+        rest,
+        flags=re.IGNORECASE,
+    )
+    rest = re.sub(
+        r"^(?:'ve\s+|have\s+)?(?:fallen|fell)\s+in\s+love\s+with\b", "love", rest, flags=re.I
+    )
     # Words the vocabulary knows by another name.
     rest = re.sub(r"^(am|'m|is|'s|are|'re)\s+located\s+in\b", r"\1 based in", rest, flags=re.I)
     rest = re.sub(r"^(?:adore|adores)\b", "love", rest, flags=re.IGNORECASE)
@@ -288,8 +303,10 @@ def _verb_group(
             return _Fact(_DIET_PREDICATE, "is", _ARTICLE.sub("", value).lower(), negated)
         return None
     a_role = _ROLE.match(rest)
-    if a_role is not None and _is_role(a_role.group(1)):
-        value = _clean(a_role.group(1))
+    # "a nurse on nights", "a teacher in Leeds": the role, without where or when.
+    role = re.sub(r"\s+(?:on|in)\s+.*$", "", a_role.group(1)) if a_role is not None else ""
+    if a_role is not None and _is_role(role):
+        value = _clean(role)
         return _Fact("job_title", "works as", value, negated) if value else None
     words = rest.split()
     for size in range(min(len(words) - 1, 6), 0, -1):
