@@ -34,8 +34,8 @@ Reported per system and split:
 The offline models of the test suite are loaded (the embedder for search, the contradiction
 classifier for verification). Nothing is tuned on ``--split held_out``.
 
-    python -m bench extraction [--split held_out|calibration|all] [--systems rules,recorded,layered,text]
-                               [--errors] [--json]
+    python -m bench extraction [--split held_out|calibration|all]
+                               [--systems rules,recorded,layered,text] [--errors] [--json]
 """
 
 from __future__ import annotations
