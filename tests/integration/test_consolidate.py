@@ -26,6 +26,7 @@ from belief_graph.cli.app import app
 from belief_graph.models import ClaimDraft
 from belief_graph.server.provide import ConnectionInfo
 from belief_graph.store import Store
+from belief_graph.testing import factories
 from belief_graph.testing.graph import check_graph, q
 from belief_graph.transfer.snapshot import export_namespace
 
@@ -35,13 +36,9 @@ EARLY = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
 
 def draft(subject: str | None, predicate: str | None, obj: str | None, text: str, **kw: Any):
-    return ClaimDraft(
-        namespace=kw.pop("namespace", NS),
-        subject=subject,
-        predicate=predicate,
-        object=obj,
-        text=text,
-        **kw,
+    """The shared factory's draft, in Priya's namespace unless another is given."""
+    return factories.draft(
+        subject, predicate, obj, namespace=kw.pop("namespace", NS), text=text, **kw
     )
 
 
