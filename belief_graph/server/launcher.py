@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from belief_graph.errors import ConfigError, StoreUnavailable
+from belief_graph.server import classes
 from belief_graph.server.java import Java, find_java, required_java
 from belief_graph.server.status import (
     HOST,
@@ -345,6 +346,7 @@ class LocalNeo4j:
             f"-Xmx{mine.get('server.memory.heap.max_size', _HEAP_MAX)}",
             *_JAVA_FLAGS,
             *vector_api,
+            *classes.jvm_flags(self.home, self.lib_dir, java),
             *jvm_options(self.settings.neo4j_conf),
             "-cp",
             f"{self.lib_dir}{os.sep}*",
@@ -477,13 +479,16 @@ class LocalNeo4j:
         pid = self._server_pid()
         if pid is None:
             self.pid_file.unlink(missing_ok=True)
+            classes.keep(self.home, self.lib_dir, clean_exit=False)
             return False
         self._signal_group(pid, signal.SIGTERM)
-        if not self._wait_exit(pid, timeout):
+        clean_exit = self._wait_exit(pid, timeout)
+        if not clean_exit:
             self._signal_group(pid, signal.SIGKILL)
             if not self._wait_exit(pid, 10):
                 raise StoreUnavailable(f"Neo4j (pid {pid}) survived SIGKILL")
         self.pid_file.unlink(missing_ok=True)
+        classes.keep(self.home, self.lib_dir, clean_exit=clean_exit)
         return True
 
     def replace_store(
