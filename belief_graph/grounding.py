@@ -9,6 +9,9 @@ never overrule what structure reads (identity is structural, models only add inf
 
 - ``grounding``: ``supported`` / ``contradicted`` when the source's words decide, else ``None``
   (the model decides);
+- ``quoted``: a text-only claim made of its source's own sentences (a turn kept as said) is
+  supported by it: there is nothing to verify, and a model reading "I ..." against the
+  third-person premise could only misread it;
 - ``in_third_person``: the source with its first person given to the speaker ("I'm vegan" said
   by alice reads "Alice is vegan"), the premise the model reads when structure is silent.
 """
@@ -24,7 +27,9 @@ from .identity.words import BASE_VERBS
 
 Grounding = Literal["supported", "contradicted"]
 
-__all__ = ["Grounding", "clauses", "grounding", "in_third_person", "readings"]
+__all__ = ["Grounding", "clauses", "grounding", "in_third_person", "quoted", "readings"]
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def grounding(value: str | None, negated: bool, source: str) -> Grounding | None:
@@ -43,6 +48,14 @@ def grounding(value: str | None, negated: bool, source: str) -> Grounding | None
     if not negated and found and all(r == "ended" for r in found):
         return "contradicted"
     return None
+
+
+def quoted(text: str, source: str) -> bool:
+    """Whether ``text`` is its source's own words: every sentence of it found whole in
+    ``source`` (spacing aside, its closing stop too), none added, none cut."""
+    said = " ".join(source.split())
+    sentences = [p.rstrip(".!?") for p in _SENTENCE_END.split(" ".join(text.split()))]
+    return bool(said) and all(sentences) and all(p in said for p in sentences)
 
 
 _FIRST_PERSON: tuple[tuple[re.Pattern[str], str], ...] = tuple(

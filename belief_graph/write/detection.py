@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from ..detect import Detector, Vectors, nearest
-from ..grounding import Grounding, grounding, in_third_person
+from ..grounding import Grounding, grounding, in_third_person, quoted
 from ..identity import Statement, has_negation, parse, relation_frame, stated_value
 from ..models import Cardinality, ClaimDraft
 from ..policy import Candidate, PairScores, Unanswered, contradicted, match_text
@@ -265,7 +265,10 @@ def source_score(
 def grounded_by_words(draft: ClaimDraft) -> Grounding | None:
     """How a draft's source bears on it by its words alone (``grounding``), else ``None``:
     structure first, a source that states the claim's value with its polarity supports it (and
-    one that states it only negated contradicts it) whatever a model reads."""
+    one that states it only negated contradicts it) whatever a model reads; a text-only draft
+    made of its source's own sentences (a turn kept as said) is supported by it."""
+    if draft.text_only and quoted(draft.text, draft.episode_content or ""):
+        return "supported"
     value = stated_value(draft.object, draft.text)
     return grounding(value, polarity(draft), draft.episode_content or "")
 

@@ -416,6 +416,22 @@ def test_a_turn_the_rules_cannot_read_is_kept_for_search(semantic_bg: BeliefGrap
     assert bg.beliefs(NS, "alice") == []  # no fact of the speaker's was made up from it
 
 
+def test_a_turn_kept_as_said_is_never_refused_by_its_own_words(semantic_bg: BeliefGraph) -> None:
+    """The contradiction model reads "I quit ..." against the premise "alice quit ..." as a
+    contradiction; a text-only claim of the turn's own sentences has nothing to verify, so it is
+    kept (before, these were stored rejected and search never found them)."""
+    bg = semantic_bg
+    for said_it in (
+        "I quit the café. My feet couldn't take the long shifts anymore.",
+        "I'm in Lyon at the moment for a workshop, home again on Friday.",
+    ):
+        seen = bg.observe(NS, said(said_it, at=datetime.now(UTC)), extractor=RULES)
+        assert [p.text_only for p in seen.proposals] == [True], said_it
+        assert [r.verdict for r in seen.results] == ["NEW"] and seen.refused == [], said_it
+    (hit,) = bg.search("long shifts at the café", NS, k=1)
+    assert hit.claim.text == "I quit the café. My feet couldn't take the long shifts anymore."
+
+
 def test_the_demo_tells_a_conversation_through_observe(bg: BeliefGraph) -> None:
     import io
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from belief_graph.grounding import clauses, grounding, in_third_person
+from belief_graph.grounding import clauses, grounding, in_third_person, quoted
 
 
 @pytest.mark.parametrize(
@@ -107,3 +107,23 @@ def test_clauses_split_at_punctuation_dashes_contrasts_and_a_new_subject() -> No
 )
 def test_the_first_person_is_the_speaker(text: str, expected: str) -> None:
     assert in_third_person(text, "alice") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "source", "expected"),
+    [
+        ("I quit the café. My feet hurt.", "I quit the café. My feet hurt.", True),
+        ("I quit the café.", "Ugh. I quit the café! Any tips for a job hunt?", True),
+        ("I quit the café. Any tips?", "I quit the café.  Any   tips?", True),  # spacing aside
+        ("I quit the café. My feet hurt", "I quit the café. My feet hurt.", True),  # its stop
+        ("I quit the café.", "I never quit the café.", False),  # words cut
+        ("I'm vegan.", "I'm not vegan.", False),
+        ("alice quit the café.", "I quit the café.", False),  # put in other words
+        ("I quit the café.", "", False),
+        ("", "I quit the café.", False),
+    ],
+)
+def test_a_text_made_of_its_sources_own_sentences_is_quoted(
+    text: str, source: str, expected: bool
+) -> None:
+    assert quoted(text, source) is expected
