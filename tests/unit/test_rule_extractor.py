@@ -948,6 +948,41 @@ def test_a_bare_value_with_a_change_word_is_the_last_facts_new_value(
 
 
 @pytest.mark.parametrize(
+    ("text", "context", "expected"),
+    [
+        ("senior developer now!", ("I'm a junior developer.",), ("job_title", "senior developer")),
+        (
+            "black tea these days",
+            ("My favourite drink is green tea.",),
+            ("favorite_drink", "black tea"),
+        ),
+        ("Head nurse now, still on nights.", ("I'm a staff nurse.",), ("job_title", "Head nurse")),
+    ],
+)
+def test_a_lower_case_value_of_the_last_facts_kind_is_its_new_value(
+    text: str, context: tuple[str, ...], expected: tuple[str, str]
+) -> None:
+    """Another of the same kind (the last word of the last fact's value) with a change word."""
+    assert [(p.predicate, p.object) for p in extract(text, *context)] == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "context"),
+    [
+        ("tired now", ("I'm a nurse.",)),  # not another nurse
+        ("red bike now", ("I drive a blue Fiat.",)),  # another kind of thing
+        ("junior developer now", ("I'm a junior developer.",)),  # the same value
+        ("developer now", ("I'm a junior developer.",)),  # no word of its own
+        ("two cats now", ("I have a cat called Tom.",)),  # a fact of several values
+    ],
+)
+def test_a_lower_case_value_of_another_kind_is_not_the_last_facts(
+    text: str, context: tuple[str, ...]
+) -> None:
+    assert extract(text, *context) == []
+
+
+@pytest.mark.parametrize(
     ("text", "context"),
     [
         ("Berlin now.", ()),  # no fact before it

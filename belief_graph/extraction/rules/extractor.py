@@ -68,6 +68,7 @@ from .unsaid import (
     _STATED_IN_BRACKETS,
     _names_a_value,
     _of_the_last,
+    _same_kind,
     _statements_in_question,
     _without_subject,
 )
@@ -390,8 +391,20 @@ class RuleExtractor:
             previous,
             meant is not None
             or (led and correction and bare)
-            # "Berlin now.", "Cardiff since March": the last fact's new value.
-            or (said_changed and bare and _names_a_value(body, referred=referred)),
+            # "Berlin now.", "Cardiff since March", "senior designer now" after "junior
+            # designer": the last fact's new value.
+            or (
+                said_changed
+                and bare
+                and (
+                    _names_a_value(body, referred=referred)
+                    or (
+                        previous is not None
+                        and vocabulary.cardinality(previous[1].predicate) == "single"
+                        and _same_kind(body, previous)
+                    )
+                )
+            ),
             _timing(window, episode.at),
         )
         if found is None and not_tail is not None and _bare_value(body):

@@ -147,6 +147,21 @@ def _names_a_value(body: str, *, referred: bool = False) -> bool:
     )
 
 
+def _same_kind(body: str, previous: tuple[str, _Fact]) -> bool:
+    """Whether a bare value in lower case is another of the kind the last fact's value is: it
+    ends in that value's last word ("senior designer now" after "junior designer", "black tea
+    these days" after "green tea"), with a word of its own before it."""
+    words, before = body.casefold().split(), previous[1].value.casefold().split()
+    return (
+        1 < len(words) <= 4
+        and bool(before)
+        and words[-1] == before[-1]
+        and words[-1].isalpha()
+        and len(words[-1]) > 2
+        and words != before
+    )
+
+
 # Facts whose value is one place: a region or country after a comma only says where it is.
 _PLACES = frozenset({"lives_in", "born_in", "work_location"})
 _REGION = re.compile(r"(?<=\w),\s+(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*)?$")
