@@ -78,7 +78,7 @@ def test_audit_files_declare_their_params_and_fit_a_browser_url(name: str) -> No
     assert ";" not in query.body
 
 
-def draft(obj: str, month: int, **extra: Any) -> ClaimDraft:
+def framework(obj: str, month: int, **extra: Any) -> ClaimDraft:
     """The project's framework ``obj``, from the first of ``month``, said in episode S-obj."""
     fields = {
         "text": f"The project uses {obj}.",
@@ -91,7 +91,7 @@ def draft(obj: str, month: int, **extra: Any) -> ClaimDraft:
 def test_slot_lineage_and_known_at(bg: BeliefGraph, store: Store) -> None:
     story = (("Express", 3), ("Fastify", 5), ("Go", 7))
     # Learned the day after each began: history, imported with the days it was learned on.
-    learned = [as_history(draft(obj, month), day(month, 2)) for obj, month in story]
+    learned = [as_history(framework(obj, month), day(month, 2)) for obj, month in story]
     ids = [r.added[0] for r in bg.import_history(learned, actor="audit test", batch_size=1)]
     rows = store.read("audit/slot_lineage", namespace=NS, claim_id=ids[1])
     assert [r["id"] for r in rows] == ids
@@ -114,8 +114,8 @@ def test_conflicts_pending_and_revision_audits(
     make_bg: Callable[..., BeliefGraph], store: Store
 ) -> None:
     bg = make_bg(policy=Policy(preset="conservative"))
-    first = bg.remember(draft("Express", 3))
-    held = bg.remember(draft("Go", 5))
+    first = bg.remember(framework("Express", 3))
+    held = bg.remember(framework("Go", 5))
     assert held.decision == "hold_pending"
     pending = store.read("audit/pending_confirmations", namespace=NS)
     assert [p["id"] for p in pending] == held.added
@@ -158,10 +158,12 @@ def test_conflicts_pending_and_revision_audits(
 
 
 def test_policy_disputes_and_promotions_audits(bg: BeliefGraph, store: Store) -> None:
-    rule = bg.remember(draft("pnpm", 3, kind="policy", origin="ADR-7", episode_id="ADR-7"))
+    rule = bg.remember(framework("pnpm", 3, kind="policy", origin="ADR-7", episode_id="ADR-7"))
     seen = [
         bg.remember(
-            draft("npm", 4, source_type="observed", author=f"agent-{i % 2}", episode_id=f"run-{i}")
+            framework(
+                "npm", 4, source_type="observed", author=f"agent-{i % 2}", episode_id=f"run-{i}"
+            )
         )
         for i in range(3)
     ]

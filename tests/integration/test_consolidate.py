@@ -35,7 +35,7 @@ OTHER = "user:omar"
 EARLY = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
 
-def draft(subject: str | None, predicate: str | None, obj: str | None, text: str, **kw: Any):
+def priyas(subject: str | None, predicate: str | None, obj: str | None, text: str, **kw: Any):
     """The shared factory's draft, in Priya's namespace unless another is given."""
     return factories.draft(
         subject, predicate, obj, namespace=kw.pop("namespace", NS), text=text, **kw
@@ -155,7 +155,7 @@ class Seeded:
 
         # One fact, three current claims: the belief, a legacy duplicate (seen twice, with its
         # own episode) and a text-only twin in a fact of its own.
-        self.lisbon = remember(draft("Priya", "lives_in", "Lisbon", "Priya lives in Lisbon."))
+        self.lisbon = remember(priyas("Priya", "lives_in", "Lisbon", "Priya lives in Lisbon."))
         self.home = bg.get(NS, self.lisbon).slot_id
         assert self.home is not None
         legacy_claim(
@@ -183,7 +183,7 @@ class Seeded:
         )
         # A second belief of a single-valued fact, older than the one the reads answer with,
         # and a claim that depends on it.
-        self.acme = remember(draft("Priya", "works_at", "Acme", "Priya works at Acme."))
+        self.acme = remember(priyas("Priya", "works_at", "Acme", "Priya works at Acme."))
         work = bg.get(NS, self.acme).slot_id
         assert work is not None
         legacy_claim(
@@ -196,7 +196,7 @@ class Seeded:
             text="Priya works at Globex.",
         )
         self.commute = remember(
-            draft(
+            priyas(
                 "Priya",
                 "commutes_to",
                 "Globex HQ",
@@ -205,7 +205,7 @@ class Seeded:
             )
         )
         # A duplicate value of a multi-valued fact.
-        self.tea = remember(draft("Priya", "likes", "tea", "Priya likes tea."))
+        self.tea = remember(priyas("Priya", "likes", "tea", "Priya likes tea."))
         likes = bg.get(NS, self.tea).slot_id
         assert likes is not None
         legacy_claim(
@@ -219,7 +219,7 @@ class Seeded:
             version=None,
         )
         # The duplicate's own open conflict, which must not vanish with it.
-        self.porto = remember(draft(None, None, None, "Priya is moving to Porto next year."))
+        self.porto = remember(priyas(None, None, None, "Priya is moving to Porto next year."))
         q(
             store,
             "MATCH (a:Claim {id: 'dup-lisbon'}), (b:Claim {id: $b}) "
@@ -228,9 +228,9 @@ class Seeded:
             b=self.porto,
         )
         # A stale conflict: one side was superseded long ago, the other is still disputed.
-        self.vegetarian = remember(draft("Priya", "diet", "vegetarian", "Priya is vegetarian."))
-        self.vegan = remember(draft("Priya", "diet", "vegan", "Priya is vegan."))
-        self.steak = remember(draft("Priya", "favourite_dish", "steak", "Priya loves steak."))
+        self.vegetarian = remember(priyas("Priya", "diet", "vegetarian", "Priya is vegetarian."))
+        self.vegan = remember(priyas("Priya", "diet", "vegan", "Priya is vegan."))
+        self.steak = remember(priyas("Priya", "favourite_dish", "steak", "Priya loves steak."))
         q(
             store,
             "MATCH (a:Claim {id: $a}), (b:Claim {id: $b}) "
@@ -240,9 +240,9 @@ class Seeded:
             b=self.steak,
         )
         # A dangling review flag: the premise it names is a belief (again).
-        self.budget = remember(draft("Priya", "budget", "high", "Priya's budget is high."))
+        self.budget = remember(priyas("Priya", "budget", "high", "Priya's budget is high."))
         self.dinner = remember(
-            draft(
+            priyas(
                 "Priya",
                 "plans",
                 "a fancy dinner",
@@ -259,8 +259,8 @@ class Seeded:
             premise=self.budget,
         )
         # A premise erased by an older version that flagged nobody.
-        self.nuts = remember(draft("Priya", "allergy", "nuts", "Priya is allergic to nuts."))
-        self.snack = remember(draft("Priya", "snack", "trail mix", "Priya snacks trail mix."))
+        self.nuts = remember(priyas("Priya", "allergy", "nuts", "Priya is allergic to nuts."))
+        self.snack = remember(priyas("Priya", "snack", "trail mix", "Priya snacks trail mix."))
         bg.erase(NS, claim_ids=[self.nuts])
         q(
             store,
@@ -273,7 +273,7 @@ class Seeded:
 @pytest.fixture
 def seeded(bg: BeliefGraph, store: Store) -> Seeded:
     # A neighbour namespace with a duplicate of its own: consolidation never leaves its own.
-    omar = bg.remember(draft("Omar", "lives_in", "Oslo", "Omar lives in Oslo.", namespace=OTHER))
+    omar = bg.remember(priyas("Omar", "lives_in", "Oslo", "Omar lives in Oslo.", namespace=OTHER))
     home = bg.get(OTHER, omar.claim_id or "").slot_id
     assert home is not None
     legacy_claim(
@@ -398,14 +398,14 @@ def test_a_rollback_is_refused_once_a_later_write_touched_a_merged_fact(
 
     report = bg.consolidate(NS)
     assert report.revision is not None
-    bg.remember(draft("Priya", "lives_in", "Porto", "Priya lives in Porto."))
+    bg.remember(priyas("Priya", "lives_in", "Porto", "Priya lives in Porto."))
     with pytest.raises(ConflictError, match="revision_id"):
         bg.rollback(NS, report.revision.revision_id)
 
 
 def test_a_clean_namespace_is_left_alone(bg: BeliefGraph, store: Store) -> None:
-    bg.remember(draft("Priya", "lives_in", "Lisbon", "Priya lives in Lisbon."))
-    bg.remember(draft("Priya", "lives_in", "Porto", "Priya lives in Porto."))
+    bg.remember(priyas("Priya", "lives_in", "Lisbon", "Priya lives in Lisbon."))
+    bg.remember(priyas("Priya", "lives_in", "Porto", "Priya lives in Porto."))
     before = exported(store)
     report = bg.consolidate(NS)
     assert report.steps == [] and report.problems == [] and report.revision is None
@@ -414,11 +414,11 @@ def test_a_clean_namespace_is_left_alone(bg: BeliefGraph, store: Store) -> None:
 
 
 def test_what_cannot_be_repaired_is_reported_not_changed(bg: BeliefGraph, store: Store) -> None:
-    first = bg.remember(draft("Priya", "lives_in", "Lisbon", "Priya lives in Lisbon."))
-    second = bg.remember(draft("Priya", "lives_in", "Porto", "Priya lives in Porto."))
+    first = bg.remember(priyas("Priya", "lives_in", "Lisbon", "Priya lives in Lisbon."))
+    second = bg.remember(priyas("Priya", "lives_in", "Porto", "Priya lives in Porto."))
     # A chain with a gap (an older writer skipped a number) and an edge into another tenant.
     q(store, "MATCH (c:Claim {id: $id}) SET c.version = 3", id=second.claim_id)
-    other = bg.remember(draft("Omar", "lives_in", "Oslo", "Omar lives in Oslo.", namespace=OTHER))
+    other = bg.remember(priyas("Omar", "lives_in", "Oslo", "Omar lives in Oslo.", namespace=OTHER))
     q(
         store,
         "MATCH (a:Claim {id: $a}), (b:Claim {id: $b}) CREATE (a)-[:DEPENDS_ON]->(b)",
@@ -436,7 +436,7 @@ def test_what_cannot_be_repaired_is_reported_not_changed(bg: BeliefGraph, store:
 
 
 def test_progress_is_reported_while_a_namespace_is_read(bg: BeliefGraph) -> None:
-    bg.ingest(draft("Priya", "likes", f"thing {i}", f"Priya likes thing {i}.") for i in range(30))
+    bg.ingest(priyas("Priya", "likes", f"thing {i}", f"Priya likes thing {i}.") for i in range(30))
     seen: list[tuple[int, int]] = []
     bg.consolidate(NS, progress=lambda done, total: seen.append((done, total)))
     assert seen and seen[-1] == (30, 30)
@@ -471,7 +471,7 @@ def test_later_moments_keep_every_earlier_answer(
 
 def small_seed(bg: BeliefGraph, store: Store) -> str:
     """One fact with a legacy duplicate and a text-only twin; the belief's id."""
-    lisbon = bg.remember(draft("Priya", "lives_in", "Lisbon", "Priya lives in Lisbon."))
+    lisbon = bg.remember(priyas("Priya", "lives_in", "Lisbon", "Priya lives in Lisbon."))
     assert lisbon.slot_id is not None and lisbon.claim_id is not None
     legacy_claim(
         store,
@@ -613,7 +613,7 @@ def test_with_the_models_a_text_only_paraphrase_of_a_fact_folds_into_it(
     filler = make_bg(detector=Detector(embedder, None))
     filler.ingest(
         [
-            draft(
+            priyas(
                 f"tenant {i}",
                 "lives_in",
                 "Lisbon",
@@ -624,8 +624,8 @@ def test_with_the_models_a_text_only_paraphrase_of_a_fact_folds_into_it(
         ]
     )
     bg = BeliefGraph(filler.store, detector=Detector(embedder, scorer))
-    twin = bg.remember(draft(None, None, None, "Lives in Lisbon: Priya.")).claim_id
-    fact = bg.remember(draft("Priya", "lives_in", "Lisbon", "Priya now lives in Lisbon.")).claim_id
+    twin = bg.remember(priyas(None, None, None, "Lives in Lisbon: Priya.")).claim_id
+    fact = bg.remember(priyas("Priya", "lives_in", "Lisbon", "Priya now lives in Lisbon.")).claim_id
     assert bg.get(NS, twin or "").slot_id != bg.get(NS, fact or "").slot_id
     report = bg.consolidate(NS)
     assert ("merge", twin, fact) in {(s.action, s.claim_id, s.other_id) for s in report.steps}

@@ -84,7 +84,7 @@ def fill(bg: BeliefGraph) -> None:
     """A few thousand claims in four namespaces: versions, corrections, dependents, and
     premises changed under them."""
 
-    def draft(i: int, subject: str, predicate: str, value: str, **more: Any) -> HistoricalDraft:
+    def hourly(i: int, subject: str, predicate: str, value: str, **more: Any) -> HistoricalDraft:
         at = START + timedelta(hours=i)
         return factories.historical(
             subject,
@@ -96,9 +96,9 @@ def fill(bg: BeliefGraph) -> None:
             **more,
         )
 
-    premises = [draft(k, f"project-{k}", "uses", "lang-0", id=f"p{k}") for k in range(100)]
+    premises = [hourly(k, f"project-{k}", "uses", "lang-0", id=f"p{k}") for k in range(100)]
     claims = [
-        draft(
+        hourly(
             i,
             f"person-{i % 300}",
             ("lives_in", "works_at", "likes")[i % 3],
@@ -108,7 +108,7 @@ def fill(bg: BeliefGraph) -> None:
         )
         for i in range(100, 2500)
     ]
-    changed = [draft(k + 2500, f"project-{k}", "uses", "lang-1") for k in range(0, 100, 2)]
+    changed = [hourly(k + 2500, f"project-{k}", "uses", "lang-1") for k in range(0, 100, 2)]
     bg.import_history(premises + claims + changed, batch_size=500, actor="fill")
 
 
@@ -190,20 +190,20 @@ def test_every_kind_of_write_uses_the_one_plan_init_schema_made(
 
     days = iter(range(1000))
 
-    def draft(subject: str, predicate: str, value: str) -> ClaimDraft:
+    def next_day(subject: str, predicate: str, value: str) -> ClaimDraft:
         start = START + timedelta(days=next(days))
         return factories.draft(subject, predicate, value, namespace="plans", valid_from=start)
 
-    bg.remember(draft("ana", "lives_in", "Paris"))  # NEW
-    bg.remember(draft("ana", "lives_in", "Paris"))  # SAME: a reinforcement
-    bg.remember(draft("ana", "lives_in", "Rome"))  # UPDATE: a retirement and its edge
-    bg.remember(draft("ana", "likes", "tea"))
-    bg.remember(draft("ana", "likes", "jazz"))
+    bg.remember(next_day("ana", "lives_in", "Paris"))  # NEW
+    bg.remember(next_day("ana", "lives_in", "Paris"))  # SAME: a reinforcement
+    bg.remember(next_day("ana", "lives_in", "Rome"))  # UPDATE: a retirement and its edge
+    bg.remember(next_day("ana", "likes", "tea"))
+    bg.remember(next_day("ana", "likes", "jazz"))
     rome = bg.current("plans", "ana", "lives_in")
     assert rome is not None and not isinstance(rome, list)
     bg.contract("plans", rome.id)  # a retraction
-    bg.ingest([draft(f"p{i}", "works_on", "Atlas") for i in range(5)], batch_size=5)
-    bg.ingest([draft(f"q{i}", "works_on", "Atlas") for i in range(50)], batch_size=50)
+    bg.ingest([next_day(f"p{i}", "works_on", "Atlas") for i in range(5)], batch_size=5)
+    bg.ingest([next_day(f"q{i}", "works_on", "Atlas") for i in range(50)], batch_size=50)
     # One plan per statement sent, though the lists ranged from empty to 50 long: the writes
     # used the plans init_schema made for the write path with an empty batch.
     assert cached_plans(store) == len(set(sent))

@@ -29,7 +29,7 @@ NS = "user:restored"
 CLAIMS = 15
 
 
-def draft(subject: str, predicate: str, obj: str) -> ClaimDraft:
+def plain_fact(subject: str, predicate: str, obj: str) -> ClaimDraft:
     return factories.draft(subject, predicate, obj, namespace=NS, text=f"{subject} {obj}")
 
 
@@ -40,9 +40,9 @@ def exported_once(store: Store) -> tuple[str, Any]:
     wipe(store)
     bg = BeliefGraph(store)
     for city in ("Lisbon", "Porto", "Faro"):
-        bg.remember(draft("ana", "lives_in", city))
+        bg.remember(plain_fact("ana", "lives_in", city))
     for i in range(CLAIMS - 3):
-        bg.remember(draft(f"person-{i}", "works_at", f"shop-{i}"))
+        bg.remember(plain_fact(f"person-{i}", "works_at", f"shop-{i}"))
     out = io.StringIO()
     export_namespace(store, NS, out)
     return out.getvalue(), namespace_snapshot(store, NS)
@@ -356,10 +356,10 @@ def test_a_namespace_with_every_kind_of_history_restores_as_it_was(
     claim and a consolidation: exported, restored, the same graph."""
     wipe(store)
     bg = BeliefGraph(store, policy=Policy(preset="conservative"))
-    ana = [bg.remember(draft("ana", "lives_in", city)) for city in ("Lisbon", "Porto", "Faro")]
+    ana = [bg.remember(plain_fact("ana", "lives_in", city)) for city in ("Lisbon", "Porto", "Faro")]
     bg.confirm(NS, ana[1].added[0])
     bg.reject(NS, ana[2].added[0])
-    job = bg.remember(draft("ana", "works_at", "Kelp")).added[0]
+    job = bg.remember(plain_fact("ana", "works_at", "Kelp")).added[0]
     dependent = bg.remember(
         ClaimDraft(
             namespace=NS,
@@ -375,12 +375,12 @@ def test_a_namespace_with_every_kind_of_history_restores_as_it_was(
     bg.rollback(NS, undone.revision_id)
     bg.contract(NS, dependent, retract=False, valid_to=datetime.now(UTC) + timedelta(days=3))
     for language in ("English", "Portuguese"):
-        bg.remember(draft("ana", "speaks", language))
+        bg.remember(plain_fact("ana", "speaks", language))
     bg.remember(ClaimDraft(namespace=NS, text="The weather in Faro was lovely."))
-    rule = bg.remember(draft("team", "convention", "tabs")).added[0]
+    rule = bg.remember(plain_fact("team", "convention", "tabs")).added[0]
     policy = bg.promote(NS, rule, by="human", actor="lead").added[0]
     bg.demote(NS, policy, reason="disputed")
-    gone = bg.remember(draft("bob", "likes", "oboe")).added[0]
+    gone = bg.remember(plain_fact("bob", "likes", "oboe")).added[0]
     bg.erase(NS, claim_ids=[gone])
     bg.consolidate(NS)
     assert check_graph(store) == []

@@ -32,7 +32,7 @@ PLAIN = "plain:priya"
 GHOST = "ghost:priya"
 
 
-def draft(namespace: str, obj: str) -> ClaimDraft:
+def home_in(namespace: str, obj: str) -> ClaimDraft:
     return factories.draft(
         "priya", "lives_in", obj, namespace=namespace, text=f"Priya lives in {obj}."
     )
@@ -71,8 +71,8 @@ def test_a_namespace_mapped_to_the_default_database_by_name_works_end_to_end(
     assert view is not mapped.store and view.database == neo4j_info.database
     assert view.ensure_schema() == [], "the schema is complete: nothing to apply"
 
-    assert mapped.remember(draft(TENANT, "Lisbon")).verdict == "NEW"
-    moved = mapped.remember(draft(TENANT, "Porto"))
+    assert mapped.remember(home_in(TENANT, "Lisbon")).verdict == "NEW"
+    moved = mapped.remember(home_in(TENANT, "Porto"))
     assert moved.verdict == "UPDATE"
     belief = mapped.current(TENANT, "priya", "lives_in")
     assert belief is not None and not isinstance(belief, list) and belief.object == "Porto"
@@ -80,7 +80,8 @@ def test_a_namespace_mapped_to_the_default_database_by_name_works_end_to_end(
 
     # One batch across a mapped and an unmapped namespace: both land, results in order.
     results = mapped.ingest(
-        [draft(PLAIN, "Madrid"), draft(TENANT, "Faro"), draft(PLAIN, "Seville")], batch_size=10
+        [home_in(PLAIN, "Madrid"), home_in(TENANT, "Faro"), home_in(PLAIN, "Seville")],
+        batch_size=10,
     )
     assert [r.verdict for r in results] == ["NEW", "UPDATE", "UPDATE"]
     tenant = mapped.current(TENANT, "priya", "lives_in")
@@ -126,11 +127,11 @@ def test_a_mapping_to_a_missing_database_is_refused_naming_namespace_and_databas
     ghostly: BeliefGraph,
 ) -> None:
     mapped = ghostly
-    mapped.remember(draft(PLAIN, "Madrid"))
+    mapped.remember(home_in(PLAIN, "Madrid"))
     before = counts(mapped.store)
     attempts: list[Callable[[], object]] = [
-        lambda: mapped.remember(draft(GHOST, "Lisbon")),
-        lambda: mapped.ingest([draft(GHOST, "Lisbon"), draft(GHOST, "Porto")]),
+        lambda: mapped.remember(home_in(GHOST, "Lisbon")),
+        lambda: mapped.ingest([home_in(GHOST, "Lisbon"), home_in(GHOST, "Porto")]),
         lambda: mapped.current(GHOST, "priya", "lives_in"),
         lambda: mapped.erase(GHOST, actor="dpo"),
     ]
@@ -147,7 +148,7 @@ def test_a_mapping_to_a_missing_database_is_refused_naming_namespace_and_databas
         mapped.namespaces()
     assert counts(mapped.store) == before, "a refused write left something behind"
     # The namespaces that are not mapped there carry on.
-    assert mapped.remember(draft(PLAIN, "Porto")).verdict == "UPDATE"
+    assert mapped.remember(home_in(PLAIN, "Porto")).verdict == "UPDATE"
 
 
 def test_the_command_line_reads_the_mapping_from_the_environment(
@@ -204,8 +205,8 @@ def test_a_scope_chain_across_databases_is_refused_by_name(
 ) -> None:
     """A chain is read in one statement: namespaces in one database (mapped there by name or
     not) resolve together; a chain that spans two databases is refused, naming the scope."""
-    mapped.remember(draft(TENANT, "Lisbon"))
-    mapped.remember(draft(PLAIN, "Porto"))
+    mapped.remember(home_in(TENANT, "Lisbon"))
+    mapped.remember(home_in(PLAIN, "Porto"))
     answer = mapped.scoped_current([TENANT, PLAIN], "priya", "lives_in")
     assert [b.claim.object for b in answer.beliefs] == ["Lisbon"]
     before = counts(ghostly.store)
@@ -258,9 +259,9 @@ def _calls(bg: BeliefGraph) -> dict[str, Callable[[], object]]:
         "erase": lambda: bg.erase(GHOST),
         "get": lambda: bg.get(GHOST, "c1"),
         "history": lambda: bg.history(GHOST, "priya", "lives_in"),
-        "ingest": lambda: bg.ingest([draft(GHOST, "Lisbon")]),
+        "ingest": lambda: bg.ingest([home_in(GHOST, "Lisbon")]),
         "import_history": lambda: bg.import_history(
-            [as_history(draft(GHOST, "Lisbon"), datetime(2026, 3, 1, tzinfo=UTC))], actor="ops"
+            [as_history(home_in(GHOST, "Lisbon"), datetime(2026, 3, 1, tzinfo=UTC))], actor="ops"
         ),
         "init_schema": lambda: bg.init_schema(),
         "lineage": lambda: bg.lineage(GHOST, "c1"),
@@ -272,7 +273,7 @@ def _calls(bg: BeliefGraph) -> dict[str, Callable[[], object]]:
         "promote": lambda: bg.promote(GHOST, "c1", by="human", actor="ana"),
         "rectify": lambda: bg.rectify(GHOST, "c1", object="Porto", text="In Porto.", actor="ana"),
         "reject": lambda: bg.reject(GHOST, "c1"),
-        "remember": lambda: bg.remember(draft(GHOST, "Lisbon")),
+        "remember": lambda: bg.remember(home_in(GHOST, "Lisbon")),
         "resolve": lambda: bg.resolve(GHOST, "c1", "c2", keep="c1"),
         "reviewed": lambda: bg.reviewed(GHOST, "c1"),
         "rivals": lambda: bg.rivals(GHOST, [claim]),
@@ -292,7 +293,7 @@ def test_every_public_operation_routes_through_the_database_map(
     (here one the server lacks, so reaching it is a ConfigError naming it): none runs on the
     default database instead. The methods are enumerated, so a new one fails this test until it
     is given a call here (or is shown to name no namespace)."""
-    make_bg().remember(draft(PLAIN, "Madrid"))
+    make_bg().remember(home_in(PLAIN, "Madrid"))
     with BeliefGraph(
         Store(
             neo4j_info.uri, neo4j_info.auth, neo4j_info.database, databases={"ghost:": "ghost-db"}
