@@ -1335,3 +1335,39 @@ def test_what_is_at_hand_is_no_value(text: str) -> None:
 
 def test_a_name_that_starts_like_a_demonstrative_stays() -> None:
     assert triples("I like These New Poets.") == [("alice", "likes", "These New Poets")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've gone off sushi lately.", ("likes", "sushi", True)),
+        ("I've really gone off horror films.", ("likes", "horror films", True)),
+        ("I'm so over reality TV.", ("likes", "reality TV", True)),
+        ("I've come round to olives.", ("likes", "olives", False)),
+        ("Jazz has grown on me.", ("likes", "Jazz", False)),
+        ("Olives kind of grew on me", ("likes", "Olives", False)),
+    ],
+)
+def test_a_like_that_ends_or_grows_in_other_words(
+    text: str, expected: tuple[str, str, bool]
+) -> None:
+    """A like that ended is the like negated (not a dislike); one that grew is a like."""
+    assert [(p.predicate, p.object, p.negated) for p in extract(text)] == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It has grown on me.",  # what "it" is, is in a sentence before
+        "My neighbour's jazz has really grown on me.",
+        "I'm over the moon about it.",
+        "I'm over 18.",
+        "I'm over at Sam's place.",
+        "We went off to Spain for a week.",
+        "The alarm went off at 6.",
+        "I went off on a rant.",
+        "I've gone off the idea of moving.",
+    ],
+)
+def test_off_over_and_grown_in_other_senses_are_no_likes(text: str) -> None:
+    assert [p for p in extract(text) if p.predicate in ("likes", "dislikes")] == []

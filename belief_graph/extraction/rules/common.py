@@ -128,6 +128,15 @@ _ADVERBS = re.compile(
 _NEGATION_WORDS = re.compile(r"\b(?:anymore|any more|any longer)\b", re.IGNORECASE)
 
 
+# "Jazz has grown on me", "olives kind of grew on me": the speaker likes it now (a thing named,
+# not a pronoun: what "it" is, is in a sentence before).
+_GROWN_ON_ME = re.compile(
+    r"^(?P<liked>(?!(?:it|that|this|he|she|they|you|which|what|my|our|his|her|their|your)\b)[^,;]{2,40}?)\s+"
+    r"(?:has\s+|'s\s+)?(?:really\s+|kind\s+of\s+|sort\s+of\s+|slowly\s+)?"
+    r"(?:grown|grew)\s+on\s+me\b",
+    re.IGNORECASE,
+)
+
 _CHANGE_FROM = re.compile(
     r"\b(moved|switched|changed|went|migrated|relocated|transferred)\s+from\s+.+?\s+to\s+",
     re.IGNORECASE,

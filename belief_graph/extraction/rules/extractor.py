@@ -21,6 +21,7 @@ from .common import (
     _CHANGE_FROM,
     _CONTEXT_VALUE,
     _CORRECTING_LEAD,
+    _GROWN_ON_ME,
     _HOUSEHOLD,
     _IT_IS,
     _LEAD,
@@ -354,6 +355,7 @@ class RuleExtractor:
             correction = correction and not_tail is not None
         negated = bool(_NEGATION_WORDS.search(body))
         body = _CHANGE_FROM.sub(lambda m: f"{m.group(1)} to ", body)
+        body = _GROWN_ON_ME.sub(lambda m: f"I like {m.group('liked')}", body)
         body = re.sub(
             r"\b(moved|relocated)\s+(?:(?:up|down|out|over|back|across|away|home|north|south|"
             r"east|west)\s+){0,2}to\b",

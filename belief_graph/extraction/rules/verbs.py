@@ -196,6 +196,21 @@ def _verb_group(
     rest = re.sub(
         r"^(?:'ve\s+|have\s+)?(?:fallen|fell)\s+in\s+love\s+with\b", "love", rest, flags=re.I
     )
+    rest = re.sub(
+        r"^(?:'ve\s+|have\s+)?(?:come|came)\s+(?:a)?round\s+to\b", "like", rest, flags=re.I
+    )
+    # "I've gone off sushi", "I'm so over reality TV": a like that ended (not a dislike).
+    gone_off = re.match(
+        r"^(?:(?:'ve|have)\s+)?(?:(?:really|completely|totally|kind\s+of|a\s+bit)\s+)?"
+        r"(?:gone|went)\s+(?:right\s+|completely\s+|totally\s+)?off\s+"
+        r"(?!(?:on|to|at|with|about|for|into|the\s+idea)\b)(?=\w)|"
+        r"^(?:am|'m)\s+(?:so|totally|completely|really|well)\s+over\s+(?!the\s+moon\b|\d)",
+        rest,
+        re.IGNORECASE,
+    )
+    if gone_off is not None and not negated:
+        negated, ended = True, True
+        rest = f"like {rest[gone_off.end() :]}"
     # Words the vocabulary knows by another name.
     rest = re.sub(r"^(am|'m|is|'s|are|'re)\s+located\s+in\b", r"\1 based in", rest, flags=re.I)
     rest = re.sub(r"^(?:adore|adores)\b", "love", rest, flags=re.IGNORECASE)
