@@ -136,8 +136,8 @@ def _verb_group(
     negated = False
     negating = _NEGATING.match(rest)
     # "used to", "no longer", "stopped": it held and holds no more (not a dislike).
-    ended = negating is not None and re.match(
-        r"^(?:used|no\s+longer|stopped|(?:am|'m)\s+no\s+longer)", negating.group(0), re.I
+    ended = negating is not None and bool(
+        re.match(r"^(?:used|no\s+longer|stopped|(?:am|'m)\s+no\s+longer)", negating.group(0), re.I)
     )
     if negating is not None:
         negated = True
