@@ -46,7 +46,8 @@ import re
 import sys
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -126,27 +127,30 @@ def run_rules(bg: BeliefGraph, ns: str, conv: dict[str, Any], _: Any) -> list[An
     return observe_all(bg, ns, conv, RuleExtractor())
 
 
-def run_recorded(
-    bg: BeliefGraph, ns: str, conv: dict[str, Any], recorded: dict[tuple[str, int], Any]
-) -> list[Any]:
+@contextmanager
+def replayed(conv: dict[str, Any], recorded: dict[tuple[str, int], Any]) -> Iterator[Any]:
+    """The chat extractor, answered for ``conv`` with what the model answered when recorded."""
     from belief_graph.testing.chat_replay import ChatReplayServer, recorded_answers
 
     rows = [{"id": cid, "turn": turn, "content": c} for (cid, turn), c in recorded.items()]
     with ChatReplayServer(recorded_answers(conv, rows)) as server:
-        return observe_all(bg, ns, conv, chat_extractor(server.base_url))
+        yield chat_extractor(server.base_url)
+
+
+def run_recorded(
+    bg: BeliefGraph, ns: str, conv: dict[str, Any], recorded: dict[tuple[str, int], Any]
+) -> list[Any]:
+    with replayed(conv, recorded) as model:
+        return observe_all(bg, ns, conv, model)
 
 
 def run_layered(
     bg: BeliefGraph, ns: str, conv: dict[str, Any], recorded: dict[tuple[str, int], Any]
 ) -> list[Any]:
-    from belief_graph.extraction import RuleExtractor
-    from belief_graph.extraction.layered import LayeredExtractor
-    from belief_graph.testing.chat_replay import ChatReplayServer, recorded_answers
+    from belief_graph.extraction import LayeredExtractor, RuleExtractor
 
-    rows = [{"id": cid, "turn": turn, "content": c} for (cid, turn), c in recorded.items()]
-    with ChatReplayServer(recorded_answers(conv, rows)) as server:
-        extractor = LayeredExtractor(RuleExtractor(), chat_extractor(server.base_url))
-        return observe_all(bg, ns, conv, extractor)
+    with replayed(conv, recorded) as model:
+        return observe_all(bg, ns, conv, LayeredExtractor(RuleExtractor(), model))
 
 
 def run_text(bg: BeliefGraph, ns: str, conv: dict[str, Any], _: Any) -> list[Any]:

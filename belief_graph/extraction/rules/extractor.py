@@ -400,11 +400,7 @@ class RuleExtractor:
                 and bare
                 and (
                     _names_a_value(body, referred=referred)
-                    or (
-                        previous is not None
-                        and vocabulary.cardinality(previous[1].predicate) == "single"
-                        and _same_kind(body, previous)
-                    )
+                    or _same_kind(body, previous, vocabulary)
                 )
             ),
             _timing(window, episode.at),

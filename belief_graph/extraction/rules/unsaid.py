@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from belief_graph.vocabulary import Vocabulary
+
 from .common import _Fact, _without_leads
 
 # A part of a question that asks (an interrogative or a request first), not one that states.
@@ -147,10 +149,13 @@ def _names_a_value(body: str, *, referred: bool = False) -> bool:
     )
 
 
-def _same_kind(body: str, previous: tuple[str, _Fact]) -> bool:
-    """Whether a bare value in lower case is another of the kind the last fact's value is: it
-    ends in that value's last word ("senior designer now" after "junior designer", "black tea
-    these days" after "green tea"), with a word of its own before it."""
+def _same_kind(body: str, previous: tuple[str, _Fact] | None, vocabulary: Vocabulary) -> bool:
+    """Whether a bare value in lower case is another of the kind the last fact's value is, and
+    so its new value: the fact holds one value, and this one ends in that value's last word
+    ("senior designer now" after "junior designer", "black tea these days" after "green tea"),
+    with a word of its own before it."""
+    if previous is None or vocabulary.cardinality(previous[1].predicate) != "single":
+        return False
     words, before = body.casefold().split(), previous[1].value.casefold().split()
     return (
         1 < len(words) <= 4
